@@ -1,0 +1,75 @@
+internal import CSndfile
+
+/// libsndfile's view of a `ByteSource`: a position and blocking reads
+/// (`SF_VIRTUAL_IO`). libsndfile treats a short read as the end, so reads loop
+/// until they have every byte asked for, the end, or an interruption.
+final class VirtualFile {
+    let source: ByteSource
+    private var position: Int64 = 0
+    private let length: Int64?
+    /// A read was interrupted: what libsndfile saw was not the real end.
+    private(set) var interrupted = false
+    /// A read failed (the source's `failure` says why).
+    private(set) var failed = false
+
+    init(source: ByteSource) {
+        self.source = source
+        length = source.length()
+    }
+
+    var knownLength: Int64? { length }
+
+    /// The callbacks, which find this object through `user_data`.
+    static var callbacks: SF_VIRTUAL_IO {
+        SF_VIRTUAL_IO(
+            get_filelen: { user in
+                // Unknown (a server that named no size): as good as endless.
+                VirtualFile.from(user).length ?? Int64(Int32.max) * 1024
+            },
+            seek: { offset, whence, user in
+                VirtualFile.from(user).seek(offset, whence: whence)
+            },
+            read: { pointer, count, user in
+                VirtualFile.from(user).read(into: pointer!, count: Int(count))
+            },
+            write: { _, _, _ in 0 },
+            tell: { user in VirtualFile.from(user).position }
+        )
+    }
+
+    private static func from(_ user: UnsafeMutableRawPointer?) -> VirtualFile {
+        Unmanaged<VirtualFile>.fromOpaque(user!).takeUnretainedValue()
+    }
+
+    private func seek(_ offset: sf_count_t, whence: Int32) -> sf_count_t {
+        switch whence {
+        case SEEK_SET: position = offset
+        case SEEK_CUR: position += offset
+        case SEEK_END: position = (length ?? 0) + offset
+        default: return -1
+        }
+        position = max(0, position)
+        return position
+    }
+
+    private func read(into pointer: UnsafeMutableRawPointer, count: Int) -> sf_count_t {
+        var done = 0
+        while done < count {
+            let target = UnsafeMutableRawBufferPointer(start: pointer + done, count: count - done)
+            switch source.read(at: position, into: target) {
+            case .bytes(let n):
+                done += n
+                position += Int64(n)
+            case .endOfFile:
+                return sf_count_t(done)
+            case .interrupted:
+                interrupted = true
+                return sf_count_t(done)
+            case .failed:
+                failed = true
+                return sf_count_t(done)
+            }
+        }
+        return sf_count_t(done)
+    }
+}

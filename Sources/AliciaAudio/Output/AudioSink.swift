@@ -1,0 +1,29 @@
+/// What a blocking write to a sink found.
+enum SinkResult: Equatable {
+    case done
+    /// `interrupt()` was called: a seek or stop wants the feeder thread.
+    case interrupted
+    case failed(PlaybackError)
+}
+
+/// Where decoded frames go. The feeder thread writes; any thread may pause,
+/// interrupt or read the position. The seam between playback and the device.
+protocol AudioSink: AnyObject, Sendable {
+    /// Queues `bytes` (whole frames), blocking while the device's buffer is full.
+    func write(_ bytes: UnsafeRawBufferPointer) -> SinkResult
+    /// Corks (true) or uncorks the stream; what is queued stays.
+    func setPaused(_ paused: Bool)
+    /// Drops everything queued and starts a new segment: `playedFrames` counts from 0 again.
+    func flush() -> SinkResult
+    /// Blocks until everything queued has been played.
+    func drain() -> SinkResult
+    /// Makes a blocked (or the next) `write`, `flush` or `drain` return `.interrupted`.
+    func interrupt()
+    func clearInterrupt()
+    /// Frames of the current segment the device has actually played.
+    func playedFrames() -> Int64
+    /// The device ran out of data and waits for more (network stall, slow decode).
+    var isStarved: Bool { get }
+    /// Disconnects. Idempotent.
+    func close()
+}

@@ -1,0 +1,280 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CPulse
+
+/// One playback stream on the shared `PulseContext`: one per player.
+///
+/// Starts corked; pause corks (the sink rewinds, so uncork resumes at the exact
+/// sample); seek flushes; the end drains. The played position comes from the
+/// server's timing info (its read index less the sink's latency), never from
+/// what was written.
+final class PulseStream: AudioSink, @unchecked Sendable {
+    // @unchecked: every field below `stream` is read and written only under the
+    // mainloop lock, by our threads or by callbacks (which run with it held).
+    private let context: PulseContext
+    private let stream: OpaquePointer
+    private var sampleSpec: pa_sample_spec
+    private let frameBytes: Int
+
+    private var interrupted = false
+    /// What the server has been told: corked or not.
+    private var corked = true
+    /// The listener paused.
+    private var userPaused = false
+    /// A new segment (start, or after a flush) waits corked until `startThreshold`
+    /// bytes are queued, so it begins without an underrun.
+    private var holding = true
+    private var startThreshold = 0
+    private var starved = false
+    private var closed = false
+    /// Stream byte index where the current segment's first frame was written.
+    private var segmentStart: Int64 = 0
+    /// Bytes written in the current segment.
+    private var segmentWritten: Int64 = 0
+
+    /// Target buffer: 200 ms. Short enough for prompt starts, long enough that a
+    /// busy two-core machine does not underrun; pause speed comes from corking.
+    static let targetLatencyMicroseconds: UInt64 = 200_000
+
+    /// Connects a stream for `format` to `device` (nil: the default sink).
+    init(context: PulseContext, format: AudioFormat, device: String?, mediaName: String, role: String = "music") throws(PlaybackError) {
+        self.context = context
+        let sampleFormat: pa_sample_format_t
+        switch format.sampleType {
+        case .int16: sampleFormat = PA_SAMPLE_S16LE
+        case .int32: sampleFormat = PA_SAMPLE_S32LE
+        case .float32: sampleFormat = PA_SAMPLE_FLOAT32LE
+        }
+        guard format.channels <= Int(PA_CHANNELS_MAX), format.sampleRate <= Int(PA_RATE_MAX) else {
+            throw .audioOutput(reason: "\(format.channels) channels at \(format.sampleRate) Hz cannot be played")
+        }
+        sampleSpec = pa_sample_spec(format: sampleFormat, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
+        frameBytes = format.bytesPerFrame
+        let props = pa_proplist_new()
+        defer { pa_proplist_free(props) }
+        pa_proplist_sets(props, PA_PROP_MEDIA_ROLE, role)
+        pa_proplist_sets(props, PA_PROP_MEDIA_NAME, mediaName)
+        pa_proplist_sets(props, PA_PROP_APPLICATION_NAME, "Alicia")
+
+        var channelMap = pa_channel_map()
+        pa_channel_map_init_extend(&channelMap, UInt32(format.channels), PA_CHANNEL_MAP_DEFAULT)
+        var spec = sampleSpec
+        let made: OpaquePointer? = context.withLock {
+            pa_stream_new_with_proplist(context.context, mediaName, &spec, &channelMap, props)
+        }
+        guard let made else {
+            throw .audioOutput(reason: "cannot create a stream: \(context.withLock { context.lastError })")
+        }
+        stream = made
+        try connect(device: device)
+    }
+
+    private func connect(device: String?) throws(PlaybackError) {
+        let user = Unmanaged.passUnretained(self).toOpaque()
+        var attributes = pa_buffer_attr(
+            maxlength: UInt32.max,
+            tlength: UInt32(pa_usec_to_bytes(Self.targetLatencyMicroseconds, &sampleSpec)),
+            prebuf: UInt32.max,
+            minreq: UInt32.max,
+            fragsize: UInt32.max
+        )
+        let flags = pa_stream_flags_t(rawValue:
+            PA_STREAM_START_CORKED.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue |
+            PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_NOT_MONOTONIC.rawValue)
+        let failure: String? = context.withLock {
+            pa_stream_set_state_callback(stream, { _, user in PulseStream.from(user).context.signal() }, user)
+            pa_stream_set_write_callback(stream, { _, _, user in PulseStream.from(user).context.signal() }, user)
+            pa_stream_set_underflow_callback(stream, { _, user in
+                let me = PulseStream.from(user)
+                me.starved = true
+                me.context.signal()
+            }, user)
+            pa_stream_set_started_callback(stream, { _, user in
+                let me = PulseStream.from(user)
+                me.starved = false
+                me.context.signal()
+            }, user)
+            if pa_stream_connect_playback(stream, device, &attributes, flags, nil, nil) < 0 {
+                return context.lastError
+            }
+            while true {
+                let state = pa_stream_get_state(stream)
+                if state == PA_STREAM_READY {
+                    let granted = pa_stream_get_buffer_attr(stream)?.pointee
+                    let prebuf = Int(granted?.prebuf ?? 0)
+                    let target = Int(granted?.tlength ?? 0)
+                    startThreshold = prebuf > 0 && prebuf < target ? prebuf : target / 2
+                    return nil
+                }
+                if PA_STREAM_IS_GOOD(state) == 0 { return context.lastError }
+                context.wait()
+            }
+        }
+        if let failure {
+            close()
+            if let device, failure.lowercased().contains("no such entity") {
+                throw .audioOutput(reason: "no sink named '\(device)' (pactl list short sinks lists them)")
+            }
+            throw .audioOutput(reason: "cannot open a playback stream: \(failure)")
+        }
+    }
+
+    private static func from(_ user: UnsafeMutableRawPointer?) -> PulseStream {
+        Unmanaged<PulseStream>.fromOpaque(user!).takeUnretainedValue()
+    }
+
+    deinit { close() }
+
+    // MARK: AudioSink
+
+    /// Wraps `pa_stream_writable_size` and `pa_stream_write`.
+    func write(_ bytes: UnsafeRawBufferPointer) -> SinkResult {
+        context.withLock {
+            var offset = 0
+            while offset < bytes.count {
+                if interrupted { return .interrupted }
+                if let failure = streamFailure() { return .failed(failure) }
+                let writable = pa_stream_writable_size(stream)
+                if writable == -1 { return .failed(.audioOutput(reason: context.lastError)) }
+                let n = min(writable, bytes.count - offset) / frameBytes * frameBytes
+                if n == 0 {
+                    if holding {
+                        release()
+                    } else {
+                        context.wait()
+                    }
+                    continue
+                }
+                if pa_stream_write(stream, bytes.baseAddress! + offset, n, nil, 0, PA_SEEK_RELATIVE) < 0 {
+                    return .failed(.audioOutput(reason: context.lastError))
+                }
+                offset += n
+                segmentWritten += Int64(n)
+                if holding && segmentWritten >= Int64(startThreshold) { release() }
+            }
+            return .done
+        }
+    }
+
+    func setPaused(_ paused: Bool) {
+        context.withLock {
+            userPaused = paused
+            applyCork()
+        }
+    }
+
+    /// Ends the hold on a new segment. Lock held.
+    private func release() {
+        holding = false
+        applyCork()
+    }
+
+    /// Corks while paused or holding. Lock held. Wraps `pa_stream_cork`.
+    private func applyCork() {
+        let wanted = userPaused || holding
+        guard !closed, corked != wanted else { return }
+        corked = wanted
+        if let operation = pa_stream_cork(stream, wanted ? 1 : 0, nil, nil) {
+            pa_operation_unref(operation)
+        }
+    }
+
+    /// Wraps `pa_stream_flush`, then refreshes the timing info so the new
+    /// segment's start index is the server's.
+    func flush() -> SinkResult {
+        context.withLock {
+            if interrupted { return .interrupted }
+            if let failure = streamFailure() { return .failed(failure) }
+            holding = true
+            applyCork()
+            context.finish(pa_stream_flush(stream, PulseContext.signalOnCompletion, context.completionUserData))
+            context.finish(pa_stream_update_timing_info(stream, PulseContext.signalOnCompletion, context.completionUserData))
+            if let timing = pa_stream_get_timing_info(stream) {
+                segmentStart = timing.pointee.write_index_corrupt == 0 ? timing.pointee.write_index : timing.pointee.read_index
+            }
+            segmentWritten = 0
+            starved = false
+            return .done
+        }
+    }
+
+    /// Wraps `pa_stream_drain` (after `pa_stream_trigger`, so a stream shorter
+    /// than the prebuffer starts).
+    func drain() -> SinkResult {
+        context.withLock {
+            if interrupted { return .interrupted }
+            if let failure = streamFailure() { return .failed(failure) }
+            if holding { release() }
+            if !corked, let trigger = pa_stream_trigger(stream, nil, nil) { pa_operation_unref(trigger) }
+            let completed = context.finish(
+                pa_stream_drain(stream, PulseContext.signalOnCompletion, context.completionUserData),
+                unless: { interrupted || streamFailure() != nil })
+            if completed { return .done }
+            if interrupted { return .interrupted }
+            return .failed(streamFailure() ?? .audioOutput(reason: "drain failed: \(context.lastError)"))
+        }
+    }
+
+    func interrupt() {
+        context.withLock {
+            interrupted = true
+            context.signal()
+        }
+    }
+
+    func clearInterrupt() {
+        context.withLock { interrupted = false }
+    }
+
+    /// The server's read index, less what the sink still holds, plus the time
+    /// since that was measured while playing; clamped to what was written.
+    /// Wraps `pa_stream_get_timing_info`.
+    func playedFrames() -> Int64 {
+        context.withLock {
+            guard !closed, let timing = pa_stream_get_timing_info(stream)?.pointee else { return 0 }
+            var index = timing.read_index
+            if !corked && timing.playing != 0 {
+                var now = timeval()
+                gettimeofday(&now, nil)
+                var measured = timing.timestamp
+                let elapsed = max(0, min(Int64(pa_timeval_diff(&now, &measured)), 2_000_000))
+                let ahead = Int64(timing.transport_usec) + elapsed - Int64(timing.sink_usec)
+                index += ahead >= 0
+                    ? Int64(pa_usec_to_bytes(UInt64(ahead), &sampleSpec))
+                    : -Int64(pa_usec_to_bytes(UInt64(-ahead), &sampleSpec))
+            }
+            let played = min(max(0, index - segmentStart), segmentWritten)
+            return played / Int64(frameBytes)
+        }
+    }
+
+    var isStarved: Bool { context.withLock { starved } }
+
+    /// Clears the callbacks, then disconnects: no callback can reach a freed
+    /// stream. Idempotent. Wraps `pa_stream_disconnect`.
+    func close() {
+        context.withLock {
+            guard !closed else { return }
+            closed = true
+            pa_stream_set_state_callback(stream, nil, nil)
+            pa_stream_set_write_callback(stream, nil, nil)
+            pa_stream_set_underflow_callback(stream, nil, nil)
+            pa_stream_set_started_callback(stream, nil, nil)
+            pa_stream_disconnect(stream)
+            pa_stream_unref(stream)
+            context.signal()
+        }
+    }
+
+    private func streamFailure() -> PlaybackError? {
+        if closed { return .audioOutput(reason: "the stream is closed") }
+        let state = pa_stream_get_state(stream)
+        if PA_STREAM_IS_GOOD(state) != 0 { return nil }
+        let context = pa_context_get_state(self.context.context)
+        if PA_CONTEXT_IS_GOOD(context) == 0 {
+            return .audioOutput(reason: "lost the connection to the server (\(self.context.lastError))")
+        }
+        return .audioOutput(reason: "the stream failed (\(self.context.lastError))")
+    }
+}

@@ -1,0 +1,34 @@
+import AliciaAudio
+
+/// The program: parses the command line and runs the command. Returns the exit status.
+public enum CommandLineTool {
+    public static let version = "0.1.0"
+
+    /// Exit statuses.
+    public enum Status {
+        public static let success: Int32 = 0
+        public static let failure: Int32 = 1
+        public static let usage: Int32 = 2
+    }
+
+    public static func run(_ arguments: [String]) -> Int32 {
+        let invocation: Invocation
+        do {
+            invocation = try Invocation.parse(Array(arguments.dropFirst()))
+        } catch {
+            Console.fail(error.message)
+            Console.error(Invocation.usage + "\n")
+            return Status.usage
+        }
+        switch invocation {
+        case .help:
+            Console.out(Invocation.usage + "\n")
+            return Status.success
+        case .version:
+            Console.out("alicia-player \(version)\n")
+            return Status.success
+        case .play(let options):
+            return PlayCommand(options: options).run()
+        }
+    }
+}

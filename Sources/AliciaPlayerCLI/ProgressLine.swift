@@ -1,0 +1,43 @@
+import AliciaAudio
+
+/// The one-line progress shown on a terminal while playing:
+/// `▶ 1:23 / 45:00  ▕████▌    ▏  buffered 10 s`.
+public enum ProgressLine {
+    public static func render(_ snapshot: PlayerSnapshot, width: Int) -> String {
+        let symbol: String
+        switch snapshot.state {
+        case .playing: symbol = "▶"
+        case .paused: symbol = "⏸"
+        case .loading, .buffering: symbol = "…"
+        case .ended: symbol = "■"
+        case .failed: symbol = "✖"
+        case .idle: symbol = " "
+        }
+        let elapsed = TimeSpec.clock(snapshot.position)
+        let total = snapshot.duration.map(TimeSpec.clock) ?? "--:--"
+        let buffered = "buffered \(Int(snapshot.bufferedAhead.rounded())) s"
+        let state = snapshot.state == .buffering || snapshot.state == .loading ? "  \(snapshot.state.rawValue)" : ""
+        let head = "\(symbol) \(elapsed) / \(total)"
+        let tail = "  \(buffered)\(state)"
+        let barWidth = width - head.count - tail.count - 4
+        guard barWidth >= 8, let duration = snapshot.duration, duration > 0 else {
+            return String((head + tail).prefix(max(0, width - 1)))
+        }
+        return head + "  " + bar(fraction: snapshot.position / duration, width: barWidth) + tail
+    }
+
+    /// A bar of eighth-blocks between `▕` and `▏`.
+    static func bar(fraction: Double, width: Int) -> String {
+        let inner = width - 2
+        let eighths = Int((min(max(fraction, 0), 1) * Double(inner * 8)).rounded(.down))
+        let full = eighths / 8
+        let partial = eighths % 8
+        let partials = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+        var text = "▕" + String(repeating: "█", count: full)
+        if full < inner {
+            text += partial > 0 ? partials[partial] : " "
+            text += String(repeating: " ", count: inner - full - 1)
+        }
+        return text + "▏"
+    }
+}

@@ -1,0 +1,49 @@
+import AliciaAudio
+
+/// Times as people type and read them: `90`, `1.5`, `2:05`, `1:02:03`, `50%`.
+public enum TimeSpec {
+    /// Parses a start position; nil when `text` is not one.
+    public static func parse(_ text: String) -> StartPosition? {
+        let text = text.trimmingCharacters()
+        guard !text.isEmpty else { return nil }
+        if text.hasSuffix("%") {
+            guard let percent = Double(text.dropLast()), percent.isFinite, (0...100).contains(percent) else { return nil }
+            return .fraction(percent / 100)
+        }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count) else { return nil }
+        var seconds = 0.0
+        for (index, part) in parts.enumerated() {
+            let isLast = index == parts.count - 1
+            guard !part.isEmpty, part.allSatisfy({ $0.isASCII && ($0.isNumber || (isLast && $0 == ".")) }),
+                  let value = Double(part), value.isFinite, value >= 0 else { return nil }
+            // Minutes and seconds after the first field stay below 60.
+            if index > 0 && value >= 60 { return nil }
+            seconds = seconds * 60 + value
+        }
+        return .seconds(seconds)
+    }
+
+    /// `m:ss` under an hour, `h:mm:ss` from an hour on.
+    public static func clock(_ seconds: Double) -> String {
+        let total = seconds.isFinite ? max(0, Int(seconds.rounded(.down))) : 0
+        let hours = total / 3600
+        let minutes = total / 60 % 60
+        let secs = total % 60
+        let ss = secs < 10 ? "0\(secs)" : "\(secs)"
+        if hours > 0 {
+            let mm = minutes < 10 ? "0\(minutes)" : "\(minutes)"
+            return "\(hours):\(mm):\(ss)"
+        }
+        return "\(minutes):\(ss)"
+    }
+}
+
+extension String {
+    func trimmingCharacters() -> String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+        return String(scalars)
+    }
+}

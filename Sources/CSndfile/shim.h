@@ -1,0 +1,6 @@
+#ifndef ALICIA_CSNDFILE_SHIM_H
+#define ALICIA_CSNDFILE_SHIM_H
+
+#include <sndfile.h>
+
+#endif
