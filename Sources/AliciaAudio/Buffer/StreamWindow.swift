@@ -59,6 +59,10 @@ struct StreamWindow {
     var sizeResolved = false
     /// Bumped by every reposition; transfers planned before it are stale.
     private(set) var generation: UInt64 = 0
+    /// The reader has gone past the header into the audio. Until then only the
+    /// head is fetched: a decoder that opens and then jumps to a start position
+    /// must not have made us fetch the bytes in between.
+    private(set) var streaming = false
 
     init(readAhead: Int, headCapacity: Int = 64 * 1024, tailCapacity: Int = 64 * 1024) {
         ring = ByteRing(capacity: readAhead)
@@ -85,6 +89,7 @@ struct StreamWindow {
             return .copied(n)
         }
         if offset >= ringStart && offset < ringEnd {
+            streaming = true
             discardRing(before: offset)
             let n = ring.copy(from: 0, into: buffer)
             ring.removeFirst(n)
@@ -98,8 +103,12 @@ struct StreamWindow {
             buffer.baseAddress!.copyMemory(from: tail.baseAddress! + from, byteCount: n)
             return .copied(n)
         }
-        if !sizeResolved || (offset >= ringStart && offset <= ringEnd + Self.skipAheadLimit) {
+        if !sizeResolved {
+            return .wait
+        }
+        if offset >= ringStart && offset <= ringEnd + Self.skipAheadLimit {
             // On the ring's own path: let the transfer get there, dropping what is skipped.
+            streaming = true
             discardRing(before: offset)
             return .wait
         }
@@ -129,9 +138,16 @@ struct StreamWindow {
         }
         let from = ringEnd
         if let total = totalSize, from >= total { return nil }
-        // Refill in big steps: only once half the ring is free (or it ran dry).
-        guard ring.isEmpty || ring.free >= ring.capacity / 2 else { return nil }
-        var end = from + Int64(ring.free)
+        var end: Int64
+        if streaming {
+            // Refill in big steps: only once half the ring is free (or it ran dry).
+            guard ring.isEmpty || ring.free >= ring.capacity / 2 else { return nil }
+            end = from + Int64(ring.free)
+        } else {
+            // The header probe: the first bytes only.
+            guard from < Int64(head.count) else { return nil }
+            end = min(Int64(head.count), from + Int64(ring.free))
+        }
         if let total = totalSize { end = min(end, total) }
         return RangeRequest(start: from, end: end, purpose: .ring, generation: generation)
     }
@@ -202,6 +218,7 @@ struct StreamWindow {
     }
 
     private mutating func reposition(to offset: Int64) {
+        streaming = true
         ring.removeAll()
         ringStart = offset
         wantsTail = false

@@ -17,29 +17,62 @@ import Testing
         return (step, [])
     }
 
-    @Test func firstRequestFillsTheReadAheadFromZero() {
-        let window = StreamWindow(readAhead: 1000)
+    @Test func theFirstRequestIsAHeaderProbe() {
+        let window = StreamWindow(readAhead: 256 * 1024, headCapacity: 64 * 1024)
         defer { window.deallocate() }
-        #expect(window.nextRequest() == RangeRequest(start: 0, end: 1000, purpose: .ring, generation: 0))
+        #expect(window.nextRequest() == RangeRequest(start: 0, end: 64 * 1024, purpose: .ring, generation: 0))
+    }
+
+    // Regression: `--start 50%` fetched the first half of the file because the
+    // ring refilled from the header on before the decoder had jumped.
+    @Test func nothingPastTheHeaderIsFetchedUntilTheReaderGoesThere() {
+        var window = StreamWindow(readAhead: 1000, headCapacity: 100)
+        defer { window.deallocate() }
+        let probe = window.nextRequest()!
+        #expect(probe.end == 100)
+        window.totalSize = 1_000_000
+        window.sizeResolved = true
+        #expect(deliver(&window, probe, from: 0, to: 100) == .consumed)
+        #expect(read(&window, at: 0, count: 44).1 == Self.content(0..<44))
+        #expect(window.nextRequest() == nil)
+        // The decoder jumps to its start position: the next request starts there.
+        #expect(read(&window, at: 500_000, count: 10).0 == .wait)
+        #expect(window.nextRequest() == RangeRequest(start: 500_000, end: 501_000, purpose: .ring, generation: 1))
+    }
+
+    @Test func readingOnFromTheHeaderStreams() {
+        var window = StreamWindow(readAhead: 1000, headCapacity: 100)
+        defer { window.deallocate() }
+        let probe = window.nextRequest()!
+        window.totalSize = 100_000
+        window.sizeResolved = true
+        #expect(deliver(&window, probe, from: 0, to: 100) == .consumed)
+        #expect(read(&window, at: 100, count: 10).0 == .wait)
+        #expect(window.nextRequest() == RangeRequest(start: 100, end: 1100, purpose: .ring, generation: 0))
     }
 
     @Test func readsConsumeTheRingAndRefillOnlyWhenHalfIsFree() {
         var window = StreamWindow(readAhead: 1000, headCapacity: 100)
         defer { window.deallocate() }
-        let request = window.nextRequest()!
         window.totalSize = 10_000
         window.sizeResolved = true
-        #expect(deliver(&window, request, from: 0, to: 1000) == .consumed)
+        #expect(deliver(&window, window.nextRequest()!, from: 0, to: 100) == .consumed)
+        #expect(read(&window, at: 100, count: 1).0 == .wait)
+        let request = window.nextRequest()!
+        #expect(request == RangeRequest(start: 100, end: 1100, purpose: .ring, generation: 0))
+        #expect(deliver(&window, request, from: 100, to: 1100) == .consumed)
         #expect(window.nextRequest() == nil)
         // The head (first 100 bytes) is served from its cache, not the ring.
         let (step, bytes) = read(&window, at: 10, count: 50)
         #expect(step == .copied(50))
         #expect(bytes == Self.content(10..<60))
         #expect(window.ring.count == 1000)
-        // Reading at 400 drops everything before it and takes 100 bytes.
+        // Reading at 400 drops everything before it and takes 100 bytes: 600 left, not yet half free.
         #expect(read(&window, at: 400, count: 100).1 == Self.content(400..<500))
-        #expect(window.ring.count == 500)
-        #expect(window.nextRequest() == RangeRequest(start: 1000, end: 1500, purpose: .ring, generation: 0))
+        #expect(window.ring.count == 600)
+        #expect(window.nextRequest() == nil)
+        #expect(read(&window, at: 500, count: 100).1 == Self.content(500..<600))
+        #expect(window.nextRequest() == RangeRequest(start: 1100, end: 1600, purpose: .ring, generation: 0))
     }
 
     @Test func aReadFarAwayRepositionsAndMakesOldTransfersStale() {

@@ -1,0 +1,144 @@
+/// Comparisons of captured audio with its source, over interleaved samples.
+///
+/// "Frame" is one sample per channel; indexes returned are frame indexes unless a name says "sample".
+/// A frame is silent when all its samples are zero, which a ``WAVFixture`` frame never is.
+public enum AudioCompare {
+    // MARK: Decoding raw captures
+
+    /// Little-endian 16-bit samples; a trailing odd byte is ignored.
+    public static func int16Samples<Bytes: Collection<UInt8>>(littleEndian bytes: Bytes) -> [Int16] {
+        var samples: [Int16] = []
+        samples.reserveCapacity(bytes.count / 2)
+        var iterator = bytes.makeIterator()
+        while let low = iterator.next(), let high = iterator.next() {
+            samples.append(Int16(bitPattern: UInt16(low) | UInt16(high) << 8))
+        }
+        return samples
+    }
+
+    /// Little-endian 32-bit integer samples; trailing bytes short of a sample are ignored.
+    public static func int32Samples<Bytes: Collection<UInt8>>(littleEndian bytes: Bytes) -> [Int32] {
+        littleEndianWords(bytes).map { Int32(bitPattern: $0) }
+    }
+
+    /// Little-endian IEEE float samples; trailing bytes short of a sample are ignored.
+    public static func float32Samples<Bytes: Collection<UInt8>>(littleEndian bytes: Bytes) -> [Float] {
+        littleEndianWords(bytes).map { Float(bitPattern: $0) }
+    }
+
+    // MARK: Silence
+
+    /// `samples` without the leading and trailing silent frames (a sink's output before the stream
+    /// started and after it ended). A trailing partial frame is dropped first.
+    public static func trimmingSilentFrames<Sample: Numeric>(_ samples: [Sample], channels: Int) -> [Sample] {
+        let frames = samples.count / channels
+        var first = 0
+        while first < frames && isSilentFrame(samples, first, channels) { first += 1 }
+        var end = frames
+        while end > first && isSilentFrame(samples, end - 1, channels) { end -= 1 }
+        return Array(samples[first * channels..<end * channels])
+    }
+
+    /// True if `samples` holds at least `minFrames` consecutive silent frames (an underrun gap, when
+    /// the capture was trimmed first and the source never has a silent frame).
+    public static func containsSilentRun<Sample: Numeric>(_ samples: [Sample], channels: Int, minFrames: Int) -> Bool {
+        longestSilentRun(samples, channels: channels) >= max(1, minFrames)
+    }
+
+    /// The length in frames of the longest run of silent frames.
+    public static func longestSilentRun<Sample: Numeric>(_ samples: [Sample], channels: Int) -> Int {
+        var longest = 0
+        var current = 0
+        for frame in 0..<samples.count / channels {
+            if isSilentFrame(samples, frame, channels) {
+                current += 1
+                longest = max(longest, current)
+            } else {
+                current = 0
+            }
+        }
+        return longest
+    }
+
+    // MARK: Equality
+
+    /// The first sample index where the two differ, or nil if they are equal. When one is a prefix of
+    /// the other, the index is the shorter one's count.
+    public static func firstMismatch(expected: [Int16], actual: [Int16]) -> Int? {
+        firstMismatch(expected, actual) { $0 == $1 }
+    }
+
+    /// As ``firstMismatch(expected:actual:)-(_,[Int16])``, samples being equal within `tolerance`.
+    public static func firstMismatch(expected: [Float], actual: [Float], tolerance: Float) -> Int? {
+        firstMismatch(expected, actual) { abs($0 - $1) <= tolerance }
+    }
+
+    /// The `k` for which `capture == source[0..<k] ++ source[target...]` (frames), or nil if there is
+    /// none: a play from the start that jumped to frame `target` after `k` frames. `k == 0` is a
+    /// playback that started at `target`.
+    public static func seekJoin(capture: [Int16], source: [Int16], channels: Int, target: Int) -> Int? {
+        let sourceFrames = source.count / channels
+        let captureFrames = capture.count / channels
+        guard target >= 0, target <= sourceFrames else { return nil }
+        let k = captureFrames - (sourceFrames - target)
+        guard k >= 0, k <= sourceFrames else { return nil }
+        let headEqual = capture[0..<k * channels].elementsEqual(source[0..<k * channels])
+        let tailEqual = capture[k * channels..<captureFrames * channels].elementsEqual(source[target * channels..<sourceFrames * channels])
+        return headEqual && tailEqual ? k : nil
+    }
+
+    // MARK: Messages
+
+    /// A one-line account of how `actual` differs from `expected`, for test failure messages.
+    public static func describeDifference(expected: [Int16], actual: [Int16], channels: Int) -> String {
+        guard let index = firstMismatch(expected: expected, actual: actual) else {
+            return "identical (\(expected.count / channels) frames)"
+        }
+        return describe(index, expected, actual, channels)
+    }
+
+    /// As ``describeDifference(expected:actual:channels:)-(_,[Int16],_)`` with a tolerance.
+    public static func describeDifference(expected: [Float], actual: [Float], channels: Int, tolerance: Float) -> String {
+        guard let index = firstMismatch(expected: expected, actual: actual, tolerance: tolerance) else {
+            return "equal within \(tolerance) (\(expected.count / channels) frames)"
+        }
+        return describe(index, expected, actual, channels)
+    }
+
+    private static func describe<Sample>(_ index: Int, _ expected: [Sample], _ actual: [Sample], _ channels: Int) -> String {
+        var text = "expected \(expected.count / channels) frames, got \(actual.count / channels); "
+        text += "first difference at frame \(index / channels) channel \(index % channels)"
+        if index < expected.count && index < actual.count {
+            text += ": expected \(expected[index]), got \(actual[index])"
+        } else {
+            text += ": one ends there"
+        }
+        return text
+    }
+
+    private static func firstMismatch<Sample>(_ expected: [Sample], _ actual: [Sample], _ equal: (Sample, Sample) -> Bool) -> Int? {
+        let common = min(expected.count, actual.count)
+        for index in 0..<common where !equal(expected[index], actual[index]) {
+            return index
+        }
+        return expected.count == actual.count ? nil : common
+    }
+
+    private static func isSilentFrame<Sample: Numeric>(_ samples: [Sample], _ frame: Int, _ channels: Int) -> Bool {
+        let start = frame * channels
+        for index in start..<start + channels where samples[index] != .zero {
+            return false
+        }
+        return true
+    }
+
+    private static func littleEndianWords<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt32] {
+        var words: [UInt32] = []
+        words.reserveCapacity(bytes.count / 4)
+        var iterator = bytes.makeIterator()
+        while let b0 = iterator.next(), let b1 = iterator.next(), let b2 = iterator.next(), let b3 = iterator.next() {
+            words.append(UInt32(b0) | UInt32(b1) << 8 | UInt32(b2) << 16 | UInt32(b3) << 24)
+        }
+        return words
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+
+/// A private nginx on 127.0.0.1 serving a fixture directory, with a parseable access log.
+///
+/// Locations (every file of ``fixturesDirectory`` under each of the first three):
+/// - `/media/NAME`: plain static files, Range honoured (206).
+/// - `/norange/NAME`: `max_ranges 0`, a server that ignores Range and answers 200 with the whole file.
+/// - `/slow/NAME`: `limit_rate` (``slowRate``, e.g. "256k" bytes per second).
+/// - `/redirect/NAME`: a 302 to `/media/NAME`.
+/// - `/status/CODE…` for 401, 403, 404, 410, 500, 502, 503: that status, whatever follows the code.
+///
+/// nginx runs in the foreground (`daemon off`) as a child of the test process, in its own process
+/// group, with its config, logs, pid file and temp paths in a private temp directory. As root the
+/// config says `user root;`: the default worker user (nobody) could not read the 0700 temp directory.
+public final class NginxServer: Sendable {
+    /// One line of the access log.
+    public struct Entry: Sendable, Equatable, CustomStringConvertible {
+        public let method: String
+        /// The request URI with its query string.
+        public let uri: String
+        public let status: Int
+        /// Body bytes written to the socket (for an aborted transfer, what was sent before the abort).
+        public let bytesSent: Int
+        /// The request's Range header, nil if it had none.
+        public let range: String?
+
+        public init(method: String, uri: String, status: Int, bytesSent: Int, range: String?) {
+            self.method = method
+            self.uri = uri
+            self.status = status
+            self.bytesSent = bytesSent
+            self.range = range
+        }
+
+        public var description: String {
+            "\(method) \(uri) → \(status), \(bytesSent) bytes, Range: \(range ?? "none")"
+        }
+    }
+
+    public let port: Int
+    public let fixturesDirectory: String
+    public let slowRate: String
+
+    private let directory: TemporaryDirectory
+    private let process: ChildProcess
+    private let readyToken: String
+
+    /// Starts nginx on a free port and waits (at most 5 s per attempt) until it answers.
+    /// Throws, failing the test, if nginx is missing or will not start.
+    public init(slowRate: String = "256k") throws {
+        try TestEnvironment.requireNginx()
+        self.slowRate = slowRate
+        directory = try TemporaryDirectory(prefix: "nginx")
+        fixturesDirectory = directory.file("files")
+        for subdirectory in ["files", "logs", "tmp"] {
+            try FileManager.default.createDirectory(atPath: directory.file(subdirectory), withIntermediateDirectories: true)
+        }
+        readyToken = "alicia-nginx-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+
+        var lastFailure = "no attempt made"
+        // The port is free when picked but another process may take it before nginx binds: retry.
+        for _ in 0..<5 {
+            let candidate = try LoopbackPort.unused()
+            let configPath = directory.file("nginx.conf")
+            try Self.config(directory: directory.path, port: candidate, slowRate: slowRate, readyToken: readyToken)
+                .write(toFile: configPath, atomically: true, encoding: .utf8)
+            let child = try ChildProcess(
+                "nginx",
+                ["-p", directory.path + "/", "-c", configPath, "-e", directory.file("logs/startup.log"), "-g", "daemon off;"]
+            )
+            if Self.waitUntilReady(child, port: candidate, token: readyToken) {
+                port = candidate
+                process = child
+                return
+            }
+            child.send(SIGKILL)
+            let result = child.waitBlocking(timeout: .seconds(5))
+            let log = (try? String(contentsOfFile: directory.file("logs/error.log"), encoding: .utf8)) ?? ""
+            let startupLog = (try? String(contentsOfFile: directory.file("logs/startup.log"), encoding: .utf8)) ?? ""
+            lastFailure = "status \(result.status); \(startupLog) \(log) \(result.stderrText)"
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        throw HarnessError("nginx did not start on 127.0.0.1: \(lastFailure)")
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// `http://127.0.0.1:PORT` + `path` (which starts with a slash).
+    public func url(_ path: String) -> String {
+        precondition(path.hasPrefix("/"), "NginxServer.url: \(path.debugDescription) must start with /")
+        return "http://127.0.0.1:\(port)\(path)"
+    }
+
+    /// Puts `bytes` into the fixture directory as `name`, served as `/media/name` and the others.
+    public func serve(_ bytes: [UInt8], as name: String) throws {
+        let path = fixturesDirectory + "/" + name
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw HarnessError("cannot write fixture \(path): \(error)")
+        }
+        chmod(path, 0o644)
+    }
+
+    /// Puts `fixture` into the fixture directory as `name`.
+    public func serve(_ fixture: WAVFixture, as name: String) throws {
+        try serve(fixture.bytes, as: name)
+    }
+
+    /// The access log as written so far: one entry per finished request, in order. nginx writes an
+    /// entry when a request ends (a transfer the client aborted ends when nginx notices the closed
+    /// connection), without buffering; see ``settledAccessLog(timeout:)``.
+    public func accessLog() -> [Entry] {
+        guard let text = try? String(contentsOfFile: directory.file("logs/access.log"), encoding: .utf8) else {
+            return []
+        }
+        return text.split(separator: "\n").compactMap(Self.parse)
+    }
+
+    /// The access log once nginx has no connection open other than the status query itself, so every
+    /// request of a client that has exited is logged; at most `timeout` of waiting.
+    public func settledAccessLog(timeout: Duration = .seconds(5)) async -> [Entry] {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if activeConnections() == 1 {
+                break
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return accessLog()
+    }
+
+    /// nginx's "Active connections" (stub_status), counting the connection that asks; nil if the
+    /// query failed.
+    public func activeConnections() -> Int? {
+        guard let response = try? LoopbackHTTP.get(port: port, path: "/alicia-status"), response.status == 200 else {
+            return nil
+        }
+        let text = String(decoding: response.body, as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Active connections:") }) else {
+            return nil
+        }
+        return Int(line.dropFirst("Active connections:".count).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Stops nginx (SIGTERM, then SIGKILL to its process group after 5 s); idempotent.
+    public func stop() {
+        guard process.isRunning else { return }
+        process.send(SIGTERM)
+        _ = process.waitBlocking(timeout: .seconds(5))
+    }
+
+    private static func waitUntilReady(_ child: ChildProcess, port: Int, token: String) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline && child.isRunning {
+            // Checking the token, not just the port, proves that it is our nginx that answers.
+            if let response = try? LoopbackHTTP.get(port: port, path: "/alicia-ready"),
+                String(decoding: response.body, as: UTF8.self) == token
+            {
+                return true
+            }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    private static func parse(_ line: Substring) -> Entry? {
+        let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+        guard fields.count == 5, let status = Int(fields[2]), let bytes = Int(fields[3]) else {
+            return nil
+        }
+        var range = String(fields[4])
+        if range.hasPrefix("\""), range.hasSuffix("\""), range.count >= 2 {
+            range = String(range.dropFirst().dropLast())
+        }
+        return Entry(
+            method: String(fields[0]),
+            uri: String(fields[1]),
+            status: status,
+            bytesSent: bytes,
+            range: range == "-" || range.isEmpty ? nil : range
+        )
+    }
+
+    private static func config(directory: String, port: Int, slowRate: String, readyToken: String) -> String {
+        let statusLocations = [401, 403, 404, 410, 500, 502, 503].map { code in
+            "        location ^~ /status/\(code) { return \(code); }"
+        }.joined(separator: "\n")
+        return """
+            \(geteuid() == 0 ? "user root;" : "")
+            worker_processes 1;
+            pid \(directory)/logs/nginx.pid;
+            lock_file \(directory)/logs/nginx.lock;
+            error_log \(directory)/logs/error.log warn;
+            events { worker_connections 256; }
+            http {
+                log_format alicia '$request_method\t$request_uri\t$status\t$body_bytes_sent\t"$http_range"';
+                # No buffer= and no gzip: each entry is written as its request ends.
+                access_log \(directory)/logs/access.log alicia;
+                client_body_temp_path \(directory)/tmp/client_body;
+                proxy_temp_path \(directory)/tmp/proxy;
+                fastcgi_temp_path \(directory)/tmp/fastcgi;
+                uwsgi_temp_path \(directory)/tmp/uwsgi;
+                scgi_temp_path \(directory)/tmp/scgi;
+                types {
+                    audio/wav wav;
+                    audio/mpeg mp3;
+                    audio/flac flac;
+                    audio/ogg ogg opus;
+                    text/plain txt;
+                }
+                default_type application/octet-stream;
+                sendfile on;
+                server {
+                    listen 127.0.0.1:\(port);
+                    server_name localhost;
+                    location = /alicia-ready { access_log off; default_type text/plain; return 200 "\(readyToken)"; }
+                    location = /alicia-status { access_log off; stub_status; }
+                    location /media/ { alias \(directory)/files/; }
+                    location /norange/ { alias \(directory)/files/; max_ranges 0; }
+                    location /slow/ { alias \(directory)/files/; limit_rate \(slowRate); }
+                    location /redirect/ { rewrite ^/redirect/(.*)$ /media/$1 redirect; }
+            \(statusLocations)
+                }
+            }
+
+            """
+    }
+}

@@ -1,0 +1,196 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A PulseAudio sink of its own whose output the test reads: `module-pipe-sink` writing raw PCM into
+/// a FIFO in a private temp directory, read continuously into memory by a background thread from
+/// before playback starts until ``finish(quietFor:timeout:)``.
+///
+/// What a player sends to this sink at 100 % volume in the sink's own sample spec comes out bit-exact,
+/// preceded and followed by silence. Every capture has a unique sink name, so tests run in parallel.
+///
+/// `use_system_clock_for_timing=yes` paces the sink in real time; without it the sink renders as fast
+/// as the reader reads and every stream underruns. With it the sink also keeps writing silence in
+/// real time while no stream is connected (unless module-suspend-on-idle suspends it), so "quiet" below
+/// means "nothing but zero bytes", not "no bytes".
+public final class PipeSinkCapture: Sendable {
+    public enum SampleFormat: String, Sendable {
+        case s16le, float32le
+
+        public var bytesPerSample: Int {
+            self == .s16le ? 2 : 4
+        }
+    }
+
+    public let sinkName: String
+    public let format: SampleFormat
+    public let rate: Int
+    public let channels: Int
+    public let moduleIndex: Int
+    public let fifoPath: String
+
+    private let directory: TemporaryDirectory
+    private let reader: FIFOReader
+    private let tornDown = Atomic<Bool>(false)
+
+    private static let counter = Atomic<Int>(0)
+
+    /// Loads the sink and starts reading. Throws (a failing test, never a skip) if no PulseAudio
+    /// server answers.
+    public init(format: SampleFormat = .s16le, rate: Int = 48_000, channels: Int = 2) throws {
+        self.format = format
+        self.rate = rate
+        self.channels = channels
+        let serial = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
+        sinkName = "alicia_capture_\(getpid())_\(serial)"
+        directory = try TemporaryDirectory(prefix: "capture")
+        fifoPath = directory.file("sink.fifo")
+
+        // Made here rather than by the module so that it is 0666 whatever the umask: a desktop
+        // PulseAudio running as another user can then open it. The module uses an existing FIFO.
+        guard mkfifo(fifoPath, 0o666) == 0, chmod(fifoPath, 0o666) == 0 else {
+            throw HarnessError("mkfifo \(fifoPath) failed: \(String(cString: strerror(errno)))")
+        }
+        // O_NONBLOCK: opening a FIFO's read end blocks until a writer exists; the reader thread
+        // polls anyway. Reading starts before the module opens the FIFO, so that the pipe never
+        // fills (the sink would then drop audio to keep its clock).
+        let fd = open(fifoPath, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw HarnessError("cannot open \(fifoPath): \(String(cString: strerror(errno)))")
+        }
+        reader = FIFOReader(fd: fd, name: "capture \(sinkName)")
+        do {
+            try TestEnvironment.requirePulseAudio()
+            moduleIndex = try Pactl.loadModule(
+                "module-pipe-sink",
+                [
+                    "file=\(fifoPath)", "sink_name=\(sinkName)", "format=\(format.rawValue)",
+                    "rate=\(rate)", "channels=\(channels)", "use_system_clock_for_timing=yes",
+                ]
+            )
+        } catch {
+            reader.stop()
+            throw error
+        }
+    }
+
+    deinit {
+        tearDown()
+    }
+
+    public var bytesPerFrame: Int { format.bytesPerSample * channels }
+
+    /// The bytes read so far.
+    public var bytesSoFar: [UInt8] {
+        reader.state.withLock { $0.bytes }
+    }
+
+    /// Waits until some non-silent audio has arrived (the player is really playing); false on timeout.
+    public func waitForAudio(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if reader.state.withLock({ $0.lastAudible != nil }) {
+                return true
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return reader.state.withLock { $0.lastAudible != nil }
+    }
+
+    /// Keeps reading until nothing but silence has arrived for `quietFor` (counted from this call at
+    /// the earliest), or `timeout` passes; then unloads the sink and returns everything read, from
+    /// the moment the sink was loaded. Call it after the player has exited.
+    public func finish(quietFor: Duration = .milliseconds(500), timeout: Duration = .seconds(10)) async -> [UInt8] {
+        let start = ContinuousClock.now
+        let deadline = start + timeout
+        while ContinuousClock.now < deadline {
+            let lastAudible = reader.state.withLock { $0.lastAudible } ?? start
+            if ContinuousClock.now - max(lastAudible, start) >= quietFor {
+                break
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        // Unloading runs pactl: keep it off the Swift concurrency threads.
+        await BlockingWork.run { self.tearDown() }
+        return reader.state.withLock { $0.bytes }
+    }
+
+    /// ``finish(quietFor:timeout:)`` decoded as 16-bit samples (for an `.s16le` capture).
+    public func finishInt16(quietFor: Duration = .milliseconds(500), timeout: Duration = .seconds(10)) async -> [Int16] {
+        precondition(format == .s16le, "PipeSinkCapture.finishInt16: the sink is \(format)")
+        return AudioCompare.int16Samples(littleEndian: await finish(quietFor: quietFor, timeout: timeout))
+    }
+
+    /// ``finish(quietFor:timeout:)`` decoded as float samples (for a `.float32le` capture).
+    public func finishFloat32(quietFor: Duration = .milliseconds(500), timeout: Duration = .seconds(10)) async -> [Float] {
+        precondition(format == .float32le, "PipeSinkCapture.finishFloat32: the sink is \(format)")
+        return AudioCompare.float32Samples(littleEndian: await finish(quietFor: quietFor, timeout: timeout))
+    }
+
+    /// Stops the reader, unloads the module and removes the FIFO; idempotent.
+    private func tearDown() {
+        guard !tornDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        reader.stop()
+        // Unloading fails only if the server went away, which leaves nothing of ours behind.
+        _ = try? Pactl.unloadModule(moduleIndex)
+        directory.remove()
+    }
+}
+
+/// The FIFO's read end and what has been read from it. Its own object, so that the reader thread
+/// does not keep the ``PipeSinkCapture`` alive (whose deinit unloads the module).
+private final class FIFOReader: Sendable {
+    struct State {
+        var bytes: [UInt8] = []
+        /// When the last chunk holding a non-zero byte arrived.
+        var lastAudible: ContinuousClock.Instant?
+        var stopRequested = false
+    }
+
+    let state = Mutex(State())
+    private let fd: Int32
+    /// Left by the reader thread once it has stopped reading.
+    private let stopped = DispatchGroup()
+
+    init(fd: Int32, name: String) {
+        self.fd = fd
+        stopped.enter()
+        let thread = Thread { [self] in
+            readLoop()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Asks the thread to stop, waits for it (it polls every 50 ms) and closes the FIFO.
+    func stop() {
+        state.withLock { $0.stopRequested = true }
+        if stopped.wait(timeout: .now() + .seconds(2)) == .success {
+            close(fd)
+        }
+    }
+
+    private func readLoop() {
+        defer { stopped.leave() }
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while !state.withLock({ $0.stopRequested }) {
+            if poll(&pollFD, 1, 50) <= 0 {
+                continue
+            }
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                let audible = chunk[0..<count].contains { $0 != 0 }
+                let now = ContinuousClock.now
+                state.withLock { state in
+                    state.bytes.append(contentsOf: chunk[0..<count])
+                    if audible { state.lastAudible = now }
+                }
+            } else if count == 0 {
+                // No writer (the module has not opened the FIFO yet, or has closed it): POLLHUP would
+                // make poll return at once, so back off instead of spinning.
+                usleep(10_000)
+            }
+        }
+    }
+}

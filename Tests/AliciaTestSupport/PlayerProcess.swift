@@ -1,0 +1,82 @@
+import Foundation
+
+/// Runs the built `alicia-player` executable.
+///
+/// The binary sits in the build products directory next to the test bundle (for example
+/// `.build/x86_64-unknown-linux-gnu/debug/`), so it is found by walking up from `/proc/self/exe`;
+/// `ALICIA_PLAYER_BIN` overrides that. stdout and stderr are pipes, so the player stays quiet on
+/// success; the child inherits this process's environment (PULSE_SERVER from scripts/test) plus the
+/// given variables.
+public enum PlayerProcess {
+    public static let executableName = "alicia-player"
+
+    /// The executable's path; throws a readable error if the binary was not built.
+    public static func executablePath() throws -> String {
+        try located.get()
+    }
+
+    /// Runs `alicia-player arguments…` to completion. Throws if it outlives `timeout` (it is
+    /// killed first): a hang is a failure, not a wait.
+    public static func run(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        timeout: Duration = .seconds(30)
+    ) async throws -> PlayerResult {
+        let child = try start(arguments, environment: environment)
+        return try await result(of: child, timeout: timeout)
+    }
+
+    /// Starts `alicia-player arguments…` and returns at once, for tests that signal it while it runs
+    /// (``ChildProcess/send(_:)``), then collect it with ``result(of:timeout:)``.
+    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
+        try ChildProcess(executablePath(), arguments, environment: environment)
+    }
+
+    /// Waits for a started player; throws if it outlives `timeout` (it is killed first).
+    public static func result(of child: ChildProcess, timeout: Duration = .seconds(30)) async throws -> PlayerResult {
+        let result = await child.wait(timeout: timeout)
+        if result.timedOut {
+            throw HarnessError(
+                "`\(child.commandLine)` hung: killed after \(timeout); stdout: \(result.stdoutText.debugDescription), stderr: \(result.stderrText.debugDescription)"
+            )
+        }
+        return PlayerResult(result)
+    }
+
+    private static let located: Result<String, HarnessError> = locate()
+
+    private static func locate() -> Result<String, HarnessError> {
+        if let override = ProcessInfo.processInfo.environment["ALICIA_PLAYER_BIN"], !override.isEmpty {
+            return access(override, X_OK) == 0
+                ? .success(override)
+                : .failure(HarnessError("ALICIA_PLAYER_BIN=\(override) is not an executable file"))
+        }
+        var starts: [String] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            starts.append(exe)
+        }
+        if let first = CommandLine.arguments.first {
+            starts.append(URL(fileURLWithPath: first).standardizedFileURL.path)
+        }
+        var searched: [String] = []
+        for start in starts {
+            var directory = URL(fileURLWithPath: start).deletingLastPathComponent()
+            while directory.path != "/" {
+                let candidate = directory.appendingPathComponent(executableName).path
+                searched.append(directory.path)
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
+                    access(candidate, X_OK) == 0
+                {
+                    return .success(candidate)
+                }
+                directory.deleteLastPathComponent()
+            }
+        }
+        return .failure(
+            HarnessError(
+                "\(executableName) not found in any directory above the test bundle (searched \(searched.prefix(3).joined(separator: ", "))…); build it (`swift build --build-tests`) or set ALICIA_PLAYER_BIN"
+            )
+        )
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Facts about the machine the tests run on, and checks that turn a missing service into a failure.
+public enum TestEnvironment {
+    /// True under CI (`CI=true`), where every service the tests need must be present.
+    public static var isCI: Bool {
+        ProcessInfo.processInfo.environment["CI"] == "true"
+    }
+
+    /// Throws a ``HarnessError`` saying `why` unless `condition` holds.
+    ///
+    /// Use it for what a test needs from the machine: tests fail, they never skip.
+    public static func require(_ condition: Bool, _ why: String) throws {
+        if !condition {
+            throw HarnessError("requirement not met: \(why)")
+        }
+    }
+
+    /// Throws unless a PulseAudio server answers `pactl info`.
+    public static func requirePulseAudio() throws {
+        try require(
+            Pactl.isServerReachable(),
+            "no PulseAudio server answers `pactl info` (run the tests through scripts/test, which starts one)"
+        )
+    }
+
+    /// Throws unless an nginx binary can be found.
+    public static func requireNginx() throws {
+        try require(
+            (try? ChildProcess.resolve("nginx")) != nil,
+            "nginx is not installed (scripts/test installs nginx-light)"
+        )
+    }
+}

@@ -1,0 +1,337 @@
+import AliciaTestSupport
+import Foundation
+import Testing
+
+// Tests of the test harness itself (AliciaTestSupport), so that a red playback test means the player.
+
+@Suite("Harness: WAVFixture")
+struct WAVFixtureTests {
+    private func le16(_ bytes: [UInt8], _ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+    private func le32(_ bytes: [UInt8], _ at: Int) -> Int { le16(bytes, at) | le16(bytes, at + 2) << 16 }
+    private func tag(_ bytes: [UInt8], _ at: Int) -> String { String(decoding: bytes[at..<at + 4], as: UTF8.self) }
+
+    @Test("canonical 44-byte header", arguments: WAVFixture.SampleFormat.allCases)
+    func header(_ format: WAVFixture.SampleFormat) {
+        let fixture = WAVFixture(frames: 1000, sampleRate: 44_100, channels: 2, format: format, seed: 5)
+        let bytes = fixture.bytes
+        let width = format.bytesPerSample
+        #expect(bytes.count == 44 + 1000 * 2 * width)
+        #expect(tag(bytes, 0) == "RIFF" && le32(bytes, 4) == bytes.count - 8 && tag(bytes, 8) == "WAVE")
+        #expect(tag(bytes, 12) == "fmt " && le32(bytes, 16) == 16)
+        #expect(le16(bytes, 20) == (format == .float32 ? 3 : 1))
+        #expect(le16(bytes, 22) == 2 && le32(bytes, 24) == 44_100)
+        #expect(le32(bytes, 28) == 44_100 * 2 * width && le16(bytes, 32) == 2 * width && le16(bytes, 34) == 8 * width)
+        #expect(tag(bytes, 36) == "data" && le32(bytes, 40) == 1000 * 2 * width)
+    }
+
+    @Test("noise never has a silent frame and stays within full scale", arguments: WAVFixture.SampleFormat.allCases)
+    func noSilentFrame(_ format: WAVFixture.SampleFormat) {
+        let fixture = WAVFixture(seconds: 0.5, sampleRate: 48_000, channels: 1, format: format, seed: 9)
+        let samples = fixture.normalizedSamples
+        #expect(samples.count == 24_000)
+        #expect(AudioCompare.longestSilentRun(samples, channels: 1) == 0)
+        // Every sample is at least one 16-bit LSB away from zero, and noise is loud.
+        #expect(samples.allSatisfy { abs($0) >= 1 / 32_768 && abs($0) <= 1 })
+        #expect(samples.map { abs($0) }.max()! > 0.9)
+        #expect(samples.contains { $0 < 0 } && samples.contains { $0 > 0 })
+    }
+
+    @Test("the same seed gives the same bytes; another seed other bytes")
+    func deterministic() {
+        #expect(WAVFixture(seconds: 0.1, seed: 1).bytes == WAVFixture(seconds: 0.1, seed: 1).bytes)
+        #expect(WAVFixture(seconds: 0.1, seed: 1).bytes != WAVFixture(seconds: 0.1, seed: 2).bytes)
+        // Pinned: a change here changes every fixture.
+        var generator = Xorshift64(seed: 1)
+        #expect(generator.next() == 5_180_492_295_206_395_165)
+    }
+
+    @Test("samples16 are the data chunk's samples")
+    func samples16() {
+        let fixture = WAVFixture(frames: 3, sampleRate: 8_000, channels: 2, format: .pcm16, seed: 3)
+        let samples = fixture.samples16
+        #expect(samples.count == 6)
+        for (index, sample) in samples.enumerated() {
+            let raw = UInt16(fixture.bytes[44 + 2 * index]) | UInt16(fixture.bytes[45 + 2 * index]) << 8
+            #expect(Int16(bitPattern: raw) == sample)
+            #expect(sample != 0 && sample != .min)
+        }
+    }
+
+    @Test("truncated: the header still claims every frame, the data stops early")
+    func truncated() {
+        let full = WAVFixture(frames: 1000, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 4)
+        let cut = full.truncated(keepingFraction: 0.25)
+        #expect(cut.frameCount == 1000 && cut.framesPresent == 250)
+        #expect(cut.bytes.count == 44 + 250 * 4)
+        #expect(le32(cut.bytes, 40) == 4000 && le32(cut.bytes, 4) == full.bytes.count - 8)
+        #expect(cut.samples16 == Array(full.samples16.prefix(500)))
+    }
+
+    @Test("trailing LIST chunk after the data, sizes consistent, pad byte after odd data")
+    func trailingChunk() {
+        for (channels, format) in [(2, WAVFixture.SampleFormat.pcm16), (1, .pcm24)] {
+            let plain = WAVFixture(frames: 101, sampleRate: 48_000, channels: channels, format: format, seed: 6)
+            let tagged = plain.withTrailingChunk()
+            let dataSize = 101 * channels * format.bytesPerSample
+            let listAt = 44 + dataSize + dataSize % 2
+            #expect(tagged.bytes.prefix(4) == plain.bytes.prefix(4))
+            #expect(le32(tagged.bytes, 4) == tagged.bytes.count - 8)
+            #expect(le32(tagged.bytes, 40) == dataSize)
+            #expect(Array(tagged.bytes[44..<44 + dataSize]) == Array(plain.bytes[44...]))
+            #expect(tag(tagged.bytes, listAt) == "LIST" && tag(tagged.bytes, listAt + 8) == "INFO")
+            #expect(le32(tagged.bytes, listAt + 4) == tagged.bytes.count - listAt - 8)
+            #expect(tagged.normalizedSamples == plain.normalizedSamples)
+        }
+    }
+
+    @Test("write(to:) writes the bytes")
+    func write() throws {
+        let directory = try TemporaryDirectory(prefix: "harness")
+        let fixture = WAVFixture(frames: 10)
+        try fixture.write(to: directory.file("a.wav"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("a.wav"))) == fixture.data)
+    }
+}
+
+@Suite("Harness: AudioCompare")
+struct AudioCompareTests {
+    @Test func decodesLittleEndian() {
+        #expect(AudioCompare.int16Samples(littleEndian: [0x01, 0x80, 0xFF, 0x7F, 0x09]) == [-32_767, 32_767])
+        #expect(AudioCompare.float32Samples(littleEndian: [0, 0, 0x80, 0x3F, 0, 0, 0, 0xBF]) == [1, -0.5])
+    }
+
+    @Test func trimsOnlyWhollySilentFramesAtTheEnds() {
+        #expect(AudioCompare.trimmingSilentFrames([0, 0, 1, 2, 0, 0, 3, 4, 0, 0, 0, 0], channels: 2) == [1, 2, 0, 0, 3, 4])
+        #expect(AudioCompare.trimmingSilentFrames([0, 5, 0, 0] as [Int16], channels: 2) == [0, 5])
+        #expect(AudioCompare.trimmingSilentFrames([0, 0, 0] as [Int16], channels: 1).isEmpty)
+        #expect(AudioCompare.trimmingSilentFrames([0, 0, 0.5, 0] as [Float], channels: 2) == [0.5, 0])
+        // A trailing partial frame is dropped.
+        #expect(AudioCompare.trimmingSilentFrames([1, 2, 3] as [Int16], channels: 2) == [1, 2])
+    }
+
+    @Test func firstMismatch() {
+        #expect(AudioCompare.firstMismatch(expected: [1, 2, 3], actual: [1, 2, 3]) == nil)
+        #expect(AudioCompare.firstMismatch(expected: [1, 2, 3], actual: [1, 9, 3]) == 1)
+        #expect(AudioCompare.firstMismatch(expected: [1, 2, 3], actual: [1, 2]) == 2)
+        #expect(AudioCompare.firstMismatch(expected: [1, 2], actual: [1, 2, 3]) == 2)
+        #expect(AudioCompare.firstMismatch(expected: [0.5, 0.25], actual: [0.5001, 0.25], tolerance: 0.001) == nil)
+        #expect(AudioCompare.firstMismatch(expected: [0.5, 0.25], actual: [0.5, 0.3], tolerance: 0.001) == 1)
+    }
+
+    @Test func seekJoin() {
+        let source: [Int16] = (1...20).map { Int16($0) }  // 10 stereo frames
+        let jumped = Array(source[0..<6] + source[14...])  // 3 frames, then from frame 7
+        #expect(AudioCompare.seekJoin(capture: jumped, source: source, channels: 2, target: 7) == 3)
+        #expect(AudioCompare.seekJoin(capture: Array(source[10...]), source: source, channels: 2, target: 5) == 0)
+        #expect(AudioCompare.seekJoin(capture: source, source: source, channels: 2, target: 10) == 10)
+        #expect(AudioCompare.seekJoin(capture: jumped, source: source, channels: 2, target: 6) == nil)
+        #expect(AudioCompare.seekJoin(capture: [], source: source, channels: 2, target: 3) == nil)
+    }
+
+    @Test func silentRuns() {
+        let samples: [Int16] = [1, 1, 0, 0, 0, 0, 2, 0, 0, 0, 3, 3]
+        #expect(AudioCompare.longestSilentRun(samples, channels: 2) == 2)
+        #expect(AudioCompare.containsSilentRun(samples, channels: 2, minFrames: 2))
+        #expect(!AudioCompare.containsSilentRun(samples, channels: 2, minFrames: 3))
+        #expect(!AudioCompare.containsSilentRun([1, 2, 3] as [Int16], channels: 1, minFrames: 1))
+    }
+
+    @Test func describesTheFirstDifference() {
+        let text = AudioCompare.describeDifference(expected: [1, 2, 3, 4], actual: [1, 2, 3, 5], channels: 2)
+        #expect(text.contains("frame 1 channel 1") && text.contains("expected 4, got 5"))
+    }
+}
+
+@Suite("Harness: ChildProcess")
+struct ChildProcessTests {
+    @Test func capturesStatusAndBothStreams() async throws {
+        let result = try await ChildProcess.run("/bin/sh", ["-c", "printf out; printf err >&2; exit 3"])
+        #expect(result.status == 3 && result.signal == nil && !result.timedOut)
+        #expect(result.stdoutText == "out" && result.stderrText == "err")
+    }
+
+    @Test func passesEnvironment() async throws {
+        let result = try await ChildProcess.run(
+            "sh", ["-c", "printf '%s/%s' \"$ALICIA_A\" \"${HOME:-unset}\""],
+            environment: ["ALICIA_A": "42"], unsetting: ["HOME"]
+        )
+        #expect(result.stdoutText == "42/unset")
+    }
+
+    /// Guards against the classic deadlock: the child blocks on a full stderr pipe while we read stdout.
+    @Test func drainsLargeOutputOnBothPipes() async throws {
+        let result = try await ChildProcess.run(
+            "/bin/sh", ["-c", "head -c 3000000 /dev/zero >&2; head -c 2000000 /dev/zero; head -c 1000000 /dev/zero >&2"],
+            timeout: .seconds(20)
+        )
+        #expect(result.status == 0 && result.stdout.count == 2_000_000 && result.stderr.count == 4_000_000)
+    }
+
+    @Test func killsAfterTimeout() async throws {
+        let child = try ChildProcess("sleep", ["30"])
+        let result = await child.wait(timeout: .milliseconds(300))
+        #expect(result.timedOut && result.signal == SIGKILL && result.status == 128 + SIGKILL)
+        #expect(result.duration < .seconds(5))
+        await #expect(throws: HarnessError.self) {
+            _ = try await ChildProcess.run("sleep", ["30"], timeout: .milliseconds(200))
+        }
+    }
+
+    @Test func deliversSignals() async throws {
+        let child = try ChildProcess("sleep", ["30"])
+        try await Task.sleep(for: .milliseconds(100))
+        child.send(SIGINT)
+        let result = await child.wait(timeout: .seconds(5))
+        #expect(!result.timedOut && result.signal == SIGINT && result.status == 130)
+    }
+
+    @Test func missingExecutableIsAReadableError() {
+        #expect(throws: HarnessError.self) { try ChildProcess("alicia-no-such-command", []) }
+    }
+}
+
+@Suite("Harness: loopback and nginx")
+struct NginxServerTests {
+    @Test func unusedPortRefusesConnections() throws {
+        #expect(!LoopbackPort.isAccepting(try LoopbackPort.unused()))
+    }
+
+    @Test func servesRangesStatusesAndLogsThem() async throws {
+        let server = try NginxServer()
+        var generator = Xorshift64(seed: 77)
+        let blob = (0..<100_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        try server.serve(blob, as: "blob.bin")
+
+        let ranged = try await LoopbackHTTP.get(port: server.port, path: "/media/blob.bin", headers: ["Range": "bytes=10-19"])
+        #expect(ranged.status == 206 && ranged.body == Array(blob[10...19]))
+        #expect(ranged.headers["content-range"] == "bytes 10-19/100000")
+
+        let ignored = try await LoopbackHTTP.get(port: server.port, path: "/norange/blob.bin", headers: ["Range": "bytes=10-19"])
+        #expect(ignored.status == 200 && ignored.body == blob)
+
+        let whole = try await LoopbackHTTP.get(port: server.port, path: "/slow/blob.bin")
+        #expect(whole.status == 200 && whole.body == blob)
+
+        for code in [401, 403, 404, 410, 500, 502, 503] {
+            let answer = try await LoopbackHTTP.get(port: server.port, path: "/status/\(code)/episode.wav?token=x")
+            #expect(answer.status == code)
+        }
+
+        let redirect = try await LoopbackHTTP.get(port: server.port, path: "/redirect/blob.bin")
+        #expect(redirect.status == 302 && redirect.headers["location"] == server.url("/media/blob.bin"))
+
+        let log = await server.settledAccessLog()
+        #expect(log.count == 11, "\(log)")
+        #expect(log.first == NginxServer.Entry(method: "GET", uri: "/media/blob.bin", status: 206, bytesSent: 10, range: "bytes=10-19"))
+        #expect(log.dropFirst().first == NginxServer.Entry(method: "GET", uri: "/norange/blob.bin", status: 200, bytesSent: 100_000, range: "bytes=10-19"))
+        #expect(log.contains { $0.uri == "/status/404/episode.wav?token=x" && $0.status == 404 && $0.range == nil })
+        #expect(server.url("/media/x.wav") == "http://127.0.0.1:\(server.port)/media/x.wav")
+    }
+
+    @Test func slowLocationIsRateLimited() async throws {
+        let server = try NginxServer(slowRate: "100k")
+        try server.serve([UInt8](repeating: 7, count: 200_000), as: "blob.bin")
+        let start = ContinuousClock.now
+        let answer = try await LoopbackHTTP.get(port: server.port, path: "/slow/blob.bin")
+        #expect(answer.body.count == 200_000)
+        // 200 000 bytes at 102 400 B/s: about 2 s (nginx may send the first burst at once).
+        #expect(ContinuousClock.now - start > .seconds(1))
+    }
+
+    @Test func stopClosesThePort() throws {
+        let server = try NginxServer()
+        #expect(LoopbackPort.isAccepting(server.port))
+        server.stop()
+        #expect(!LoopbackPort.isAccepting(server.port))
+    }
+}
+
+@Suite("Harness: PipeSinkCapture")
+struct PipeSinkCaptureTests {
+    /// paplay (libsndfile + libpulse, as the player) is the reference the capture is checked against.
+    @Test("paplay into the capture sink comes out bit-exact")
+    func paplayBitExact() async throws {
+        let fixture = WAVFixture(seconds: 1.5, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 31)
+        let directory = try TemporaryDirectory(prefix: "harness")
+        let path = try directory.write(fixture.bytes, as: "noise.wav")
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let result = try await ChildProcess.run("paplay", ["--device=\(capture.sinkName)", path])
+        #expect(result.status == 0, "paplay: \(result.stderrText)")
+        let captured = await capture.finishInt16()
+        expectBitExact(captured: captured, expected: fixture.samples16, channels: 2)
+    }
+
+    @Test("float sink: paplay of a float WAV comes out exact")
+    func paplayFloat() async throws {
+        let fixture = WAVFixture(seconds: 1, sampleRate: 44_100, channels: 1, format: .float32, seed: 32)
+        let directory = try TemporaryDirectory(prefix: "harness")
+        let path = try directory.write(fixture.bytes, as: "noise.wav")
+        let capture = try PipeSinkCapture(format: .float32le, rate: 44_100, channels: 1)
+        let result = try await ChildProcess.run("paplay", ["--device=\(capture.sinkName)", path])
+        #expect(result.status == 0, "paplay: \(result.stderrText)")
+        let captured = await capture.finishFloat32()
+        expectClose(captured: captured, expected: fixture.normalizedSamples, channels: 1, tolerance: 0)
+    }
+
+    @Test("two captures at once each get their own stream")
+    func parallelCaptures() async throws {
+        let directory = try TemporaryDirectory(prefix: "harness")
+        let first = WAVFixture(seconds: 1, seed: 41)
+        let second = WAVFixture(seconds: 1, seed: 42)
+        let firstPath = try directory.write(first.bytes, as: "1.wav")
+        let secondPath = try directory.write(second.bytes, as: "2.wav")
+        let firstCapture = try PipeSinkCapture()
+        let secondCapture = try PipeSinkCapture()
+        #expect(firstCapture.sinkName != secondCapture.sinkName)
+        async let one = ChildProcess.run("paplay", ["--device=\(firstCapture.sinkName)", firstPath])
+        async let two = ChildProcess.run("paplay", ["--device=\(secondCapture.sinkName)", secondPath])
+        _ = try await (one, two)
+        async let firstCaptured = firstCapture.finishInt16()
+        async let secondCaptured = secondCapture.finishInt16()
+        expectBitExact(captured: await firstCaptured, expected: first.samples16, channels: 2)
+        expectBitExact(captured: await secondCaptured, expected: second.samples16, channels: 2)
+    }
+
+    @Test("finish without playback returns promptly with silence only")
+    func finishWithoutPlayback() async throws {
+        let capture = try PipeSinkCapture()
+        let start = ContinuousClock.now
+        let bytes = await capture.finish(quietFor: .milliseconds(200), timeout: .seconds(10))
+        // Well before the timeout: silence counts as quiet (the idle sink keeps writing zeros).
+        #expect(ContinuousClock.now - start < .seconds(8))
+        #expect(!bytes.contains { $0 != 0 })
+    }
+
+    @Test("the sink is gone after finish")
+    func unloadsTheSink() async throws {
+        let capture = try PipeSinkCapture()
+        #expect(try Pactl.run(["list", "short", "sinks"]).contains(capture.sinkName))
+        _ = await capture.finish(quietFor: .milliseconds(100))
+        // PulseAudio unloads a module from its main loop after `pactl unload-module` has returned.
+        var present = true
+        for _ in 0..<50 where present {
+            present = try Pactl.run(["list", "short", "sinks"]).contains(capture.sinkName)
+            if present { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(!present, "\(capture.sinkName) still listed 5 s after finish")
+    }
+}
+
+@Suite("Harness: environment")
+struct EnvironmentTests {
+    @Test func requireThrowsAReadableError() {
+        #expect(throws: HarnessError.self) { try TestEnvironment.require(false, "nothing") }
+        #expect(throws: Never.self) { try TestEnvironment.require(true, "nothing") }
+    }
+
+    /// Under CI every service the tests need must be there: this fails loudly if one is missing.
+    @Test func servicesArePresent() throws {
+        try TestEnvironment.requirePulseAudio()
+        try TestEnvironment.requireNginx()
+    }
+
+    @Test func playerBinaryIsFound() throws {
+        let path = try PlayerProcess.executablePath()
+        #expect(access(path, X_OK) == 0, "\(path) is not executable")
+    }
+}

@@ -1,0 +1,50 @@
+import AliciaTestSupport
+import Foundation
+import Testing
+
+/// Ctrl-C (SIGINT) and SIGTERM while playing.
+@Suite("Interrupt")
+struct InterruptTests {
+    /// 20 s, so that it is still playing when interrupted.
+    static let long = WAVFixture(seconds: 20, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 20)
+
+    @Test(
+        "a signal while playing ends the player within 2 s with 128 + the signal",
+        arguments: [("path", SIGINT), ("http", SIGINT), ("http", SIGTERM)]
+    )
+    func interrupt(_ source: String, signal: Int32) async throws {
+        let directory = try TemporaryDirectory(prefix: "interrupt")
+        let server = try NginxServer()
+        let location: String
+        if source == "http" {
+            try server.serve(Self.long, as: "long.wav")
+            location = server.url("/media/long.wav")
+        } else {
+            location = try directory.write(Self.long.bytes, as: "long.wav")
+        }
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+
+        await Playback.gate.enter()
+        let child: ChildProcess
+        do {
+            child = try PlayerProcess.start(["play", location, "--device", capture.sinkName])
+        } catch {
+            await Playback.gate.leave()
+            throw error
+        }
+        let playing = await capture.waitForAudio(timeout: .seconds(10))
+        let interrupted = ContinuousClock.now
+        child.send(signal)
+        let outcome = await child.wait(timeout: .seconds(10))
+        let exitDelay = outcome.ended - interrupted
+        await Playback.gate.leave()
+        _ = await capture.finish(quietFor: .milliseconds(200))
+
+        let result = PlayerResult(outcome)
+        #expect(playing, "no audio reached the sink within 10 s: \(result)")
+        #expect(!outcome.timedOut, "still running 10 s after signal \(signal): \(result)")
+        #expect(result.signal == nil || result.signal == signal, "crashed: \(result)")
+        #expect(result.status == 128 + signal, "\(result)")
+        #expect(exitDelay < .seconds(2), "took \(exitDelay) to exit after signal \(signal)")
+    }
+}

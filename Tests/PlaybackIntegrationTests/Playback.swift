@@ -1,0 +1,53 @@
+import AliciaTestSupport
+import Foundation
+import Testing
+
+/// Running the player from the tests: every run goes through one gate, so that at most a few players
+/// play at once whatever swift-testing's parallelism (ALICIA_TEST_PLAYERS, default 4).
+enum Playback {
+    static let gate = ConcurrencyGate(
+        limit: ProcessInfo.processInfo.environment["ALICIA_TEST_PLAYERS"].flatMap { Int($0) }.map { max(1, $0) } ?? 4
+    )
+
+    /// `alicia-player arguments…`, killed and failed after `timeout`.
+    static func run(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        timeout: Duration = .seconds(30)
+    ) async throws -> PlayerResult {
+        await gate.enter()
+        do {
+            let result = try await PlayerProcess.run(arguments, environment: environment, timeout: timeout)
+            await gate.leave()
+            return result
+        } catch {
+            await gate.leave()
+            throw error
+        }
+    }
+
+    /// Plays `source` into a fresh 16-bit capture sink of the given spec; returns the result and the
+    /// captured samples (untrimmed).
+    static func playCapturing16(
+        _ source: String,
+        _ extraArguments: [String] = [],
+        rate: Int = 48_000,
+        channels: Int = 2
+    ) async throws -> (PlayerResult, [Int16]) {
+        let capture = try PipeSinkCapture(format: .s16le, rate: rate, channels: channels)
+        let result = try await run(["play", source, "--device", capture.sinkName] + extraArguments)
+        return (result, await capture.finishInt16())
+    }
+
+    /// As ``playCapturing16(_:_:rate:channels:)`` into a float32 sink.
+    static func playCapturingFloat(
+        _ source: String,
+        _ extraArguments: [String] = [],
+        rate: Int = 48_000,
+        channels: Int = 2
+    ) async throws -> (PlayerResult, [Float]) {
+        let capture = try PipeSinkCapture(format: .float32le, rate: rate, channels: channels)
+        let result = try await run(["play", source, "--device", capture.sinkName] + extraArguments)
+        return (result, await capture.finishFloat32())
+    }
+}
