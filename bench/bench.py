@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+"""Side-by-side figures for alicia-player and mpv (and paplay where it applies), in one run.
+
+Started by bench/run, which installs what is missing, builds the release binary and makes sure a
+PulseAudio server answers. Everything is on this machine: a private nginx on 127.0.0.1 serves the
+generated WAVs, and each measured run plays into its own module-pipe-sink (paced by the system clock)
+whose FIFO a reader thread watches, so "first audio" is the first non-silent byte the sink emits.
+Each figure is measured several times; the table gives the median and the spread (min-max).
+"""
+import argparse, datetime, os, platform, re, shutil, signal, socket, statistics, struct, subprocess
+import sys, tempfile, threading, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RATE, CHANNELS, WIDTH = 48000, 2, 2
+BYTE_RATE = RATE * CHANNELS * WIDTH
+
+
+def log(text):
+    print(f"bench: {text}", file=sys.stderr, flush=True)
+
+
+def wav(path, seconds, seed):
+    """A noise WAV (never an all-zero frame), written fast: one random block repeated."""
+    frames = int(seconds * RATE)
+    size = frames * CHANNELS * WIDTH
+    if os.path.exists(path) and os.path.getsize(path) == size + 44:
+        return
+    header = b"RIFF" + struct.pack("<I", 36 + size) + b"WAVEfmt " + struct.pack(
+        "<IHHIIHH", 16, 1, CHANNELS, RATE, BYTE_RATE, CHANNELS * WIDTH, 16) + b"data" + struct.pack("<I", size)
+    block = bytearray(os.urandom(1 << 22))
+    block[1::2] = bytes(b | 0x01 for b in block[1::2])  # high bytes odd: no sample is ever 0
+    with open(path, "wb") as f:
+        f.write(header)
+        left = size
+        while left:
+            n = min(left, len(block))
+            f.write(block[:n])
+            left -= n
+
+
+class Nginx:
+    def __init__(self, root):
+        self.dir = tempfile.mkdtemp(prefix="alicia-bench-nginx.")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.log = os.path.join(self.dir, "access.log")
+        conf = os.path.join(self.dir, "nginx.conf")
+        with open(conf, "w") as f:
+            f.write(f"""
+user root;
+worker_processes 1;
+error_log {self.dir}/error.log;
+pid {self.dir}/nginx.pid;
+events {{ worker_connections 64; }}
+http {{
+  log_format bench '$request_uri $status $bytes_sent "$http_range"';
+  access_log {self.log} bench;
+  client_body_temp_path {self.dir}/body; proxy_temp_path {self.dir}/proxy;
+  fastcgi_temp_path {self.dir}/fcgi; uwsgi_temp_path {self.dir}/uwsgi; scgi_temp_path {self.dir}/scgi;
+  types {{ audio/wav wav; }}
+  server {{
+    listen 127.0.0.1:{self.port};
+    location /media/ {{ alias {root}/; }}
+  }}
+}}
+""")
+        self.process = subprocess.Popen(["nginx", "-p", self.dir, "-c", conf, "-g", "daemon off;"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise SystemExit("bench: nginx did not start")
+
+    def url(self, name):
+        return f"http://127.0.0.1:{self.port}/media/{name}"
+
+    def log_size(self):
+        return os.path.getsize(self.log) if os.path.exists(self.log) else 0
+
+    def bytes_since(self, offset, settle=0.5):
+        time.sleep(settle)
+        with open(self.log) as f:
+            f.seek(offset)
+            lines = f.read().splitlines()
+        return sum(int(line.split()[2]) for line in lines if len(line.split()) > 2), len(lines)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(5)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Sink:
+    """A pipe sink with a reader that notes when the first non-silent byte arrives."""
+
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="alicia-bench-sink.")
+        self.fifo = os.path.join(self.dir, "fifo")
+        self.name = f"bench_{os.getpid()}_{int(time.time() * 1000) % 10**8}"
+        out = subprocess.run(["pactl", "load-module", "module-pipe-sink", f"file={self.fifo}",
+                              f"sink_name={self.name}", "format=s16le", f"rate={RATE}", f"channels={CHANNELS}",
+                              "use_system_clock_for_timing=yes"], check=True, capture_output=True, text=True)
+        self.module = out.stdout.strip()
+        self.first_audio = None
+        self.audible_bytes = 0
+        self.stopping = False
+        self.fd = os.open(self.fifo, os.O_RDONLY | os.O_NONBLOCK)
+        self.thread = threading.Thread(target=self.read, daemon=True)
+        self.thread.start()
+
+    def read(self):
+        import select
+        while not self.stopping:
+            ready, _, _ = select.select([self.fd], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                data = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                continue
+            if not data:
+                continue
+            now = time.monotonic()
+            if data.count(0) != len(data):
+                if self.first_audio is None:
+                    self.first_audio = now
+                self.audible_bytes += len(data) - data.count(0)
+
+    def close(self):
+        self.stopping = True
+        self.thread.join(2)
+        subprocess.run(["pactl", "unload-module", self.module], capture_output=True)
+        os.close(self.fd)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def proc_stats(pid):
+    """(peak RSS in KiB, user+system CPU seconds) of a live process."""
+    hwm = 0
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                hwm = int(line.split()[1])
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return hwm, (int(fields[11]) + int(fields[12])) / ticks
+
+
+def command(player, sink, url, start=None):
+    if player == "alicia-player":
+        cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play", url, "--device", sink]
+        if start is not None:
+            cmd += ["--start", str(start)]
+    elif player == "mpv":
+        cmd = ["mpv", "--no-config", "--no-video", "--really-quiet", "--ao=pulse", f"--audio-device=pulse/{sink}", url]
+        if start is not None:
+            cmd.insert(1, f"--start={start}")
+    else:  # paplay: local files only, from the start
+        cmd = ["paplay", "-d", sink, url]
+    return cmd
+
+
+def run(player, url, start=None, play_for=None, nginx=None):
+    """Starts a player; returns time to first audio, peak RSS, CPU seconds, bytes fetched, seconds audible."""
+    sink = Sink()
+    offset = nginx.log_size() if nginx else 0
+    began = time.monotonic()
+    process = subprocess.Popen(command(player, sink.name, url, start), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    deadline = began + 20
+    while sink.first_audio is None and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.002)
+    ttfa = (sink.first_audio - began) if sink.first_audio else None
+    if play_for:
+        end = (sink.first_audio or began) + play_for
+        while time.monotonic() < end and process.poll() is None:
+            time.sleep(0.01)
+    stats = proc_stats(process.pid) if process.poll() is None else (None, None)
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    fetched = nginx.bytes_since(offset)[0] if nginx else None
+    audible = sink.audible_bytes / BYTE_RATE
+    sink.close()
+    return {"ttfa": ttfa, "rss": stats[0], "cpu": stats[1], "fetched": fetched, "audible": audible}
+
+
+def summary(values, unit, scale=1.0, digits=1):
+    values = [v * scale for v in values if v is not None]
+    if not values:
+        return "n/a", None
+    median = statistics.median(values)
+    return f"{median:.{digits}f} {unit} ({min(values):.{digits}f}-{max(values):.{digits}f})", median
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--out", default=os.path.join(ROOT, "BENCHMARKS.md"))
+    args = parser.parse_args()
+
+    media = os.path.join(ROOT, "bench", "out")
+    os.makedirs(media, exist_ok=True)
+    log("generating test files (10 min and 2 h, 48 kHz 16-bit stereo)")
+    wav(os.path.join(media, "ten-minutes.wav"), 600, 1)
+    wav(os.path.join(media, "two-hours.wav"), 7200, 2)
+    nginx = Nginx(media)
+    players = ["alicia-player", "mpv"]
+    rows = []
+
+    def compare(title, key, unit, scale, digits, make, include_paplay=None):
+        results = {}
+        for player in players + ([include_paplay[0]] if include_paplay else []):
+            samples = []
+            for _ in range(args.runs):
+                samples.append(make(player)[key])
+            results[player] = summary(samples, unit, scale, digits)
+            log(f"{title}: {player} {results[player][0]}")
+        ratio = None
+        a, m = results["alicia-player"][1], results["mpv"][1]
+        if a is not None and m:
+            ratio = a / m
+        rows.append((title, results, ratio))
+
+    try:
+        two_hours = nginx.url("two-hours.wav")
+        compare("Time to first audio, from the start (HTTP)", "ttfa", "ms", 1000, 0,
+                lambda p: run(p, two_hours, nginx=nginx) if p != "paplay" else
+                run(p, os.path.join(media, "ten-minutes.wav")), include_paplay=["paplay"])
+        compare("Time to first audio, --start 1:00:00 of 2 h (HTTP)", "ttfa", "ms", 1000, 0,
+                lambda p: run(p, two_hours, start="3600", nginx=nginx))
+        compare("Peak RSS, 10-minute WAV, 10 s played (HTTP)", "rss", "MiB", 1 / 1024, 1,
+                lambda p: run(p, nginx.url("ten-minutes.wav"), play_for=10, nginx=nginx))
+        compare("Peak RSS, 2-hour WAV, 10 s played (HTTP)", "rss", "MiB", 1 / 1024, 1,
+                lambda p: run(p, two_hours, play_for=10, nginx=nginx))
+        compare("CPU per minute of audio at 1x (user+sys, 20 s played)", "cpu", "s", 3, 2,
+                lambda p: run(p, two_hours, play_for=20, nginx=nginx))
+        compare("Bytes fetched, 10 s played from the start of 2 h", "fetched", "MiB", 1 / 2**20, 2,
+                lambda p: run(p, two_hours, play_for=10, nginx=nginx))
+        compare("Bytes fetched, 10 s played from 80 % of 2 h", "fetched", "MiB", 1 / 2**20, 2,
+                lambda p: run(p, two_hours, start="5760", play_for=10, nginx=nginx))
+    finally:
+        nginx.stop()
+
+    versions = {
+        "alicia-player": subprocess.run([os.path.join(ROOT, ".build/release/alicia-player"), "--version"],
+                                        capture_output=True, text=True).stdout.strip(),
+        "mpv": subprocess.run(["mpv", "--version"], capture_output=True, text=True).stdout.splitlines()[0],
+        "pulseaudio": subprocess.run(["pulseaudio", "--version"], capture_output=True, text=True).stdout.strip(),
+        "nginx": subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip(),
+    }
+    with open("/proc/meminfo") as f:
+        memory = int(f.readline().split()[1]) / 2**20
+    table = ["| figure | alicia-player | mpv | paplay | alicia-player / mpv |", "| --- | --- | --- | --- | --- |"]
+    for title, results, ratio in rows:
+        table.append(f"| {title} | {results['alicia-player'][0]} | {results['mpv'][0]} | "
+                     f"{results.get('paplay', ('',))[0]} | {f'{ratio:.2f}' if ratio is not None else 'n/a'} |")
+    played = 10 * BYTE_RATE / 2**20
+    text = "\n".join([
+        "# Benchmarks",
+        "",
+        f"Measured by `bench/run` on {datetime.date.today().isoformat()}: {os.cpu_count()} cores, "
+        f"{memory:.1f} GiB, {platform.platform()}.",
+        "Versions: " + "; ".join(f"{k} {v}" for k, v in versions.items()) + ".",
+        f"Each figure: median of {args.runs} runs (min-max). Loopback nginx; each run plays into its own",
+        "PulseAudio pipe sink; first audio = the first non-silent byte out of the sink's FIFO.",
+        f"For reference, 10 s of the test audio is {played:.2f} MiB; alicia-player's read-ahead is 10 s more.",
+        "",
+        *table,
+        "",
+        "Seek-to-audio and 2x speed are not measured yet: alicia-player has no scriptable seek or speed",
+        "control yet (they arrive with the interactive UI and the control socket).",
+        "",
+    ])
+    with open(args.out, "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
