@@ -40,4 +40,7 @@ static inline CURLcode alicia_easy_getinfo_str(CURL *e, CURLINFO i, char **v) {
 // CURL_WRITEFUNC_PAUSE is a macro of a size_t expression; give Swift a value.
 static inline size_t alicia_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }
 
+// CURLAUTH_BEARER is a macro of an unsigned long shift.
+static inline unsigned long alicia_curlauth_bearer(void) { return CURLAUTH_BEARER; }
+
 #endif

@@ -89,7 +89,7 @@ struct StreamWindow {
             return .copied(n)
         }
         if offset >= ringStart && offset < ringEnd {
-            streaming = true
+            if offset >= Int64(head.count) { streaming = true }
             discardRing(before: offset)
             let n = ring.copy(from: 0, into: buffer)
             ring.removeFirst(n)
@@ -108,7 +108,8 @@ struct StreamWindow {
         }
         if offset >= ringStart && offset <= ringEnd + Self.skipAheadLimit {
             // On the ring's own path: let the transfer get there, dropping what is skipped.
-            streaming = true
+            // Bytes still inside the header probe do not count as going past the header.
+            if offset >= Int64(head.count) { streaming = true }
             discardRing(before: offset)
             return .wait
         }

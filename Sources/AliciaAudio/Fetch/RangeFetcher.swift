@@ -2,6 +2,7 @@
 import Glibc
 #endif
 internal import CCurl
+internal import AliciaCurl
 
 /// Streams one resource with HTTP Range requests (or `file://` ranges) into a
 /// bounded `StreamWindow`, on a thread of its own that owns the curl handles.

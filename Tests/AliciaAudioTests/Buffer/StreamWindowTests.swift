@@ -40,6 +40,23 @@ import Testing
         #expect(window.nextRequest() == RangeRequest(start: 500_000, end: 501_000, purpose: .ring, generation: 1))
     }
 
+    // Regression: on a loaded machine the header probe arrived in pieces, a read just past
+    // the first piece counted as "past the header", and `--start 50%` fetched everything.
+    @Test func aHeaderArrivingInPiecesDoesNotStartStreaming() {
+        var window = StreamWindow(readAhead: 1000, headCapacity: 100)
+        defer { window.deallocate() }
+        let probe = window.nextRequest()!
+        window.totalSize = 1_000_000
+        window.sizeResolved = true
+        #expect(deliver(&window, probe, from: 0, to: 30) == .consumed)
+        #expect(read(&window, at: 30, count: 10).0 == .wait)
+        #expect(!window.streaming)
+        #expect(deliver(&window, probe, from: 30, to: 100) == .consumed)
+        #expect(window.nextRequest() == nil)
+        #expect(read(&window, at: 500_000, count: 10).0 == .wait)
+        #expect(window.nextRequest()?.start == 500_000)
+    }
+
     @Test func readingOnFromTheHeaderStreams() {
         var window = StreamWindow(readAhead: 1000, headCapacity: 100)
         defer { window.deallocate() }

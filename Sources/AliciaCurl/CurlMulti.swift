@@ -2,12 +2,12 @@ internal import CCurl
 
 /// Owns one libcurl multi handle: the fetch thread's event loop.
 /// Every method but `wakeUp` belongs to the fetch thread.
-final class CurlMulti: @unchecked Sendable {
+package final class CurlMulti: @unchecked Sendable {
     // @unchecked: only `wakeUp` is called from other threads, and
     // `curl_multi_wakeup` is documented as thread-safe.
     private let handle: UnsafeMutableRawPointer
 
-    init() throws(CurlError) {
+    package init() throws(CurlError) {
         CurlGlobal.initialise()
         guard let handle = curl_multi_init() else {
             throw CurlError(code: Int(CURLE_OUT_OF_MEMORY.rawValue), detail: "curl_multi_init failed")
@@ -18,19 +18,19 @@ final class CurlMulti: @unchecked Sendable {
     deinit { curl_multi_cleanup(handle) }
 
     /// Wraps `curl_multi_add_handle`.
-    func add(_ easy: CurlEasy) { curl_multi_add_handle(handle, easy.handle) }
+    package func add(_ easy: CurlEasy) { curl_multi_add_handle(handle, easy.handle) }
 
     /// Wraps `curl_multi_remove_handle`.
-    func remove(_ easy: CurlEasy) { curl_multi_remove_handle(handle, easy.handle) }
+    package func remove(_ easy: CurlEasy) { curl_multi_remove_handle(handle, easy.handle) }
 
     /// Drives the transfers. Wraps `curl_multi_perform`.
-    func perform() {
+    package func perform() {
         var running: Int32 = 0
         curl_multi_perform(handle, &running)
     }
 
     /// The result of each finished transfer, as a libcurl code. Wraps `curl_multi_info_read`.
-    func finishedTransfers() -> [Int] {
+    package func finishedTransfers() -> [Int] {
         var results: [Int] = []
         var left: Int32 = 0
         while let message = curl_multi_info_read(handle, &left) {
@@ -42,11 +42,11 @@ final class CurlMulti: @unchecked Sendable {
     }
 
     /// Waits for network activity, `wakeUp`, or the timeout. Wraps `curl_multi_poll`.
-    func poll(timeoutMilliseconds: Int32) {
+    package func poll(timeoutMilliseconds: Int32) {
         var events: Int32 = 0
         curl_multi_poll(handle, nil, 0, timeoutMilliseconds, &events)
     }
 
     /// Ends a `poll` early; safe from any thread. Wraps `curl_multi_wakeup`.
-    func wakeUp() { curl_multi_wakeup(handle) }
+    package func wakeUp() { curl_multi_wakeup(handle) }
 }

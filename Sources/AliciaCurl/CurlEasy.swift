@@ -1,19 +1,23 @@
-internal import CCurl
+#if canImport(Glibc)
+import Glibc
+#endif
+package import CCurl
 
 /// Owns one libcurl easy handle. Used by one thread at a time (the fetch thread).
-final class CurlEasy {
+package final class CurlEasy {
     /// Called with each piece of the response body; return the count consumed,
     /// `CurlEasy.pauseTransfer` to pause, anything else to abort.
-    typealias BodyHandler = (UnsafeRawBufferPointer) -> Int
+    package typealias BodyHandler = (UnsafeRawBufferPointer) -> Int
 
-    let handle: UnsafeMutableRawPointer
+    package let handle: UnsafeMutableRawPointer
     private var onBody: BodyHandler?
+    private var headerList: UnsafeMutablePointer<curl_slist>?
     /// libcurl writes the detail of a failure here (`CURLOPT_ERRORBUFFER`).
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
-    static let pauseTransfer = Int(alicia_writefunc_pause())
+    package static let pauseTransfer = Int(alicia_writefunc_pause())
 
-    init() throws(CurlError) {
+    package init() throws(CurlError) {
         CurlGlobal.initialise()
         guard let handle = curl_easy_init() else {
             throw CurlError(code: Int(CURLE_OUT_OF_MEMORY.rawValue), detail: "curl_easy_init failed")
@@ -31,17 +35,18 @@ final class CurlEasy {
 
     deinit {
         curl_easy_cleanup(handle)
+        if let headerList { curl_slist_free_all(headerList) }
         errorBuffer.deallocate()
     }
 
     /// Sets what receives the body. Wraps `CURLOPT_WRITEFUNCTION`.
-    func onBody(_ handler: @escaping BodyHandler) { onBody = handler }
+    package func onBody(_ handler: @escaping BodyHandler) { onBody = handler }
 
-    func set(_ option: CURLoption, _ value: Int) {
+    package func set(_ option: CURLoption, _ value: Int) {
         alicia_easy_setopt_long(handle, option, value)
     }
 
-    func set(_ option: CURLoption, _ value: String?) {
+    package func set(_ option: CURLoption, _ value: String?) {
         // libcurl copies string options (since 7.17), so a temporary C string is enough.
         if let value {
             value.withCString { _ = alicia_easy_setopt_str(handle, option, $0) }
@@ -52,7 +57,7 @@ final class CurlEasy {
 
     /// Asks for bytes `start` up to `end` (exclusive), or to the end when `end` is nil.
     /// Wraps `CURLOPT_RANGE`.
-    func setRange(start: Int64, end: Int64?) {
+    package func setRange(start: Int64, end: Int64?) {
         if let end {
             set(CURLOPT_RANGE, "\(start)-\(end - 1)")
         } else {
@@ -60,27 +65,61 @@ final class CurlEasy {
         }
     }
 
-    /// Clears the error buffer before a new transfer.
-    func resetErrorDetail() { errorBuffer[0] = 0 }
+    /// Sets the request headers, e.g. `Content-Type: application/json`. Wraps `CURLOPT_HTTPHEADER`.
+    package func setHeaders(_ headers: [String]) {
+        if let headerList { curl_slist_free_all(headerList) }
+        headerList = nil
+        for header in headers { headerList = curl_slist_append(headerList, header) }
+        alicia_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
+    }
 
-    var errorDetail: String { String(cString: errorBuffer) }
+    /// Sends `body` as a POST (libcurl copies it). Wraps `CURLOPT_COPYPOSTFIELDS`.
+    package func setPostBody(_ body: [UInt8]) {
+        alicia_easy_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+        body.withUnsafeBufferPointer { buffer in
+            _ = alicia_easy_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress))
+        }
+    }
+
+    /// Authenticates with `Authorization: Bearer <token>`; libcurl does not forward it to
+    /// another host on a redirect. Wraps `CURLOPT_HTTPAUTH` and `CURLOPT_XOAUTH2_BEARER`.
+    package func setBearer(_ token: String?) {
+        if let token {
+            set(CURLOPT_HTTPAUTH, Int(alicia_curlauth_bearer()))
+            set(CURLOPT_XOAUTH2_BEARER, token)
+        } else {
+            set(CURLOPT_XOAUTH2_BEARER, nil)
+        }
+    }
+
+    /// Runs the transfer on this thread. Wraps `curl_easy_perform`.
+    package func perform() -> CurlError? {
+        resetErrorDetail()
+        let code = curl_easy_perform(handle)
+        return code == CURLE_OK ? nil : CurlError(code: Int(code.rawValue), detail: errorDetail)
+    }
+
+    /// Clears the error buffer before a new transfer.
+    package func resetErrorDetail() { errorBuffer[0] = 0 }
+
+    package var errorDetail: String { String(cString: errorBuffer) }
 
     /// The last response's status (0 for `file://`). Wraps `CURLINFO_RESPONSE_CODE`.
-    var responseCode: Int {
+    package var responseCode: Int {
         var code = 0
         alicia_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
         return code
     }
 
     /// The body length the server announced, if any. Wraps `CURLINFO_CONTENT_LENGTH_DOWNLOAD_T`.
-    var contentLength: Int64? {
+    package var contentLength: Int64? {
         var length: curl_off_t = -1
         alicia_easy_getinfo_off(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
         return length >= 0 ? Int64(length) : nil
     }
 
     /// The value of a header of the last response. Wraps `curl_easy_header`.
-    func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         var header: UnsafeMutablePointer<curl_header>?
         let code = curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &header)
         guard code == CURLHE_OK, let value = header?.pointee.value else { return nil }
@@ -89,17 +128,20 @@ final class CurlEasy {
 
     /// Resumes a transfer paused from the body handler. Wraps `curl_easy_pause`.
     /// The body handler may run inside this call.
-    func unpause() {
+    package func unpause() {
         curl_easy_pause(handle, CURLPAUSE_CONT)
     }
 }
 
 /// `curl_global_init` must run once, before any other thread uses libcurl.
-enum CurlGlobal {
+package enum CurlGlobal {
     private static let done: Bool = {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        // libcurl runs with CURLOPT_NOSIGNAL: a write to a closed socket must fail with
+        // EPIPE, not kill the process.
+        signal(SIGPIPE, SIG_IGN)
         return true
     }()
 
-    static func initialise() { _ = done }
+    package static func initialise() { _ = done }
 }
