@@ -1,0 +1,100 @@
+import FoundationEssentials
+
+/// Alicia's backend, as the phone app uses it (../shared/alicia-api.md).
+/// Blocking calls on the caller's thread.
+public final class BackendClient {
+    public let configuration: BackendConfiguration
+    private let http: HTTPClient
+
+    public init(configuration: BackendConfiguration) throws(BackendError) {
+        self.configuration = configuration
+        http = try HTTPClient(hostAndPort: configuration.hostAndPort)
+    }
+
+    /// `GET /api/tracks`.
+    public func tracks() throws(BackendError) -> [Episode] {
+        try decode([Episode].self, from: get("/api/tracks"), endpoint: "/api/tracks")
+    }
+
+    /// `GET /api/episode/<label>`: the show notes, as markdown.
+    public func showNotes(label: String) throws(BackendError) -> String {
+        struct Notes: Decodable { var label: String?; var markdown: String }
+        let endpoint = "/api/episode/" + BackendConfiguration.percentEncodedQueryValue(label)
+        return try decode(Notes.self, from: get(endpoint), endpoint: endpoint).markdown
+    }
+
+    /// `GET /api/proactive?limit=N`: her recent proactive messages, newest first.
+    public func proactive(limit: Int = 20) throws(BackendError) -> [ProactiveMessage] {
+        let endpoint = "/api/proactive?limit=\(limit)"
+        return try decode([ProactiveMessage].self, from: get(endpoint), endpoint: "/api/proactive")
+    }
+
+    /// The URL of a media path, token included: hand it to the player, never show it.
+    public func mediaURL(for fileName: String) -> String {
+        configuration.mediaURL(for: fileName)
+    }
+
+    private func get(_ endpoint: String) throws(BackendError) -> [UInt8] {
+        try http.request(configuration.apiURL(endpoint), endpoint: endpoint, bearer: configuration.token).body
+    }
+
+    func post(_ endpoint: String, body: [UInt8]) throws(BackendError) -> [UInt8] {
+        try http.request(configuration.apiURL(endpoint), endpoint: endpoint, bearer: configuration.token, jsonBody: body).body
+    }
+
+    /// POSTs and hands the reply's body to `onChunk` as it arrives; `onChunk`
+    /// returns false to end the stream early.
+    func streamingPost(_ endpoint: String, body: [UInt8], onChunk: @escaping (UnsafeRawBufferPointer) -> Bool) throws(BackendError) -> Int {
+        try http.request(configuration.apiURL(endpoint), endpoint: endpoint, bearer: configuration.token,
+                         jsonBody: body, onChunk: onChunk).status
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], endpoint: String) throws(BackendError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(body))
+        } catch let error as DecodingError {
+            throw .badReply(endpoint: endpoint, detail: Self.describe(error))
+        } catch {
+            throw .badReply(endpoint: endpoint, detail: "\(error)")
+        }
+    }
+
+    /// A decoding failure in one short phrase: what was wrong, and where.
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+            return keys.isEmpty ? "at the top" : "at \(keys)"
+        }
+        switch error {
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not JSON" : "bad value \(path(context))"
+        case .keyNotFound(let key, let context):
+            return "\"\(key.stringValue)\" is missing \(path(context))"
+        case .typeMismatch(let type, let context):
+            return "expected \(Self.name(type)) \(path(context))"
+        case .valueNotFound(let type, let context):
+            return "expected \(Self.name(type)) \(path(context)), found null"
+        @unknown default:
+            return "unexpected shape"
+        }
+    }
+
+    private static func name(_ type: Any.Type) -> String {
+        let text = String(describing: type)
+        if text.hasPrefix("Array") { return "a list" }
+        if text.hasPrefix("Dictionary") || text.contains("Keyed") { return "an object" }
+        if text == "String" { return "a string" }
+        if text == "Double" || text == "Int" { return "a number" }
+        if text == "Bool" { return "true or false" }
+        return text
+    }
+}
+
+/// One of `/api/proactive`'s messages.
+public struct ProactiveMessage: Sendable, Equatable, Codable {
+    public var id: Int
+    public var date: String
+    public var text: String
+    public var kind: String?
+    public var archetype: String?
+}

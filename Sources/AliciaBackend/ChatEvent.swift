@@ -1,0 +1,96 @@
+import FoundationEssentials
+
+/// One event of `/api/chat`'s stream.
+public enum ChatEvent: Sendable, Equatable {
+    /// The next piece of the reply (markdown).
+    case token(String)
+    /// The reply as a voice note: a media path (the token is added when playing it).
+    case voice(String)
+    /// A problem on her side; the stream may go on.
+    case error(String)
+    /// The end, with the id `/api/react` takes.
+    case done(messageID: Int?)
+    /// Valid JSON the contract does not name: ignored, but kept for diagnostics.
+    case unknown(String)
+
+    /// Decodes one event's data (`{"t": …}`, `{"voice": …}`, `{"error": …}`, `{"done": true, …}`).
+    public static func decode(_ data: String) -> ChatEvent? {
+        struct Wire: Decodable {
+            var t: String?
+            var voice: String?
+            var error: String?
+            var done: Bool?
+            var message_id: Int?
+        }
+        guard let wire = try? JSONDecoder().decode(Wire.self, from: Data(data.utf8)) else { return nil }
+        if let token = wire.t { return .token(token) }
+        if let voice = wire.voice { return .voice(voice) }
+        if let error = wire.error { return .error(error) }
+        if wire.done == true { return .done(messageID: wire.message_id) }
+        return .unknown(data)
+    }
+}
+
+/// What a chat exchange came to.
+public struct ChatReply: Sendable, Equatable {
+    public var text = ""
+    public var voice: String?
+    public var messageID: Int?
+    public var errors: [String] = []
+    /// The stream ended with a `done` event (a stream that just closes is finished all the same).
+    public var sawDone = false
+}
+
+extension BackendClient {
+    /// `POST /api/chat`: sends `text`, calls `onEvent` for each event as it
+    /// arrives (on this thread), and returns the whole reply.
+    public func chat(_ text: String, voice: Bool, onEvent: @escaping (ChatEvent) -> Void) throws(BackendError) -> ChatReply {
+        struct Request: Encodable { var text: String; var voice: Bool }
+        let body: [UInt8]
+        do {
+            body = Array(try JSONEncoder().encode(Request(text: text, voice: voice)))
+        } catch {
+            throw .badReply(endpoint: "/api/chat", detail: "cannot encode the request")
+        }
+        var parser = EventStreamParser()
+        var reply = ChatReply()
+        var tooLong = false
+        func handle(_ event: EventStreamParser.Event) {
+            guard let chat = ChatEvent.decode(event.data) else { return }
+            switch chat {
+            case .token(let piece): reply.text += piece
+            case .voice(let path): reply.voice = path
+            case .error(let message): reply.errors.append(message)
+            case .done(let id):
+                reply.messageID = id
+                reply.sawDone = true
+            case .unknown: break
+            }
+            onEvent(chat)
+        }
+        _ = try streamingPost("/api/chat", body: body) { bytes in
+            do {
+                for event in try parser.feed(bytes) { handle(event) }
+                return !reply.sawDone
+            } catch {
+                tooLong = true
+                return false
+            }
+        }
+        if tooLong { throw .badReply(endpoint: "/api/chat", detail: "an event-stream line longer than \(parser.maximumLineBytes) bytes") }
+        if !reply.sawDone, let last = parser.finish() { handle(last) }
+        return reply
+    }
+
+    /// `POST /api/react`: reacts to one of Alicia's messages.
+    public func react(messageID: Int, emoji: String) throws(BackendError) {
+        struct Request: Encodable { var message_id: Int; var emoji: String }
+        let body: [UInt8]
+        do {
+            body = Array(try JSONEncoder().encode(Request(message_id: messageID, emoji: emoji)))
+        } catch {
+            throw .badReply(endpoint: "/api/react", detail: "cannot encode the request")
+        }
+        _ = try post("/api/react", body: body)
+    }
+}

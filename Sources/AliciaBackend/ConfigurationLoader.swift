@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finds the backend's base URL and token, in order of precedence: flags, then
+/// the environment (`ALICIA_BASE_URL`, `ALICIA_TOKEN`), then the config file
+/// (`$XDG_CONFIG_HOME/alicia/config`, by default `~/.config/alicia/config`).
+public enum ConfigurationLoader {
+    public struct Sources: Sendable, Equatable {
+        public var baseURL: String?
+        public var token: String?
+        public var tokenFile: String?
+        public var environment: [String: String]
+        /// Nil: the default path from the environment.
+        public var configPath: String?
+
+        public init(baseURL: String? = nil, token: String? = nil, tokenFile: String? = nil,
+                    environment: [String: String] = [:], configPath: String? = nil) {
+            self.baseURL = baseURL
+            self.token = token
+            self.tokenFile = tokenFile
+            self.environment = environment
+            self.configPath = configPath
+        }
+    }
+
+    public struct Result: Sendable, Equatable {
+        public var configuration: BackendConfiguration
+        /// Things worth telling the user (a config file others can read).
+        public var warnings: [String]
+    }
+
+    public static func defaultConfigPath(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            return xdg + "/alicia/config"
+        }
+        return (environment["HOME"] ?? "") + "/.config/alicia/config"
+    }
+
+    public static func resolve(_ sources: Sources) throws(BackendError) -> Result {
+        var warnings: [String] = []
+        let configPath = sources.configPath ?? defaultConfigPath(environment: sources.environment)
+        var file: [String: String] = [:]
+        if let text = try FileText.readIfPresent(configPath) {
+            do {
+                file = try ConfigFile.parse(text)
+            } catch {
+                throw .unreadableFile(path: configPath, reason: error.message)
+            }
+            if file["token"] != nil, let warning = FileText.exposureWarning(configPath) { warnings.append(warning) }
+        }
+        let environment = sources.environment
+        guard let base = sources.baseURL ?? nonEmpty(environment["ALICIA_BASE_URL"]) ?? file["base_url"] else {
+            throw .notConfigured
+        }
+        var token = sources.token
+        if token == nil, let path = sources.tokenFile {
+            token = try readToken(path, warnings: &warnings)
+        }
+        if token == nil { token = nonEmpty(environment["ALICIA_TOKEN"]) }
+        if token == nil { token = file["token"] }
+        if token == nil, let path = file["token_file"] {
+            token = try readToken(path, warnings: &warnings)
+        }
+        return Result(configuration: try BackendConfiguration(baseURL: base, token: token), warnings: warnings)
+    }
+
+    private static func readToken(_ path: String, warnings: inout [String]) throws(BackendError) -> String {
+        guard let text = try FileText.readIfPresent(path) else {
+            throw .unreadableFile(path: path, reason: "no such file")
+        }
+        if let warning = FileText.exposureWarning(path) { warnings.append(warning) }
+        let token = text.split(whereSeparator: \.isNewline).first.map { String($0).trimmingSpaces() } ?? ""
+        guard !token.isEmpty else { throw .unreadableFile(path: path, reason: "the file is empty") }
+        return token
+    }
+
+    private static func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        return value
+    }
+}
+
+/// The config file: `key = value` lines; `#` or `;` starts a comment line; values
+/// may be quoted. Keys are case-insensitive and `-` equals `_` (`base-url`, `base_url`).
+public enum ConfigFile {
+    public struct ParseError: Error, Equatable, Sendable {
+        public let message: String
+    }
+
+    public static func parse(_ text: String) throws(ParseError) -> [String: String] {
+        var values: [String: String] = [:]
+        for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let line = String(raw).trimmingSpaces()
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw ParseError(message: "line \(number + 1): expected `key = value`")
+            }
+            let key = String(line[..<equals]).trimmingSpaces().lowercased().replacingOccurrences(of: "-", with: "_")
+            var value = String(line[line.index(after: equals)...]).trimmingSpaces()
+            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+                value = String(value.dropFirst().dropLast())
+            }
+            guard !key.isEmpty else { throw ParseError(message: "line \(number + 1): a value without a key") }
+            values[key] = value
+        }
+        return values
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        self.replacing(target, with: replacement)
+    }
+}
+
+/// Small file reads without Foundation.
+enum FileText {
+    /// The file's text, or nil if there is no such file.
+    static func readIfPresent(_ path: String) throws(BackendError) -> String? {
+        guard let file = fopen(path, "r") else {
+            if errno == ENOENT { return nil }
+            throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, file)
+            if n > 0 { bytes += chunk[0..<n] }
+            if n < chunk.count { break }
+            if bytes.count > 1 << 20 { throw .unreadableFile(path: path, reason: "larger than 1 MiB") }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A warning when group or others may read a file that holds a secret.
+    static func exposureWarning(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & 0o077 != 0 else { return nil }
+        return "\(path) holds the backend's token but others can read it: chmod 600 \(path)"
+    }
+}

@@ -1,0 +1,91 @@
+internal import CCurl
+internal import AliciaCurl
+
+/// A response of the backend's API.
+struct HTTPResponse: Sendable {
+    var status: Int
+    var body: [UInt8]
+}
+
+/// Blocking requests over the same libcurl stack (and the same timeouts and
+/// connection handling) as the audio fetcher, on the caller's thread. One
+/// connection, reused between requests.
+final class HTTPClient {
+    private let easy: CurlEasy
+    private let hostAndPort: String
+    /// Replies larger than this are refused: a hostile or broken server cannot exhaust memory.
+    static let maximumBody = 32 * 1024 * 1024
+
+    init(hostAndPort: String) throws(BackendError) {
+        do {
+            easy = try CurlEasy()
+        } catch {
+            throw .network(endpoint: hostAndPort, reason: error.message)
+        }
+        self.hostAndPort = hostAndPort
+        easy.set(CURLOPT_NOSIGNAL, 1)
+        easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        easy.set(CURLOPT_FOLLOWLOCATION, 1)
+        easy.set(CURLOPT_MAXREDIRS, 10)
+        easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        easy.set(CURLOPT_CONNECTTIMEOUT_MS, 10_000)
+        easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        easy.set(CURLOPT_LOW_SPEED_TIME, 30)
+        easy.set(CURLOPT_TCP_KEEPALIVE, 1)
+        easy.set(CURLOPT_USERAGENT, "alicia-player")
+    }
+
+    /// GET (or POST when `body` is given) `url`; `endpoint` names it in errors.
+    func request(_ url: String, endpoint: String, bearer: String?, jsonBody: [UInt8]? = nil,
+                 onChunk: ((UnsafeRawBufferPointer) -> Bool)? = nil) throws(BackendError) -> HTTPResponse {
+        var body: [UInt8] = []
+        var tooLarge = false
+        easy.set(CURLOPT_URL, url)
+        easy.setBearer(bearer)
+        if let jsonBody {
+            easy.setHeaders(["Content-Type: application/json", "Accept: text/event-stream, application/json"])
+            easy.setPostBody(jsonBody)
+        } else {
+            easy.setHeaders(["Accept: application/json"])
+            easy.set(CURLOPT_HTTPGET, 1)
+        }
+        easy.onBody { [easy] bytes in
+            if let onChunk, easy.responseCode < 300 {
+                return onChunk(bytes) ? bytes.count : 0
+            }
+            if body.count + bytes.count > Self.maximumBody {
+                tooLarge = true
+                return 0
+            }
+            body.append(contentsOf: bytes)
+            return bytes.count
+        }
+        let failure = easy.perform()
+        easy.onBody { $0.count }
+        let status = easy.responseCode
+        if tooLarge { throw .badReply(endpoint: endpoint, detail: "larger than \(Self.maximumBody >> 20) MiB") }
+        if let failure {
+            // A stream the caller ended itself is not a failure.
+            if failure.code == CurlError.writeError && onChunk != nil && status < 300 && status > 0 {
+                return HTTPResponse(status: status, body: body)
+            }
+            throw map(failure, endpoint: endpoint)
+        }
+        if status == 401 { throw .unauthorized }
+        if status >= 400 { throw .httpStatus(status, endpoint: endpoint) }
+        return HTTPResponse(status: status, body: body)
+    }
+
+    private func map(_ error: CurlError, endpoint: String) -> BackendError {
+        switch error.code {
+        case CurlError.couldNotConnect:
+            return .cannotConnect(host: hostAndPort, reason: "connection refused")
+        case CurlError.couldNotResolveHost:
+            return .cannotConnect(host: hostAndPort, reason: "host not found")
+        case CurlError.timedOut:
+            return .cannotConnect(host: hostAndPort, reason: "timed out")
+        default:
+            return .network(endpoint: endpoint, reason: error.message)
+        }
+    }
+}

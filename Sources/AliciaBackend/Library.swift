@@ -1,0 +1,106 @@
+import FoundationEssentials
+
+/// The episodes of `/api/tracks`, grouped into shelves by collection in the
+/// backend's order, each with the index `tracks` shows (1, 2, …, in shelf order).
+public struct Library: Sendable, Equatable {
+    public struct Shelf: Sendable, Equatable {
+        public var collection: String
+        public var title: String
+        public var entries: [Entry]
+    }
+
+    public struct Entry: Sendable, Equatable {
+        /// 1-based, as `tracks` prints it.
+        public var index: Int
+        public var episode: Episode
+    }
+
+    public let shelves: [Shelf]
+
+    public init(_ episodes: [Episode]) {
+        var order: [String] = []
+        var grouped: [String: [Episode]] = [:]
+        for episode in episodes {
+            if grouped[episode.collection] == nil { order.append(episode.collection) }
+            grouped[episode.collection, default: []].append(episode)
+        }
+        var index = 0
+        shelves = order.map { collection in
+            let members = grouped[collection] ?? []
+            return Shelf(
+                collection: collection,
+                title: members.first?.collectionTitle ?? collection,
+                entries: members.map { episode in
+                    index += 1
+                    return Entry(index: index, episode: episode)
+                }
+            )
+        }
+    }
+
+    public var entries: [Entry] { shelves.flatMap(\.entries) }
+
+    public var isEmpty: Bool { shelves.isEmpty }
+
+    /// What a reference names.
+    public enum Resolution: Equatable, Sendable {
+        case found(Entry)
+        case ambiguous([Entry])
+        case notFound(suggestions: [Entry])
+    }
+
+    /// Finds what `reference` names: an episode label (`S11E04`, any case), an index
+    /// from `tracks` (`3`), or an unambiguous piece of a title (any case).
+    public func resolve(_ reference: String) -> Resolution {
+        let wanted = reference.lowercased()
+        let all = entries
+        if let match = all.first(where: { $0.episode.label?.lowercased() == wanted }) {
+            return .found(match)
+        }
+        if let number = Int(reference), let match = all.first(where: { $0.index == number }) {
+            return .found(match)
+        }
+        let byTitle = all.filter { $0.episode.title.lowercased().contains(wanted) }
+        if byTitle.count == 1 { return .found(byTitle[0]) }
+        if let exact = byTitle.first(where: { $0.episode.title.lowercased() == wanted }) { return .found(exact) }
+        if byTitle.count > 1 { return .ambiguous(byTitle) }
+        let labelPieces = all.filter { $0.episode.label?.lowercased().contains(wanted) ?? false }
+        if labelPieces.count == 1 { return .found(labelPieces[0]) }
+        return .notFound(suggestions: labelPieces.isEmpty ? all : labelPieces)
+    }
+}
+
+extension Library {
+    /// The normalised list for scripts (`tracks --json`): every episode with its
+    /// index, the contract's defaults filled in, and `hasAudio`. Media paths are
+    /// given without the token.
+    public func json() -> String {
+        struct Item: Encodable {
+            var index: Int
+            var label: String?
+            var title: String
+            var mood: String
+            var duration: Double
+            var symbol: String
+            var season: Int
+            var episode: Int?
+            var series: String?
+            var collection: String
+            var collectionTitle: String
+            var fileName: String?
+            var hasAudio: Bool
+        }
+        let items = entries.map { entry in
+            let e = entry.episode
+            return Item(index: entry.index, label: e.label, title: e.title, mood: e.mood, duration: e.duration,
+                        symbol: e.symbol, season: e.season, episode: e.episode, series: e.series,
+                        collection: e.collection, collectionTitle: e.collectionTitle,
+                        fileName: e.fileName, hasAudio: e.hasAudio)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Plain strings and numbers only: encoding cannot fail.
+        guard let data = try? encoder.encode(items) else { return "[]" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
