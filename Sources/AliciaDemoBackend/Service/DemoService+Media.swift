@@ -1,0 +1,33 @@
+extension DemoService {
+    /// `GET|HEAD /api/audio/<name>`: a synthesized WAV, whole (200) or one range of it (206).
+    func audio(_ name: String, _ request: HTTPRequest) -> HTTPReply {
+        let latest = latestMessageID.withLock { $0 }
+        guard let sound = library.sound(forAudio: name, latestVoiceNote: latest) else {
+            return .error(404, "no audio named \(name)")
+        }
+        let wav = SynthesizedWAV(sound)
+        let length = wav.byteCount
+        var headers: [(name: String, value: String)] = [("Content-Type", "audio/wav"), ("Accept-Ranges", "bytes")]
+        let range: ClosedRange<Int>
+        let status: Int
+        switch faults.ignoreRange ? .whole : ByteRangeRequest(header: request.header("range"), length: length) {
+        case .whole:
+            range = 0...length - 1
+            status = 200
+        case .partial(let requested):
+            range = requested
+            status = 206
+            headers.append(("Content-Range", "bytes \(requested.lowerBound)-\(requested.upperBound)/\(length)"))
+        case .unsatisfiable:
+            var reply = HTTPReply.error(416, "the range is outside the \(length)-byte file", headers: [("Content-Range", "bytes */\(length)")])
+            reply.headers.append(("Accept-Ranges", "bytes"))
+            return reply
+        }
+        if faults.ignoreRange {
+            // A server without Range support does not advertise it.
+            headers.removeAll { $0.name == "Accept-Ranges" }
+        }
+        let producer = MediaBodyProducer(wav, range: range, faults: faults, stopSignal: stopSignal)
+        return HTTPReply(status: status, headers: headers, body: .stream(length: range.count, producer: producer))
+    }
+}

@@ -1,0 +1,135 @@
+import FoundationEssentials
+import Synchronization
+
+/// The backend's logic: authentication, routing, injected failures and the request log, with the
+/// endpoints themselves in `DemoService+Media.swift`, `+Chat.swift` and `+Catalog.swift`.
+///
+/// Called concurrently from libmicrohttpd's connection threads: everything here is immutable or
+/// behind a `Mutex`.
+final class DemoService: HTTPRequestHandler {
+    let token: String
+    let faults: DemoBackend.Faults
+    let library: DemoLibrary
+    let stopSignal: StopSignal
+    let log = RequestLog()
+
+    private let failures: Mutex<FailureSchedule>
+    /// The last chat message number handed out; voice notes exist up to it. It starts at 100, as if
+    /// a conversation had come before (and left voice notes 1…100).
+    let latestMessageID = Mutex(100)
+
+    init(token: String, faults: DemoBackend.Faults, library: DemoLibrary, stopSignal: StopSignal) {
+        self.token = token
+        self.faults = faults
+        self.library = library
+        self.stopSignal = stopSignal
+        failures = Mutex(FailureSchedule(rate: faults.failureRate, seed: faults.failureSeed))
+    }
+
+    func reply(to request: HTTPRequest) -> HTTPReply {
+        var reply = route(request)
+        let sent: Int
+        switch reply.body {
+        case .bytes(let bytes): sent = request.isHead ? 0 : bytes.count
+        case .stream: sent = 0
+        }
+        let entry = log.record(
+            LoggedRequest(method: request.method, path: RequestLog.redacted(request.target), status: reply.status, bodyBytes: sent, range: request.header("range"))
+        )
+        if case .stream(let length, let producer) = reply.body {
+            reply.body = .stream(length: length, producer: CountingProducer(producer, log: log, entry: entry))
+        }
+        return reply
+    }
+
+    /// The API's endpoints, by path under `/api/`.
+    private enum Endpoint {
+        case tracks, audio(String), chat, react, proactive, episode(String), health
+
+        init?(_ segments: [Substring]) {
+            switch segments.count {
+            case 1:
+                switch segments[0] {
+                case "tracks": self = .tracks
+                case "chat": self = .chat
+                case "react": self = .react
+                case "proactive": self = .proactive
+                case "health": self = .health
+                default: return nil
+                }
+            case 2 where !segments[1].isEmpty:
+                switch segments[0] {
+                case "audio": self = .audio(String(segments[1]))
+                case "episode": self = .episode(String(segments[1]))
+                default: return nil
+                }
+            default:
+                return nil
+            }
+        }
+
+        var methods: [String] {
+            switch self {
+            case .chat, .react: ["POST"]
+            default: ["GET", "HEAD"]
+            }
+        }
+    }
+
+    private func route(_ request: HTTPRequest) -> HTTPReply {
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count >= 3, segments[0].isEmpty, segments[1] == "api" else {
+            return .error(404, "not found: \(request.path)")
+        }
+        guard isAuthorized(request) else {
+            return .error(401, "missing or wrong token", headers: [("WWW-Authenticate", #"Bearer realm="alicia""#)])
+        }
+        guard let endpoint = Endpoint(Array(segments.dropFirst(2))) else {
+            return .error(404, "not found: \(request.path)")
+        }
+        guard endpoint.methods.contains(request.method) else {
+            return .error(405, "\(request.method) is not allowed on \(request.path)", headers: [("Allow", endpoint.methods.joined(separator: ", "))])
+        }
+        if failures.withLock({ $0.nextFails() }) {
+            return .error(500, "injected failure (DemoBackend.Faults.failureRate)")
+        }
+        switch endpoint {
+        case .tracks: return .json(library.episodes.map(\.track))
+        case .audio(let name): return audio(name, request)
+        case .chat: return chat(request)
+        case .react: return react(request)
+        case .proactive: return proactive(request)
+        case .episode(let label): return episodeNotes(label)
+        case .health: return .json(BackendVitals.all)
+        }
+    }
+
+    /// `Authorization: Bearer <token>` or `?token=<token>` (libmicrohttpd has percent-decoded it).
+    private func isAuthorized(_ request: HTTPRequest) -> Bool {
+        if let authorization = request.header("authorization") {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer", parts[1].drop(while: { $0 == " " }) == token {
+                return true
+            }
+        }
+        return request.query["token"] == token
+    }
+
+    /// A request body this endpoint cannot take, as a reply.
+    struct BadBody: Error {
+        let status: Int
+        let message: String
+    }
+
+    /// Decodes a JSON body, or says what is wrong with it.
+    func decodeBody<Body: Decodable>(_ type: Body.Type, from request: HTTPRequest) throws(BadBody) -> Body {
+        guard !request.bodyTruncated else {
+            throw BadBody(status: 413, message: "the body is larger than \(MHDRequestDispatcher.bodyLimit) bytes")
+        }
+        do {
+            return try JSONDecoder().decode(type, from: Data(request.body))
+        } catch {
+            throw BadBody(status: 400, message: "the body is not the JSON this endpoint takes: \(error)")
+        }
+    }
+}
