@@ -15,6 +15,8 @@ import Synchronization
 public final class Player: Sendable {
     private let configuration: PlayerConfiguration
     private let pipeline = Mutex<Pipeline?>(nil)
+    /// Kept across streams: the next one plays at the same volume.
+    private let volume = Mutex(1.0)
     private let events = ConditionLock(EventQueue())
 
     private struct EventQueue {
@@ -39,6 +41,8 @@ public final class Player: Sendable {
             events.update { $0.items.append(event) }
         }
         events.update { $0.items.append(.stateChanged(.loading)) }
+        let gain = volume.withLock { $0 }
+        if gain != 1 { made.setVolume(gain) }
         pipeline.withLock { $0 = made }
         made.begin()
     }
@@ -50,6 +54,20 @@ public final class Player: Sendable {
     public func togglePause() {
         guard let current else { return }
         current.setPaused(!current.isPaused)
+    }
+
+    /// Holds playback (true) for another player's focus, or lets it go; returns
+    /// the exact frame where playback stands (after the server has stopped, when
+    /// holding). A paused player stays paused when released.
+    @discardableResult
+    public func setHeld(_ held: Bool) -> Int64? {
+        current?.setHeld(held)
+    }
+
+    /// Sets the linear gain (1 = as decoded), applied by PulseAudio at once.
+    public func setVolume(_ linear: Double) {
+        volume.withLock { $0 = linear }
+        current?.setVolume(linear)
     }
 
     /// Seeks to `seconds` from the start.

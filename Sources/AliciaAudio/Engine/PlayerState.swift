@@ -23,6 +23,10 @@ public struct PlayerSnapshot: Sendable, Equatable {
     /// The stream ended before its header said it would.
     public var truncated = false
     public var fetch = FetchStatistics()
+    /// Held while another player has the focus (a voice note plays).
+    public var isHeld = false
+    /// Linear gain (1 = as decoded).
+    public var volume = 1.0
 
     public init() {}
 }

@@ -13,6 +13,11 @@ protocol AudioSink: AnyObject, Sendable {
     func write(_ bytes: UnsafeRawBufferPointer) -> SinkResult
     /// Corks (true) or uncorks the stream; what is queued stays.
     func setPaused(_ paused: Bool)
+    /// Corks for another stream's focus, waiting until the server has: then
+    /// `playedFrames` is exact. Independent of `setPaused`.
+    func setHeld(_ held: Bool)
+    /// Linear gain applied by the server (1 = unchanged).
+    func setVolume(_ linear: Double)
     /// Drops everything queued and starts a new segment: `playedFrames` counts from 0 again.
     func flush() -> SinkResult
     /// Blocks until everything queued has been played.

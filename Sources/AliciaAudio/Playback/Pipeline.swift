@@ -17,6 +17,9 @@ final class Pipeline: @unchecked Sendable {
     struct Control {
         var state: PlayerState = .loading
         var paused = false
+        /// Held for another player's focus (a voice note over this episode).
+        var held = false
+        var volume = 1.0
         var pendingSeek: Int64?
         var stopRequested = false
         var format: AudioFormat?
@@ -86,6 +89,24 @@ final class Pipeline: @unchecked Sendable {
 
     var isPaused: Bool { control.withLock { $0.paused } }
 
+    /// Holds playback for another player's focus, or lets it go; returns the
+    /// exact frame where playback now stands. Independent of pause: a paused
+    /// stream stays paused when released.
+    func setHeld(_ held: Bool) -> Int64 {
+        control.withLock { c in
+            c.held = held
+            c.sink?.setHeld(held)
+        }
+        return snapshot().positionFrames
+    }
+
+    func setVolume(_ linear: Double) {
+        control.withLock { c in
+            c.volume = linear
+            c.sink?.setVolume(linear)
+        }
+    }
+
     /// Seeks to `frame` (clamped to the stream).
     func seek(toFrame frame: Int64) {
         control.update { c in
@@ -127,6 +148,8 @@ final class Pipeline: @unchecked Sendable {
             snapshot.error = c.error
             snapshot.truncated = c.truncated
             snapshot.duration = c.format?.duration
+            snapshot.isHeld = c.held
+            snapshot.volume = c.volume
             return (c.segmentBase, c.endFrame, c.sink, c.sourceByteRate)
         }
         if let end {
@@ -210,6 +233,8 @@ final class Pipeline: @unchecked Sendable {
             c.segmentBase = target
             c.sink = sink
             sink.setPaused(c.paused)
+            if c.held { sink.setHeld(true) }
+            if c.volume != 1 { sink.setVolume(c.volume) }
             if c.stopRequested { sink.interrupt() }
             c.state = c.paused ? .paused : .buffering
             return c.state

@@ -22,6 +22,10 @@ final class PulseStream: AudioSink, @unchecked Sendable {
     private var corked = true
     /// The listener paused.
     private var userPaused = false
+    /// Another stream has the focus (a voice note plays over a held episode).
+    private var held = false
+    /// The volume set by `setVolume`, reapplied if the stream is made again.
+    private var volume = 1.0
     /// A new segment (start, or after a flush) waits corked until `startThreshold`
     /// bytes are queued, so it begins without an underrun.
     private var holding = true
@@ -164,6 +168,40 @@ final class PulseStream: AudioSink, @unchecked Sendable {
         }
     }
 
+    /// Holds (corks) the stream for another's focus, or lets it go. Holding waits
+    /// until the server has corked and refreshes the timing info, so that
+    /// `playedFrames` is then exactly the frame where playback stopped.
+    func setHeld(_ held: Bool) {
+        context.withLock {
+            guard !closed, self.held != held else { return }
+            self.held = held
+            guard held else {
+                applyCork()
+                return
+            }
+            if !corked {
+                corked = true
+                context.finish(pa_stream_cork(stream, 1, PulseContext.signalOnCompletion, context.completionUserData))
+            }
+            context.finish(pa_stream_update_timing_info(stream, PulseContext.signalOnCompletion, context.completionUserData))
+        }
+    }
+
+    /// Sets the stream's volume (1 = as decoded, the default). Wraps
+    /// `pa_context_set_sink_input_volume`.
+    func setVolume(_ linear: Double) {
+        context.withLock {
+            volume = linear
+            guard !closed else { return }
+            var channels = pa_cvolume()
+            pa_cvolume_set(&channels, UInt32(sampleSpec.channels), pa_sw_volume_from_linear(max(0, linear)))
+            let index = pa_stream_get_index(stream)
+            guard index != alicia_pa_invalid_index(),
+                  let operation = pa_context_set_sink_input_volume(context.context, index, &channels, nil, nil) else { return }
+            pa_operation_unref(operation)
+        }
+    }
+
     /// Ends the hold on a new segment. Lock held.
     private func release() {
         holding = false
@@ -172,7 +210,7 @@ final class PulseStream: AudioSink, @unchecked Sendable {
 
     /// Corks while paused or holding. Lock held. Wraps `pa_stream_cork`.
     private func applyCork() {
-        let wanted = userPaused || holding
+        let wanted = userPaused || held || holding
         guard !closed, corked != wanted else { return }
         corked = wanted
         if let operation = pa_stream_cork(stream, wanted ? 1 : 0, nil, nil) {
