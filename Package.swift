@@ -24,20 +24,46 @@ let package = Package(
             name: "CPulse",
             providers: [.apt(["libpulse-dev"])]
         ),
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // Owners of libcurl's handles, shared (at `package` access) by the engine's
+        // fetcher and the backend client: one HTTP stack.
+        .target(
+            name: "AliciaCurl",
+            dependencies: ["CCurl"]
+        ),
         // The engine: fetch → decode → play. No terminal code, no Foundation.
         .target(
             name: "AliciaAudio",
-            dependencies: ["CCurl", "CSndfile", "CPulse"]
+            dependencies: ["AliciaCurl", "CCurl", "CSndfile", "CPulse"]
+        ),
+        // Alicia's backend: configuration, the API over libcurl, JSON through FoundationEssentials.
+        .target(
+            name: "AliciaBackend",
+            dependencies: ["AliciaCurl", "CCurl"]
+        ),
+        // The terminal layer of the interactive UI: raw mode, keys, display width, diffed screens.
+        .target(
+            name: "AliciaTerminal"
         ),
         // Option parsing, time formats, the progress line and the `play` loop:
         // everything the executable does, where tests can reach it.
         .target(
             name: "AliciaPlayerCLI",
-            dependencies: ["AliciaAudio"]
+            dependencies: ["AliciaAudio", "AliciaBackend", "AliciaDemoBackend", "AliciaTerminal"]
         ),
         .executableTarget(
             name: "alicia-player",
             dependencies: ["AliciaPlayerCLI"]
+        ),
+        // A stand-in for Alicia's backend on loopback (libmicrohttpd): the `demo` command's
+        // library and the tests' server, with fault settings.
+        .target(
+            name: "AliciaDemoBackend",
+            dependencies: ["CMicroHTTPD"]
         ),
         // Fixtures and harnesses shared by the test targets: WAV generation,
         // a PulseAudio pipe-sink capture, an nginx on loopback, running the binary.
@@ -54,8 +80,20 @@ let package = Package(
             dependencies: ["AliciaPlayerCLI", "AliciaTestSupport"]
         ),
         .testTarget(
+            name: "AliciaTerminalTests",
+            dependencies: ["AliciaTerminal"]
+        ),
+        .testTarget(
+            name: "AliciaBackendTests",
+            dependencies: ["AliciaBackend", "AliciaTestSupport"]
+        ),
+        .testTarget(
+            name: "AliciaDemoBackendTests",
+            dependencies: ["AliciaDemoBackend", "AliciaTestSupport"]
+        ),
+        .testTarget(
             name: "PlaybackIntegrationTests",
-            dependencies: ["AliciaTestSupport"]
+            dependencies: ["AliciaTestSupport", "AliciaDemoBackend"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -29,6 +29,18 @@ public enum CommandLineTool {
             return Status.success
         case .play(let options):
             return PlayCommand(options: options).run()
+        case .studio(let options, let implicit):
+            return StudioCommand(options: options, implicit: implicit).run()
+        case .tracks(let json, let backend):
+            return LibraryCommands.tracks(json: json, backend: backend)
+        case .notes(let reference, let backend):
+            return LibraryCommands.notes(reference: reference, backend: backend)
+        case .demo(let options):
+            return DemoCommand(options: options).run()
+        case .voice(let options):
+            return VoiceCommand(options: options).run()
+        case .chat(let options):
+            return ChatCommand(options: options).run()
         }
     }
 }

@@ -5,9 +5,46 @@ public enum Invocation: Equatable, Sendable {
     case help
     case version
     case play(PlayOptions)
+    case tracks(json: Bool, backend: BackendOptions)
+    case notes(reference: String, backend: BackendOptions)
+    case demo(PlayOptions)
+    case voice(PlayOptions)
+    case chat(ChatOptions)
+    /// The interactive Studio over the configured backend; `implicit` when no
+    /// command was given at all.
+    case studio(PlayOptions, implicit: Bool)
 }
 
-/// Options of `alicia-player play`.
+/// A voice note to play at a position of the episode (`--voice-at T=URL`).
+public struct VoiceTrigger: Equatable, Sendable {
+    public var at: StartPosition
+    public var reference: String
+}
+
+/// Options of `alicia-player chat`.
+public struct ChatOptions: Equatable, Sendable {
+    public var text: String
+    public var voice = false
+    public var react: String?
+    public var device: String?
+    public var backend = BackendOptions()
+}
+
+/// Where the backend is, as given on the command line (the environment and the
+/// config file fill in what is missing).
+public struct BackendOptions: Equatable, Sendable {
+    public var baseURL: String?
+    public var token: String?
+    public var tokenFile: String?
+
+    public init(baseURL: String? = nil, token: String? = nil, tokenFile: String? = nil) {
+        self.baseURL = baseURL
+        self.token = token
+        self.tokenFile = tokenFile
+    }
+}
+
+/// Options of `alicia-player play` (and of `demo`, which has no reference).
 public struct PlayOptions: Equatable, Sendable {
     public var reference: String
     public var start: StartPosition?
@@ -15,6 +52,14 @@ public struct PlayOptions: Equatable, Sendable {
     public var startText: String?
     public var device: String?
     public var readAheadSeconds: Double = 10
+    public var backend = BackendOptions()
+    /// Voice notes at positions of the episode.
+    public var voiceAt: [VoiceTrigger] = []
+    public var voiceFocus: VoiceFocus = .pause
+    /// Seconds to step back when an episode resumes after a voice note.
+    public var resumeRewind: Double = 0
+    /// No status lines when not on a terminal.
+    public var quiet = false
 
     public init(reference: String) {
         self.reference = reference
@@ -29,96 +74,219 @@ public struct UsageError: Error, Equatable, Sendable {
 
 extension Invocation {
     public static let usage = """
-        Usage: alicia-player play <url|path> [--start T] [--device SINK] [--read-ahead SECONDS]
+        Usage: alicia-player [studio]
+               alicia-player play <ref> [--start T] [--device SINK] [--read-ahead SECONDS]
+               alicia-player tracks [--json]
+               alicia-player notes <ref>
+               alicia-player demo [--device SINK]
+               alicia-player voice <ref> [--device SINK]
+               alicia-player chat "text" [--voice] [--react EMOJI]
                alicia-player --help | --version
 
-        Plays Alicia's episodes and voice notes, or any WAV, FLAC, Ogg or MP3 file,
-        from an http(s):// or file:// URL or a local path, streaming with Range requests.
+        Plays Alicia's episodes and voice notes, or any WAV, FLAC, Ogg or MP3 file, streaming with
+        HTTP Range requests. A <ref> is a URL (http, https, file), a path, an episode label (S11E04),
+        an index from `tracks` (3), or a piece of a title.
+
+        Commands:
+          studio                 the interactive Studio (the default with a backend configured):
+                                 the library, a now-playing panel, Alicia's replies; press ? for keys
+          play <ref>             play to the end (on a terminal, in the Studio; Ctrl-C stops)
+          tracks                 list the backend's episodes by collection; --json for scripts
+          notes <ref>            print an episode's show notes
+          demo                   start a demo backend on this machine and play its library
+          voice <ref>            play one voice note (a URL, a path, or a media path like /api/audio/voice-1.wav)
+          chat "text"            send Alicia a message and print her reply as it streams in;
+                                 --voice asks for a voice note too and plays it; --react EMOJI reacts to the reply
 
         Options:
           --start T              begin at T: seconds (90), m:ss, h:mm:ss or a percentage (50%)
           --device SINK          the PulseAudio sink to play to (see: pactl list short sinks)
           --read-ahead SECONDS   audio to fetch ahead of playback (default 10, at most 4 MiB)
+          --voice-at T=REF       (play) at position T of the episode, play the voice note REF; repeatable
+          --voice-focus MODE     what the episode does during a voice note: pause (default; resumes at
+                                 the exact frame), duck (12 dB lower), or mix
+          --resume-rewind S      (play) step back S seconds when the episode resumes after a note
+          --quiet                (studio, demo) no status lines when stdout is not a terminal
+          --base-url URL         Alicia's backend, e.g. http://alicia.local:8766 (or ALICIA_BASE_URL)
+          --token TOKEN          the backend's token (or ALICIA_TOKEN, or --token-file PATH)
           -h, --help             show this help
           -V, --version          show the version
 
-        While playing, the progress shows on stderr when it is a terminal. Ctrl-C stops.
+        Configuration: flags, then ALICIA_BASE_URL / ALICIA_TOKEN, then the file
+        $XDG_CONFIG_HOME/alicia/config (default ~/.config/alicia/config) with lines
+        `base_url = http://host:8766` and `token = …` (keep it chmod 600).
+        While playing, the progress shows on stderr when it is a terminal.
         Environment: PULSE_SERVER (the PulseAudio server), ALICIA_LOG=info|debug (diagnostics
         on stderr), ALICIA_LOG_FILE=PATH (diagnostics to a file).
         """
 
+    /// Options that take a value.
+    private static let valued: Set<String> = ["--start", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
+                                              "--voice-at", "--voice-focus", "--resume-rewind", "--react"]
+    /// Options without a value.
+    private static let flags: Set<String> = ["--json", "--voice", "--quiet", "-h", "--help", "-V", "--version"]
+
     /// Parses the arguments after the program name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
-        guard let first = arguments.first else { throw UsageError("no command given") }
-        switch first {
-        case "-h", "--help", "help": return .help
-        case "-V", "--version": return .version
-        case "play": return .play(try parsePlay(Array(arguments.dropFirst())))
+        var options: [String: String] = [:]
+        var voiceAt: [String] = []
+        var seen: [String] = []
+        var positionals: [String] = []
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard !optionsEnded, argument.hasPrefix("-"), argument.count > 1 else {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            let (name, inline) = splitOption(argument)
+            if flags.contains(name) {
+                if inline != nil { throw UsageError("\(name) takes no value") }
+                options[name] = ""
+            } else if valued.contains(name) {
+                let value: String
+                if let inline {
+                    value = inline
+                } else {
+                    guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+                    value = arguments[index]
+                    index += 1
+                }
+                options[name] = value
+                if name == "--voice-at" { voiceAt.append(value) }
+            } else {
+                throw UsageError("unknown option '\(name)'")
+            }
+            seen.append(name)
+        }
+        if options["-h"] != nil || options["--help"] != nil { return .help }
+        if options["-V"] != nil || options["--version"] != nil { return .version }
+        guard let command = positionals.first else {
+            guard seen.allSatisfy({ ["--base-url", "--token", "--token-file", "--device", "--quiet"].contains($0) }) else {
+                throw UsageError("no command given (studio, play, tracks, notes, demo, voice or chat)")
+            }
+            var studio = try playOptions(reference: "", options)
+            studio.backend = BackendOptions(baseURL: options["--base-url"], token: options["--token"], tokenFile: options["--token-file"])
+            return .studio(studio, implicit: true)
+        }
+        let rest = Array(positionals.dropFirst())
+        let backend = BackendOptions(baseURL: options["--base-url"], token: options["--token"], tokenFile: options["--token-file"])
+
+        func allow(_ allowed: Set<String>) throws(UsageError) {
+            if let stray = seen.first(where: { !allowed.contains($0) }) {
+                throw UsageError("\(command) does not take \(stray)")
+            }
+        }
+        let backendOptions: Set<String> = ["--base-url", "--token", "--token-file"]
+        let playbackOptions: Set<String> = ["--start", "--device", "--read-ahead"]
+        let voiceOptions: Set<String> = ["--voice-at", "--voice-focus", "--resume-rewind"]
+
+        switch command {
+        case "play":
+            try allow(backendOptions.union(playbackOptions).union(voiceOptions))
+            guard let reference = rest.first else { throw UsageError("play needs a URL or a path") }
+            guard rest.count == 1 else { throw UsageError("play takes one URL or path, got '\(rest[1])' too") }
+            var play = try playOptions(reference: reference, options)
+            play.backend = backend
+            play.voiceAt = try voiceAt.map { (text) throws(UsageError) -> VoiceTrigger in try trigger(text) }
+            return .play(play)
+        case "voice":
+            try allow(backendOptions.union(["--device", "--read-ahead"]))
+            guard let reference = rest.first else { throw UsageError("voice needs a URL, a path or a media path") }
+            guard rest.count == 1 else { throw UsageError("voice takes one note, got '\(rest[1])' too") }
+            var play = try playOptions(reference: reference, options)
+            play.backend = backend
+            return .voice(play)
+        case "chat":
+            try allow(backendOptions.union(["--voice", "--react", "--device", "--voice-focus"]))
+            guard let text = rest.first, !text.trimmingCharacters().isEmpty else { throw UsageError("chat needs a message: alicia-player chat \"hello\"") }
+            guard rest.count == 1 else { throw UsageError("chat takes one message (quote it), got '\(rest[1])' too") }
+            var chat = ChatOptions(text: text)
+            chat.voice = options["--voice"] != nil
+            chat.react = options["--react"]
+            if let react = chat.react, react.isEmpty { throw UsageError("--react needs an emoji") }
+            chat.device = options["--device"]
+            chat.backend = backend
+            return .chat(chat)
+        case "tracks":
+            try allow(backendOptions.union(["--json"]))
+            guard rest.isEmpty else { throw UsageError("tracks takes no arguments, got '\(rest[0])'") }
+            return .tracks(json: options["--json"] != nil, backend: backend)
+        case "notes":
+            try allow(backendOptions)
+            guard let reference = rest.first else { throw UsageError("notes needs an episode: a label, an index or a title") }
+            guard rest.count == 1 else { throw UsageError("notes takes one episode, got '\(rest[1])' too") }
+            return .notes(reference: reference, backend: backend)
+        case "studio":
+            try allow(backendOptions.union(["--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet"]))
+            guard rest.isEmpty else { throw UsageError("studio takes no arguments, got '\(rest[0])'") }
+            var studio = try playOptions(reference: "", options)
+            studio.backend = backend
+            return .studio(studio, implicit: false)
+        case "demo":
+            try allow(["--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet"])
+            guard rest.isEmpty else { throw UsageError("demo takes no arguments, got '\(rest[0])'") }
+            return .demo(try playOptions(reference: "", options))
         default:
-            if first.hasPrefix("-") { throw UsageError("unknown option '\(first)'") }
-            throw UsageError("unknown command '\(first)'")
+            throw UsageError("unknown command '\(command)'")
         }
     }
 
-    private static func parsePlay(_ arguments: [String]) throws(UsageError) -> PlayOptions {
-        var reference: String?
-        var start: (StartPosition, String)?
-        var device: String?
-        var readAhead: Double?
-        var index = 0
-        var optionsEnded = false
-
-        func value(for option: String, inline: String?) throws(UsageError) -> String {
-            if let inline { return inline }
-            index += 1
-            guard index < arguments.count else { throw UsageError("\(option) needs a value") }
-            return arguments[index]
-        }
-
-        while index < arguments.count {
-            let argument = arguments[index]
-            if !optionsEnded && argument.hasPrefix("-") && argument.count > 1 {
-                if argument == "--" {
-                    optionsEnded = true
-                    index += 1
-                    continue
-                }
-                let (name, inline) = splitOption(argument)
-                switch name {
-                case "--start":
-                    let text = try value(for: name, inline: inline)
-                    guard let parsed = TimeSpec.parse(text) else {
-                        throw UsageError("--start '\(text)' is not a time: use seconds (90), m:ss, h:mm:ss or a percentage (50%)")
-                    }
-                    start = (parsed, text)
-                case "--device":
-                    let text = try value(for: name, inline: inline)
-                    guard !text.isEmpty else { throw UsageError("--device needs a sink name") }
-                    device = text
-                case "--read-ahead":
-                    let text = try value(for: name, inline: inline)
-                    guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 600 else {
-                        throw UsageError("--read-ahead '\(text)' is not a number of seconds between 0 and 600")
-                    }
-                    readAhead = seconds
-                case "-h", "--help":
-                    throw UsageError("--help goes first: alicia-player --help")
-                default:
-                    throw UsageError("unknown option '\(name)'")
-                }
-            } else {
-                guard reference == nil else { throw UsageError("play takes one URL or path, got '\(argument)' too") }
-                reference = argument
+    private static func playOptions(reference: String, _ options: [String: String]) throws(UsageError) -> PlayOptions {
+        var play = PlayOptions(reference: reference)
+        if let text = options["--start"] {
+            guard let parsed = TimeSpec.parse(text) else {
+                throw UsageError("--start '\(text)' is not a time: use seconds (90), m:ss, h:mm:ss or a percentage (50%)")
             }
-            index += 1
+            play.start = parsed
+            play.startText = text
         }
-        guard let reference else { throw UsageError("play needs a URL or a path") }
-        var options = PlayOptions(reference: reference)
-        options.start = start?.0
-        options.startText = start?.1
-        options.device = device
-        if let readAhead { options.readAheadSeconds = readAhead }
-        return options
+        if let device = options["--device"] {
+            guard !device.isEmpty else { throw UsageError("--device needs a sink name") }
+            play.device = device
+        }
+        play.quiet = options["--quiet"] != nil
+        if let mode = options["--voice-focus"] {
+            switch mode {
+            case "pause": play.voiceFocus = .pause
+            case "duck": play.voiceFocus = .duck(decibels: -12)
+            case "mix": play.voiceFocus = .mix
+            default: throw UsageError("--voice-focus '\(mode)' is not pause, duck or mix")
+            }
+        }
+        if let text = options["--resume-rewind"] {
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 600 else {
+                throw UsageError("--resume-rewind '\(text)' is not a number of seconds between 0 and 600")
+            }
+            play.resumeRewind = seconds
+        }
+        if let text = options["--read-ahead"] {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 600 else {
+                throw UsageError("--read-ahead '\(text)' is not a number of seconds between 0 and 600")
+            }
+            play.readAheadSeconds = seconds
+        }
+        return play
+    }
+
+    /// `T=REF`: a time (as `--start` takes it) and a voice note; the reference may hold `=` itself.
+    private static func trigger(_ text: String) throws(UsageError) -> VoiceTrigger {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw UsageError("--voice-at '\(text)' is not T=URL (e.g. --voice-at 1:30=http://host/note.wav)")
+        }
+        let time = String(text[..<equals])
+        let reference = String(text[text.index(after: equals)...])
+        guard let at = TimeSpec.parse(time) else {
+            throw UsageError("--voice-at '\(time)' is not a time: use seconds (90), m:ss, h:mm:ss or a percentage (50%)")
+        }
+        guard !reference.isEmpty else { throw UsageError("--voice-at \(time)= needs a voice note after the =") }
+        return VoiceTrigger(at: at, reference: reference)
     }
 
     /// `--name=value` → (`--name`, `value`).

@@ -1,99 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import AliciaAudio
+import AliciaBackend
 
-/// `alicia-player play`: plays one stream to its end.
-struct PlayCommand {
+/// `alicia-player play <ref>`: plays one stream to its end.
+final class PlayCommand {
     let options: PlayOptions
+    /// The library entry a reference named, when it named one.
+    private var resolvedEntry: (BackendSession, Library.Entry)?
 
-    /// How often the progress line is redrawn on a terminal.
-    static let refresh: Duration = .milliseconds(250)
+    init(options: PlayOptions) {
+        self.options = options
+    }
 
     func run() -> Int32 {
-        let signals = SignalWatcher()
-        let location: MediaLocation
-        do {
-            location = try MediaLocation(options.reference)
-        } catch {
-            switch error {
-            case .empty: Console.fail("play needs a URL or a path")
-            case .unsupportedScheme(let scheme): Console.fail("cannot play \(scheme):// links: use http://, https://, file:// or a path")
+        let signals = SignalWatcher(interactive: Studio.isInteractive)
+        let target: (location: MediaLocation, title: String)
+        switch resolve() {
+        case .success(let resolved): target = resolved
+        case .failure(let status): return status
+        }
+        if Studio.isInteractive && options.voiceAt.isEmpty {
+            // On a terminal, `play` opens the Studio with the stream playing.
+            if let (backend, entry) = resolvedEntry {
+                return Studio.open(backend: backend, backendName: backend.client.configuration.hostAndPort,
+                                   autoplay: .entry(label: entry.episode.label, index: entry.index),
+                                   options: options, signals: signals)
             }
-            return CommandLineTool.Status.usage
+            return Studio.open(backend: nil, backendName: "", autoplay: .stream(target.location, title: target.title),
+                               options: options, signals: signals)
         }
         var configuration = PlayerConfiguration(device: options.device)
         configuration.readAheadSeconds = options.readAheadSeconds
-        configuration.mediaName = mediaName(location)
+        configuration.mediaName = target.title
         let player = Player(configuration: configuration)
         signals.whenSignalled { player.wakeEventWaiters() }
-        do {
-            try player.play(location, from: options.start)
-        } catch {
-            Console.fail(error.message)
-            return CommandLineTool.Status.failure
-        }
-        let progress = Console.stderrIsTerminal ? ProgressDisplay() : nil
-        defer { player.stop() }
-        while true {
-            if let signal = signals.signal {
-                player.stop()
-                progress?.finish()
-                return 128 + signal
-            }
-            let event = player.nextEvent(timeout: progress == nil ? nil : Self.refresh)
-            switch event {
-            case .formatKnown(let format):
-                if let status = checkStart(format: format, location: location) {
-                    progress?.finish()
-                    return status
-                }
-            case .ended(let truncated):
-                progress?.show(player.snapshot())
-                progress?.finish()
-                if truncated {
-                    let played = TimeSpec.clock(player.snapshot().position)
-                    Console.fail("\(location.display) is truncated: its header promises more audio than it holds (played \(played))")
+        var session = PlaybackSession(player: player, signals: signals, options: options)
+        if !options.voiceAt.isEmpty {
+            var triggers: [(at: StartPosition, location: MediaLocation, title: String)] = []
+            for trigger in options.voiceAt {
+                guard let note = References.voiceNote(trigger.reference, backend: options.backend) else {
                     return CommandLineTool.Status.failure
                 }
-                return CommandLineTool.Status.success
-            case .failed(let error):
-                progress?.finish()
-                Console.fail(error.message)
-                return CommandLineTool.Status.failure
-            case .stateChanged, .seeked, nil:
-                break
+                triggers.append((trigger.at, note.location, note.title))
             }
-            progress?.show(player.snapshot())
+            let voiceNotes = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: options.device),
+                                        focus: options.voiceFocus, resumeRewind: options.resumeRewind)
+            session.voiceNotes = voiceNotes
+            session.triggers = triggers
+            defer { voiceNotes.stop() }
+            return PlaybackSession.status(of: session.play(target.location))
+        }
+        return PlaybackSession.status(of: session.play(target.location))
+    }
+
+    private enum Resolved {
+        case success((location: MediaLocation, title: String))
+        case failure(Int32)
+    }
+
+    /// A URL or an existing path plays as it is; anything else is looked up in the backend's library.
+    private func resolve() -> Resolved {
+        let reference = options.reference
+        if reference.contains("://") || Self.fileExists(reference) || reference.hasPrefix("/") || reference.hasPrefix(".") {
+            do {
+                let location = try MediaLocation(reference)
+                return .success((location, Self.fileName(location)))
+            } catch {
+                switch error {
+                case .empty: Console.fail("play needs a URL or a path")
+                case .unsupportedScheme(let scheme):
+                    Console.fail("cannot play \(scheme):// links: use http://, https://, file:// or a path")
+                }
+                return .failure(CommandLineTool.Status.usage)
+            }
+        }
+        let backend: BackendSession
+        do {
+            backend = try BackendSession(options.backend)
+        } catch .notConfigured {
+            Console.fail("no such file '\(reference)', and no backend is configured to look it up as an episode: "
+                + "pass --base-url and --token, set ALICIA_BASE_URL and ALICIA_TOKEN, or try `alicia-player demo`")
+            return .failure(CommandLineTool.Status.failure)
+        } catch {
+            Console.fail(error.message)
+            return .failure(CommandLineTool.Status.failure)
+        }
+        guard let entry = backend.find(reference) else { return .failure(CommandLineTool.Status.failure) }
+        resolvedEntry = (backend, entry)
+        guard let fileName = entry.episode.fileName, entry.episode.hasAudio else {
+            Console.fail("\(entry.episode.label ?? entry.episode.title) has no audio yet")
+            return .failure(CommandLineTool.Status.failure)
+        }
+        do {
+            let location = try MediaLocation(backend.client.mediaURL(for: fileName))
+            return .success((location, entry.episode.title))
+        } catch {
+            Console.fail("the backend gave a media path that is not a URL: \(fileName)")
+            return .failure(CommandLineTool.Status.failure)
         }
     }
 
-    /// A `--start` past the end is a mistake worth saying, not a silent exit.
-    private func checkStart(format: AudioFormat, location: MediaLocation) -> Int32? {
-        guard case .seconds(let seconds)? = options.start, let duration = format.duration, seconds > duration else {
-            return nil
-        }
-        Console.fail("--start \(options.startText ?? "") is past the end of \(location.display) (\(TimeSpec.clock(duration)) long)")
-        return CommandLineTool.Status.usage
+    static func fileExists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
     }
 
     /// The stream's name in mixers: the file name, without its query.
-    private func mediaName(_ location: MediaLocation) -> String {
+    static func fileName(_ location: MediaLocation) -> String {
         let path = location.display.split(separator: "?").first.map(String.init) ?? location.display
         let name = path.split(separator: "/").last.map(String.init) ?? path
         return MediaLocation.percentDecoded(name)
-    }
-}
-
-/// The progress line on a terminal: redrawn in place, cleared at the end.
-final class ProgressDisplay {
-    private var shown = false
-
-    func show(_ snapshot: PlayerSnapshot) {
-        let width = Console.stderrColumns ?? 80
-        Console.error("\r" + ProgressLine.render(snapshot, width: width) + "\u{1B}[K")
-        shown = true
-    }
-
-    func finish() {
-        if shown { Console.error("\n") }
-        shown = false
     }
 }

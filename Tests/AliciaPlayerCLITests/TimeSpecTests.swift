@@ -58,7 +58,7 @@ import AliciaAudio
     }
 
     @Test(arguments: [
-        ([], "no command given"),
+        (["--json"], "no command given (studio, play, tracks, notes, demo, voice or chat)"),
         (["--frobnicate"], "unknown option '--frobnicate'"),
         (["dance"], "unknown command 'dance'"),
         (["play"], "play needs a URL or a path"),
@@ -69,6 +69,38 @@ import AliciaAudio
     ])
     func refuses(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try Invocation.parse(arguments) }
+    }
+
+    @Test func noArgumentsAtAllMeansTheStudio() throws {
+        guard case .studio(_, let implicit) = try Invocation.parse([]) else {
+            Issue.record("not the studio")
+            return
+        }
+        #expect(implicit)
+        #expect(try Invocation.parse(["studio"]) == .studio(PlayOptions(reference: ""), implicit: false))
+    }
+
+    @Test func voiceAtTakesATimeAndAURLThatMayHoldEquals() throws {
+        guard case .play(let options) = try Invocation.parse(["play", "a.wav", "--voice-at", "1:30=http://h/n.wav?x=1&token=t",
+                                                               "--voice-at=50%=/api/audio/voice-1.wav", "--voice-focus", "duck"]) else {
+            Issue.record("not play")
+            return
+        }
+        #expect(options.voiceAt == [VoiceTrigger(at: .seconds(90), reference: "http://h/n.wav?x=1&token=t"),
+                                    VoiceTrigger(at: .fraction(0.5), reference: "/api/audio/voice-1.wav")])
+        #expect(options.voiceFocus == .duck(decibels: -12))
+        #expect(throws: UsageError.self) { try Invocation.parse(["play", "a.wav", "--voice-at", "nonsense"]) }
+        #expect(throws: UsageError.self) { try Invocation.parse(["play", "a.wav", "--voice-focus", "loud"]) }
+    }
+
+    @Test func chatTakesOneMessage() throws {
+        var expected = ChatOptions(text: "hello there")
+        expected.voice = true
+        expected.react = "❤️"
+        #expect(try Invocation.parse(["chat", "hello there", "--voice", "--react", "❤️"]) == .chat(expected))
+        #expect(throws: UsageError.self) { try Invocation.parse(["chat"]) }
+        #expect(throws: UsageError.self) { try Invocation.parse(["chat", "a", "b"]) }
+        #expect(throws: UsageError("tracks does not take --start")) { try Invocation.parse(["tracks", "--start", "5"]) }
     }
 
     @Test func aMalformedStartSaysWhatWouldDo() {

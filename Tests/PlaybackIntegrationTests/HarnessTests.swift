@@ -296,9 +296,10 @@ struct PipeSinkCaptureTests {
     func finishWithoutPlayback() async throws {
         let capture = try PipeSinkCapture()
         let start = ContinuousClock.now
-        let bytes = await capture.finish(quietFor: .milliseconds(200), timeout: .seconds(10))
-        // Well before the timeout: silence counts as quiet (the idle sink keeps writing zeros).
-        #expect(ContinuousClock.now - start < .seconds(8))
+        let bytes = await capture.finish(quietFor: .milliseconds(200), timeout: .seconds(120))
+        // Silence counts as quiet (the idle sink keeps writing zeros): it returns long before the
+        // timeout. Not a speed check: the bound only tells "quiet was seen" from "timed out".
+        #expect(ContinuousClock.now - start < .seconds(60))
         #expect(!bytes.contains { $0 != 0 })
     }
 

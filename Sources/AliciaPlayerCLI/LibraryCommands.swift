@@ -1,0 +1,32 @@
+import AliciaBackend
+
+/// `alicia-player tracks [--json]` and `alicia-player notes <ref>`.
+enum LibraryCommands {
+    static func tracks(json: Bool, backend options: BackendOptions) -> Int32 {
+        do {
+            let library = try BackendSession(options).library()
+            Console.out(json ? library.json() + "\n" : TrackList.render(library))
+            return CommandLineTool.Status.success
+        } catch {
+            Console.fail(error.message)
+            return CommandLineTool.Status.failure
+        }
+    }
+
+    static func notes(reference: String, backend options: BackendOptions) -> Int32 {
+        do {
+            let backend = try BackendSession(options)
+            guard let entry = backend.find(reference) else { return CommandLineTool.Status.failure }
+            guard let label = entry.episode.label else {
+                Console.fail("'\(entry.episode.title)' has no label, so it has no show notes")
+                return CommandLineTool.Status.failure
+            }
+            let markdown = try backend.client.showNotes(label: label)
+            Console.out(MarkdownText.plain(markdown) + (markdown.hasSuffix("\n") ? "" : "\n"))
+            return CommandLineTool.Status.success
+        } catch {
+            Console.fail(error.message)
+            return CommandLineTool.Status.failure
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import AliciaAudio
+import AliciaBackend
+
+/// Turns what a person typed into something to play.
+enum References {
+    /// A voice note: a URL, an existing path, or a media path on the backend
+    /// (`/api/audio/voice-1.wav`, joined to the base URL with the token). Prints why not.
+    static func voiceNote(_ reference: String, backend options: BackendOptions) -> (location: MediaLocation, title: String)? {
+        if reference.contains("://") || PlayCommand.fileExists(reference) || !reference.hasPrefix("/api/") {
+            do {
+                let location = try MediaLocation(reference)
+                return (location, PlayCommand.fileName(location))
+            } catch {
+                Console.fail("cannot play '\(reference)': use an http(s):// or file:// URL, a path, or a media path such as /api/audio/voice-1.wav")
+                return nil
+            }
+        }
+        do {
+            let backend = try BackendSession(options)
+            let location = try MediaLocation(backend.client.mediaURL(for: reference))
+            return (location, PlayCommand.fileName(location))
+        } catch let error as BackendError {
+            Console.fail(error.message)
+        } catch {
+            Console.fail("the media path '\(reference)' does not make a URL")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,76 @@
+import AliciaTerminal
+
+/// What a key asks the Studio to do. Keys follow podcast-app conventions.
+enum StudioAction: Equatable {
+    case togglePause
+    case seek(by: Double)
+    case seekToFraction(Double)
+    case next, previous
+    case volume(by: Double)
+    case speed(by: Double)
+    case replayVoiceNote
+    case talk
+    case playSelected
+    case moveSelection(by: Int)
+    case selectFirst, selectLast
+    case search
+    case help
+    case dismiss
+    case redraw
+    case suspend
+    case quit
+
+    /// The action for a key in the main view (no composer or search line open).
+    static func forKey(_ key: Key, pageSize: Int) -> StudioAction? {
+        switch key {
+        case .character(" "): return .togglePause
+        case .left: return .seek(by: -15)
+        case .right: return .seek(by: 30)
+        case .character(","): return .seek(by: -5)
+        case .character("."): return .seek(by: 5)
+        case .character(let c) where c.isASCII && c.isNumber:
+            return .seekToFraction(Double(c.wholeNumberValue ?? 0) / 10)
+        case .character("n"): return .next
+        case .character("p"): return .previous
+        case .character("+"), .character("="): return .volume(by: 0.1)
+        case .character("-"), .character("_"): return .volume(by: -0.1)
+        case .character("]"): return .speed(by: 0.25)
+        case .character("["): return .speed(by: -0.25)
+        case .character("v"): return .replayVoiceNote
+        case .character("t"): return .talk
+        case .enter: return .playSelected
+        case .up, .character("k"): return .moveSelection(by: -1)
+        case .down, .character("j"): return .moveSelection(by: 1)
+        case .pageUp: return .moveSelection(by: -max(1, pageSize))
+        case .pageDown: return .moveSelection(by: max(1, pageSize))
+        case .home, .character("g"): return .selectFirst
+        case .end, .character("G"): return .selectLast
+        case .character("/"): return .search
+        case .character("?"): return .help
+        case .escape: return .dismiss
+        case .control("l"): return .redraw
+        case .control("z"): return .suspend
+        case .character("q"), .control("c"): return .quit
+        default: return nil
+        }
+    }
+
+    /// The keys, for the help overlay.
+    static let keyTable: [(keys: String, what: String)] = [
+        ("space", "play / pause"),
+        ("← / →", "back 15 s / forward 30 s"),
+        (", / .", "back / forward 5 s"),
+        ("0 – 9", "jump to 0 – 90 %"),
+        ("n / p", "next / previous episode"),
+        ("+ / -", "volume up / down"),
+        ("[ / ]", "slower / faster"),
+        ("↑ ↓ j k", "select; PgUp PgDn, g G: page, first, last"),
+        ("enter", "play the selected episode"),
+        ("/", "search titles and labels"),
+        ("v", "replay the last voice note"),
+        ("t", "talk to Alicia (she answers with a voice note)"),
+        ("?", "this help; Esc closes it"),
+        ("ctrl-z", "suspend (fg resumes)"),
+        ("q", "quit"),
+    ]
+}

@@ -1,0 +1,445 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AliciaAudio
+import AliciaBackend
+import AliciaTerminal
+import Synchronization
+
+/// The interactive Studio: the library, the now-playing panel, Alicia's words
+/// and a composer, driven by keys. Runs on the main thread in a `poll` loop over
+/// stdin and the signal watcher's descriptor; players, the chat stream and the
+/// proactive refresh run on threads of their own and are read each frame.
+final class StudioApp {
+    /// What to start with.
+    struct Setup {
+        var backend: BackendSession?
+        /// The backend's name for the header (no token).
+        var backendName: String
+        /// Play this at once: an entry of the library, or a stream of its own.
+        var autoplay: Autoplay?
+        var options: PlayOptions
+    }
+
+    enum Autoplay {
+        case entry(label: String?, index: Int)
+        case stream(MediaLocation, title: String)
+    }
+
+    private let setup: Setup
+    private let terminal: Terminal
+    private let signals: SignalWatcher
+    private var model = StudioModel()
+    private var decoder = KeyDecoder()
+    private var screen = Screen()
+    private let player: Player
+    private let voiceNotes: VoiceNotes
+    private var listRows = 10
+    private var running = true
+    private var exitStatus = CommandLineTool.Status.success
+    /// Written by the chat and proactive threads, read each frame.
+    private let inbox = Mailbox()
+    private var lastProactiveFetch: ContinuousClock.Instant?
+    private var pendingEscapeSince: ContinuousClock.Instant?
+    private var statusSetAt: ContinuousClock.Instant?
+
+    private struct Inbox: Sendable {
+        var reply: StudioModel.ChatPanel?
+        var proactive: [ProactiveMessage]?
+        var voiceNote: (location: MediaLocation, title: String)?
+        var error: String?
+    }
+
+    /// What the chat and proactive threads leave for the main loop.
+    private final class Mailbox: Sendable {
+        private let state = Mutex(Inbox())
+
+        func withLock<R: Sendable>(_ body: (inout Inbox) -> R) -> R {
+            state.withLock { body(&$0) }
+        }
+    }
+
+    /// Frames while something moves (10 a second), and while idle (one a second).
+    static let busyTick: Duration = .milliseconds(100)
+    static let idleTick: Duration = .seconds(1)
+    static let proactiveInterval: Duration = .seconds(60)
+
+    init(setup: Setup, terminal: Terminal, signals: SignalWatcher) {
+        self.setup = setup
+        self.terminal = terminal
+        self.signals = signals
+        var configuration = PlayerConfiguration(device: setup.options.device)
+        configuration.readAheadSeconds = setup.options.readAheadSeconds
+        player = Player(configuration: configuration)
+        voiceNotes = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: setup.options.device),
+                                focus: setup.options.voiceFocus, resumeRewind: setup.options.resumeRewind)
+        model.backendName = setup.backendName
+    }
+
+    func run() -> Int32 {
+        do {
+            try terminal.enterRawMode()
+        } catch {
+            Console.fail("cannot use the terminal: \(error)")
+            return CommandLineTool.Status.failure
+        }
+        terminal.enterFullScreen()
+        defer {
+            voiceNotes.stop()
+            player.stop()
+            terminal.restore()
+        }
+        loadLibrary()
+        refreshProactive()
+        start(setup.autoplay)
+        draw()
+        while running {
+            waitForInput()
+            readKeys()
+            handleSignals()
+            collectEvents()
+            draw()
+        }
+        return exitStatus
+    }
+
+    // MARK: The loop
+
+    private func waitForInput() {
+        let busy = player.snapshot().state == .playing || !voiceNotes.isIdle || model.reply.streaming
+            || pendingEscapeSince != nil
+        let tick = busy ? Self.busyTick : Self.idleTick
+        var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: signals.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+        let milliseconds = Int32(tick.components.seconds * 1000 + tick.components.attoseconds / 1_000_000_000_000_000)
+        _ = poll(&fds, 2, pendingEscapeSince != nil ? 50 : milliseconds)
+    }
+
+    private func readKeys() {
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        var keys: [Key] = []
+        while true {
+            var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            guard poll(&fds, 1, 0) > 0 else { break }
+            let n = read(0, &buffer, buffer.count)
+            if n <= 0 {
+                if n == 0 { running = false }
+                break
+            }
+            keys += decoder.feed(buffer[0..<n])
+        }
+        if decoder.hasPendingInput {
+            let now = ContinuousClock.now
+            if let since = pendingEscapeSince, now - since >= .milliseconds(50) {
+                keys += decoder.flush()
+                pendingEscapeSince = nil
+            } else if pendingEscapeSince == nil {
+                pendingEscapeSince = now
+            }
+        } else {
+            pendingEscapeSince = nil
+        }
+        for key in keys { handle(key) }
+    }
+
+    private func handleSignals() {
+        for signal in signals.takePending() {
+            switch signal {
+            case SIGWINCH:
+                screen.invalidate()
+            case SIGTSTP:
+                suspend()
+            case SIGCONT:
+                resumeTerminal()
+            default:
+                running = false
+                exitStatus = 128 + signal
+            }
+        }
+    }
+
+    /// Ctrl-Z: give the terminal back as it was, stop, and take it again on `fg`.
+    private func suspend() {
+        terminal.suspend()
+        kill(getpid(), SIGSTOP)
+        resumeTerminal()
+    }
+
+    private func resumeTerminal() {
+        do {
+            try terminal.resume()
+        } catch {
+            setStatus("cannot take the terminal back: \(error)", error: true)
+        }
+        screen.invalidate()
+    }
+
+    private func collectEvents() {
+        while let event = player.nextEvent(timeout: .zero) {
+            switch event {
+            case .ended(let truncated):
+                if let playing = model.nowPlaying { model.played.insert(playing.label ?? playing.title) }
+                if truncated { setStatus("the file is truncated: played what was there", error: true) }
+                if let next = model.neighbour(1) { play(next) }
+            case .failed(let error):
+                setStatus(error.message, error: true)
+            default:
+                break
+            }
+        }
+        while let event = voiceNotes.nextEvent(timeout: .zero) {
+            if case .failed(let title, let error) = event {
+                setStatus("voice note \(title): \(error.message)", error: true)
+            }
+        }
+        let box = inbox.withLock { box -> Inbox in
+            defer { box = Inbox() }
+            return box
+        }
+        let (reply, proactive, error) = (box.reply, box.proactive, box.error)
+        if let note = box.voiceNote { model.lastVoiceNote = note }
+        if let reply { model.reply = reply }
+        if let proactive { model.proactive = proactive }
+        if let error { setStatus(error, error: true) }
+        if let since = lastProactiveFetch, ContinuousClock.now - since >= Self.proactiveInterval { refreshProactive() }
+        if let at = statusSetAt, ContinuousClock.now - at >= .seconds(8), model.status?.isError == false {
+            model.status = nil
+            statusSetAt = nil
+        }
+    }
+
+    private func draw() {
+        guard let size = terminal.size() else { return }
+        var voice: (String, PlayerSnapshot)?
+        if let title = voiceNotes.nowPlaying.title { voice = (title, voiceNotes.player.snapshot()) }
+        // The list's height is the last frame's: the selection stays in view as the window changes.
+        model.scrollToSelection(rows: listRows)
+        let frame = StudioLayout(model: model, episode: player.snapshot(), voice: voice,
+                                 columns: size.columns, rows: size.rows).frame()
+        listRows = frame.listRows
+        let output = screen.render(frame.lines, columns: size.columns, rows: size.rows)
+        if !output.isEmpty { terminal.write(output) }
+    }
+
+    // MARK: Keys
+
+    private func handle(_ key: Key) {
+        if model.composer != nil { return composing(key) }
+        if model.search != nil { return searching(key) }
+        if model.showHelp, key == .escape || key == .character("?") || key == .character("q") {
+            model.showHelp = false
+            return
+        }
+        guard let action = StudioAction.forKey(key, pageSize: max(1, listRows - 1)) else { return }
+        perform(action)
+    }
+
+    private func perform(_ action: StudioAction) {
+        switch action {
+        case .togglePause:
+            if player.snapshot().state == .idle, let entry = model.selectedEntry {
+                play(entry)
+            } else {
+                player.togglePause()
+            }
+        case .seek(let delta): player.seek(by: delta)
+        case .seekToFraction(let fraction): player.seek(toFraction: fraction)
+        case .next:
+            if let next = model.neighbour(1) { play(next) } else { setStatus("this is the last episode") }
+        case .previous:
+            if let previous = model.neighbour(-1) { play(previous) } else { setStatus("this is the first episode") }
+        case .volume(let delta):
+            let volume = min(1.5, max(0, (player.snapshot().volume + delta) * 10).rounded() / 10)
+            player.setVolume(volume)
+            setStatus("volume \(Int((volume * 100).rounded()))%")
+        case .speed:
+            setStatus("speed control is not available yet")
+        case .replayVoiceNote:
+            if let note = model.lastVoiceNote {
+                voiceNotes.enqueue(note.location, title: note.title)
+            } else {
+                setStatus("no voice note yet: press t to talk to Alicia")
+            }
+        case .talk:
+            if setup.backend == nil {
+                setStatus("no backend: talking to Alicia needs one (see --help)", error: true)
+            } else if model.reply.streaming {
+                setStatus("Alicia is still answering")
+            } else {
+                model.composer = LineEditor()
+            }
+        case .playSelected:
+            if let entry = model.selectedEntry { play(entry) }
+        case .moveSelection(let delta): model.moveSelection(by: delta)
+        case .selectFirst: model.selection = 0
+        case .selectLast: model.moveSelection(by: model.visibleEntries.count)
+        case .search: model.search = LineEditor(text: model.filter)
+        case .help: model.showHelp.toggle()
+        case .dismiss:
+            model.showHelp = false
+            model.status = nil
+            if !model.filter.isEmpty {
+                model.filter = ""
+                model.selection = 0
+            }
+        case .redraw: screen.invalidate()
+        case .suspend: suspend()
+        case .quit: running = false
+        }
+    }
+
+    private func composing(_ key: Key) {
+        switch key {
+        case .escape:
+            model.composer = nil
+        case .enter:
+            let text = model.composer?.text.trimmingCharacters() ?? ""
+            model.composer = nil
+            if !text.isEmpty { talk(text) }
+        default:
+            _ = model.composer?.handle(key)
+        }
+    }
+
+    private func searching(_ key: Key) {
+        switch key {
+        case .escape:
+            model.search = nil
+        case .enter:
+            model.search = nil
+        default:
+            _ = model.search?.handle(key)
+            model.filter = model.search?.text ?? ""
+            model.selection = 0
+            model.scroll = 0
+        }
+    }
+
+    // MARK: Actions
+
+    private func loadLibrary() {
+        guard let backend = setup.backend else {
+            if case .stream(_, let title)? = setup.autoplay {
+                model.library = Library([Episode(title: title, fileName: "stream")])
+            }
+            return
+        }
+        do {
+            model.library = try backend.library()
+            model.libraryError = nil
+        } catch {
+            model.libraryError = error.message
+            setStatus(error.message, error: true)
+        }
+    }
+
+    private func start(_ autoplay: Autoplay?) {
+        switch autoplay {
+        case .entry(_, let index)?:
+            if let entry = model.library.entries.first(where: { $0.index == index }) {
+                model.selection = model.visibleEntries.firstIndex(of: entry) ?? 0
+                play(entry)
+            }
+        case .stream(let location, let title)?:
+            model.nowPlaying = .init(title: title, label: nil, mood: "", entryIndex: model.library.entries.first?.index)
+            do {
+                try player.play(location, from: setup.options.start)
+            } catch {
+                setStatus(error.message, error: true)
+            }
+        case nil:
+            break
+        }
+    }
+
+    private func play(_ entry: Library.Entry) {
+        let episode = entry.episode
+        guard let fileName = episode.fileName, episode.hasAudio, let backend = setup.backend else {
+            if setup.backend == nil, case .stream(let location, let title)? = setup.autoplay {
+                start(.stream(location, title: title))
+                return
+            }
+            setStatus("\(episode.label ?? episode.title) has no audio yet")
+            return
+        }
+        do {
+            let location = try MediaLocation(backend.client.mediaURL(for: fileName))
+            model.nowPlaying = .init(title: episode.title, label: episode.label, mood: episode.mood, entryIndex: entry.index)
+            try player.play(location)
+        } catch let error as PlaybackError {
+            setStatus(error.message, error: true)
+        } catch {
+            setStatus("cannot play \(fileName)", error: true)
+        }
+    }
+
+    /// Sends `text` to Alicia with voice replies on; the reply streams into the
+    /// panel and its voice note plays through the voice-note player. The chat runs
+    /// on a thread of its own with a client of its own (a curl handle is one thread's).
+    private func talk(_ text: String) {
+        guard let backend = setup.backend else { return }
+        model.reply = .init(prompt: text, text: "", streaming: true, messageID: nil)
+        let configuration = backend.client.configuration
+        let inbox = self.inbox
+        let voiceNotes = self.voiceNotes
+        _ = NativeThread(name: "alicia-chat") {
+            var panel = StudioModel.ChatPanel(prompt: text, text: "", streaming: true, messageID: nil)
+            do {
+                let client = try BackendClient(configuration: configuration)
+                let reply = try client.chat(text, voice: true) { event in
+                    switch event {
+                    case .token(let piece):
+                        panel.text += piece
+                    case .voice(let path):
+                        do {
+                            let location = try MediaLocation(configuration.mediaURL(for: path))
+                            let title = PlayCommand.fileName(location)
+                            voiceNotes.enqueue(location, title: title)
+                            inbox.withLock { $0.voiceNote = (location, title) }
+                        } catch {
+                            inbox.withLock { $0.error = "the voice note path '\(path)' does not make a URL" }
+                        }
+                    case .error(let message):
+                        inbox.withLock { $0.error = "Alicia: \(message)" }
+                    case .done(let id):
+                        panel.messageID = id
+                    case .unknown:
+                        break
+                    }
+                    let snapshot = panel
+                    inbox.withLock { $0.reply = snapshot }
+                }
+                panel.text = reply.text
+            } catch let error as BackendError {
+                inbox.withLock { $0.error = error.message }
+            } catch {
+                inbox.withLock { $0.error = "\(error)" }
+            }
+            panel.streaming = false
+            let final = panel
+            inbox.withLock { $0.reply = final }
+        }
+    }
+
+    private func refreshProactive() {
+        lastProactiveFetch = ContinuousClock.now
+        guard let backend = setup.backend else { return }
+        let configuration = backend.client.configuration
+        let inbox = self.inbox
+        _ = NativeThread(name: "alicia-proactive") {
+            do {
+                let messages = try BackendClient(configuration: configuration).proactive(limit: 5)
+                inbox.withLock { $0.proactive = messages }
+            } catch let error as BackendError {
+                inbox.withLock { $0.error = "proactive messages: \(error.message)" }
+            } catch {
+                inbox.withLock { $0.error = "proactive messages: \(error)" }
+            }
+        }
+    }
+
+    private func setStatus(_ text: String, error: Bool = false) {
+        model.status = (text, error)
+        statusSetAt = ContinuousClock.now
+    }
+}

@@ -1,0 +1,124 @@
+import AliciaAudio
+import AliciaBackend
+import AliciaTerminal
+
+/// Everything the Studio shows, apart from the players' live state (read from
+/// their snapshots at each frame). Pure: keys and replies change it; the layout
+/// draws it.
+struct StudioModel {
+    /// What can be played: the backend's library, or a single stream given by URL.
+    var library = Library([])
+    var libraryError: String?
+    /// A search narrowing the list (titles, labels, moods), when one is set.
+    var filter = ""
+    /// The search line while it is being typed.
+    var search: LineEditor?
+    /// The composer of `t`.
+    var composer: LineEditor?
+    /// Index into `visibleEntries` of the selected entry.
+    var selection = 0
+    /// First list row shown.
+    var scroll = 0
+    /// What plays (an entry of the library, or an ad-hoc stream).
+    var nowPlaying: NowPlaying?
+    /// Labels (or titles) of episodes played to their end this session.
+    var played: Set<String> = []
+    /// Alicia's latest reply (streaming or done) and her proactive messages.
+    var reply = ChatPanel()
+    var proactive: [ProactiveMessage] = []
+    /// The last voice note heard, for `v`.
+    var lastVoiceNote: (location: MediaLocation, title: String)?
+    var showHelp = false
+    /// A one-line message (an error, a hint) and whether it is an error.
+    var status: (text: String, isError: Bool)?
+    /// Where the backend is (for the header), never with the token.
+    var backendName = ""
+
+    struct NowPlaying: Equatable {
+        var title: String
+        var label: String?
+        var mood: String
+        /// Index of the entry in `library.entries`, when it is from the library.
+        var entryIndex: Int?
+    }
+
+    struct ChatPanel: Equatable, Sendable {
+        var prompt = ""
+        var text = ""
+        var streaming = false
+        var messageID: Int?
+    }
+
+    /// Entries matching the filter, in library order.
+    var visibleEntries: [Library.Entry] {
+        guard !filter.isEmpty else { return library.entries }
+        let wanted = filter.lowercased()
+        return library.entries.filter { entry in
+            let e = entry.episode
+            return e.title.lowercased().contains(wanted) || (e.label?.lowercased().contains(wanted) ?? false)
+                || e.mood.lowercased().contains(wanted)
+        }
+    }
+
+    var selectedEntry: Library.Entry? {
+        let entries = visibleEntries
+        return entries.indices.contains(selection) ? entries[selection] : nil
+    }
+
+    mutating func moveSelection(by delta: Int) {
+        let count = visibleEntries.count
+        guard count > 0 else {
+            selection = 0
+            return
+        }
+        selection = min(max(0, selection + delta), count - 1)
+    }
+
+    /// Keeps the selection within `rows` rows of list, scrolling as little as possible.
+    mutating func scrollToSelection(rows: Int) {
+        guard rows > 0 else { return }
+        let line = listLine(ofEntry: selection)
+        if line < scroll { scroll = max(0, line - (selection == 0 ? line : 0)) }
+        if line >= scroll + rows { scroll = line - rows + 1 }
+        if selection == 0 { scroll = 0 }
+    }
+
+    /// The list's lines: a heading per shelf (when not filtering), then its entries.
+    var listLines: [ListLine] {
+        if !filter.isEmpty {
+            return visibleEntries.enumerated().map { .entry($0.offset, $0.element) }
+        }
+        var lines: [ListLine] = []
+        var position = 0
+        for shelf in library.shelves {
+            lines.append(.heading(shelf.title))
+            for entry in shelf.entries {
+                lines.append(.entry(position, entry))
+                position += 1
+            }
+        }
+        return lines
+    }
+
+    enum ListLine: Equatable {
+        case heading(String)
+        /// The entry and its index among the visible entries.
+        case entry(Int, Library.Entry)
+    }
+
+    private func listLine(ofEntry index: Int) -> Int {
+        listLines.firstIndex { if case .entry(let i, _) = $0 { return i == index } else { return false } } ?? 0
+    }
+
+    /// The entry after (or before) the one playing, for `n` / `p`.
+    func neighbour(_ step: Int) -> Library.Entry? {
+        let entries = library.entries.filter(\.episode.hasAudio)
+        guard !entries.isEmpty else { return nil }
+        guard let current = nowPlaying?.entryIndex,
+              let position = entries.firstIndex(where: { $0.index == current }) else {
+            return step > 0 ? entries.first : nil
+        }
+        let next = position + step
+        return entries.indices.contains(next) ? entries[next] : nil
+    }
+}

@@ -1,0 +1,45 @@
+import AliciaBackend
+import AliciaTerminal
+
+/// `alicia-player tracks`: the library by collection, one aligned line per episode:
+/// index, label, title, mood, duration (or "no audio yet").
+enum TrackList {
+    static func render(_ library: Library) -> String {
+        guard !library.isEmpty else { return "The backend's library is empty.\n" }
+        let widths = columnWidths(library.entries)
+        var out = ""
+        for shelf in library.shelves {
+            out += shelf.title + "\n"
+            for entry in shelf.entries { out += line(entry, widths: widths, hasAudioMark: true) + "\n" }
+        }
+        return out
+    }
+
+    static func lines(_ entries: [Library.Entry], hasAudioMark: Bool) -> [String] {
+        let widths = columnWidths(entries)
+        return entries.map { line($0, widths: widths, hasAudioMark: hasAudioMark) }
+    }
+
+    private struct Widths { var index = 1, label = 1, title = 1, mood = 1 }
+
+    private static func columnWidths(_ entries: [Library.Entry]) -> Widths {
+        var widths = Widths()
+        for entry in entries {
+            widths.index = max(widths.index, String(entry.index).count)
+            widths.label = max(widths.label, DisplayWidth.of(entry.episode.label ?? "—"))
+            widths.title = min(48, max(widths.title, DisplayWidth.of(entry.episode.title)))
+            widths.mood = min(28, max(widths.mood, DisplayWidth.of(entry.episode.mood)))
+        }
+        return widths
+    }
+
+    private static func line(_ entry: Library.Entry, widths: Widths, hasAudioMark: Bool) -> String {
+        let episode = entry.episode
+        let index = String(repeating: " ", count: widths.index - String(entry.index).count) + String(entry.index)
+        let time = episode.hasAudio || !hasAudioMark ? TimeSpec.clock(episode.duration) : "no audio yet"
+        return "  " + index + "  " + DisplayWidth.pad(episode.label ?? "—", to: widths.label)
+            + "  " + DisplayWidth.pad(episode.title, to: widths.title)
+            + "  " + DisplayWidth.pad(episode.mood, to: widths.mood)
+            + "  " + time
+    }
+}

@@ -1,0 +1,112 @@
+import Testing
+import AliciaAudio
+import AliciaBackend
+import AliciaTerminal
+@testable import AliciaPlayerCLI
+
+@Suite struct StudioLayoutTests {
+    static let episodes = [
+        Episode(title: "Morning Light", mood: "Bright · unhurried", duration: 180, fileName: "/a/1.wav", season: 1, episode: 1,
+                label: "S1E01", collection: "S1", collectionTitle: "Season 1"),
+        Episode(title: "长夜漫漫 — a very long title with wide characters 🌙🌊", mood: "Calm", duration: 2700, fileName: "/a/2.wav",
+                label: "NIGHTS-1", collection: "NIGHTS", collectionTitle: "Nights"),
+        Episode(title: "Paper Boats", mood: "Playful", label: "S1E03", collection: "S1", collectionTitle: "Season 1"),
+    ]
+
+    static func model() -> StudioModel {
+        var model = StudioModel()
+        model.library = Library(episodes)
+        model.backendName = "127.0.0.1:8766"
+        model.nowPlaying = .init(title: "Morning Light", label: "S1E01", mood: "Bright · unhurried", entryIndex: 1)
+        return model
+    }
+
+    static func playing() -> PlayerSnapshot {
+        var snapshot = PlayerSnapshot()
+        snapshot.state = .playing
+        snapshot.position = 83
+        snapshot.duration = 180
+        snapshot.bufferedAhead = 10
+        return snapshot
+    }
+
+    @Test(arguments: [(40, 12), (60, 16), (80, 24), (120, 40), (200, 60)])
+    func everyLineFitsTheWindowExactly(columns: Int, rows: Int) {
+        let frame = StudioLayout(model: Self.model(), episode: Self.playing(), voice: ("voice-1.wav", Self.playing()),
+                                 columns: columns, rows: rows).frame()
+        #expect(frame.lines.count == rows)
+        for line in frame.lines {
+            #expect(DisplayWidth.of(line.text) <= columns, "\(line.text.debugDescription) is wider than \(columns)")
+        }
+        #expect(frame.lines[0].text.contains("Alicia Studio"))
+        #expect(frame.listRows >= 1)
+    }
+
+    @Test func theNowPlayingPanelShowsTimesStateAndTheHeldEpisode() {
+        var episode = Self.playing()
+        let text = StudioLayout(model: Self.model(), episode: episode, voice: nil, columns: 100, rows: 30).frame().lines.map(\.text)
+        #expect(text.contains { $0.contains("Morning Light · S1E01") && $0.contains("playing") })
+        #expect(text.contains { $0.contains("1:23") && $0.contains("-1:37 / 3:00") && $0.contains("vol 100%") })
+        episode.isHeld = true
+        let held = StudioLayout(model: Self.model(), episode: episode, voice: ("voice-7.wav", Self.playing()), columns: 100, rows: 30)
+            .frame().lines.map(\.text)
+        #expect(held.contains { $0.contains("held: voice note") })
+        #expect(held.contains { $0.contains("🎙") && $0.contains("voice-7.wav") })
+    }
+
+    @Test func theListGroupsByCollectionMarksPlayingAndNoAudio() {
+        let text = StudioLayout(model: Self.model(), episode: Self.playing(), voice: nil, columns: 100, rows: 30).frame().lines.map(\.text)
+        #expect(text.contains { $0.hasPrefix(" Season 1") })
+        #expect(text.contains { $0.hasPrefix(" Nights") })
+        #expect(text.contains { $0.contains("▶ 1") && $0.contains("S1E01") })
+        #expect(text.contains { $0.contains("Paper Boats") && $0.contains("no audio") })
+    }
+
+    @Test func tooSmallAWindowSaysSo() {
+        let frame = StudioLayout(model: Self.model(), episode: Self.playing(), voice: nil, columns: 30, rows: 8).frame()
+        #expect(frame.lines.first?.text.contains("at least 40×12") == true)
+    }
+
+    @Test func theHelpListsEveryKey() {
+        var model = Self.model()
+        model.showHelp = true
+        let text = StudioLayout(model: model, episode: Self.playing(), voice: nil, columns: 100, rows: 30).frame().lines.map(\.text)
+        for (keys, _) in StudioAction.keyTable {
+            #expect(text.contains { $0.contains(keys) }, "\(keys) missing from the help")
+        }
+    }
+
+    @Test func searchNarrowsTheListAndTheComposerShowsWhatIsTyped() {
+        var model = Self.model()
+        model.filter = "boat"
+        #expect(model.visibleEntries.map(\.episode.label) == ["S1E03"])
+        model.composer = LineEditor(text: "hello Alicia")
+        let text = StudioLayout(model: model, episode: Self.playing(), voice: nil, columns: 80, rows: 24).frame().lines.map(\.text)
+        #expect(text.last?.contains("Say to Alicia: hello Alicia") == true)
+    }
+}
+
+@Suite struct StudioActionTests {
+    @Test(arguments: [
+        (Key.character(" "), StudioAction.togglePause), (.left, .seek(by: -15)), (.right, .seek(by: 30)),
+        (.character(","), .seek(by: -5)), (.character("."), .seek(by: 5)), (.character("0"), .seekToFraction(0)),
+        (.character("7"), .seekToFraction(0.7)), (.character("n"), .next), (.character("p"), .previous),
+        (.character("+"), .volume(by: 0.1)), (.character("-"), .volume(by: -0.1)), (.character("]"), .speed(by: 0.25)),
+        (.character("v"), .replayVoiceNote), (.character("t"), .talk), (.enter, .playSelected),
+        (.character("/"), .search), (.character("?"), .help), (.character("q"), .quit), (.control("c"), .quit),
+        (.control("z"), .suspend), (.escape, .dismiss),
+    ])
+    func keysFollowPodcastConventions(key: Key, action: StudioAction) {
+        #expect(StudioAction.forKey(key, pageSize: 10) == action)
+    }
+
+    @Test func selectionStaysInTheList() {
+        var model = StudioLayoutTests.model()
+        model.moveSelection(by: -5)
+        #expect(model.selection == 0)
+        model.moveSelection(by: 99)
+        #expect(model.selection == 2)
+        #expect(model.neighbour(1)?.episode.label == "NIGHTS-1")
+        #expect(model.neighbour(-1) == nil)
+    }
+}

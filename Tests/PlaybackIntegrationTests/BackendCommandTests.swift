@@ -1,0 +1,240 @@
+import AliciaDemoBackend
+import AliciaTestSupport
+import Foundation
+import Testing
+
+/// `tracks`, `notes`, `play <ref>`, `voice`, `chat` and `demo` against the demo
+/// backend over real loopback HTTP, run as a user runs them.
+@Suite("Backend commands")
+struct BackendCommandTests {
+    static let token = "s3cret-TOKEN-\(UInt32.random(in: 1000...9999))"
+
+    /// A config directory with no config file, so nothing of the machine's leaks in. (HOME stays:
+    /// libpulse finds a running daemon through it when PULSE_SERVER is not set.)
+    static func isolatedEnvironment(_ backend: DemoBackend?, token: String? = nil) throws -> [String: String] {
+        let home = try TemporaryDirectory(prefix: "home")
+        var environment = ["XDG_CONFIG_HOME": home.file("config")]
+        // libpulse finds a daemon through XDG_CONFIG_HOME when neither PULSE_SERVER nor
+        // XDG_RUNTIME_DIR says where: name the running one explicitly.
+        if let server = pulseServer { environment["PULSE_SERVER"] = server }
+        if let backend {
+            environment["ALICIA_BASE_URL"] = backend.baseURL
+            environment["ALICIA_TOKEN"] = token ?? backend.token
+        }
+        return environment
+    }
+
+    /// The running PulseAudio's socket, as `pactl info` found it.
+    static let pulseServer: String? = {
+        if let server = ProcessInfo.processInfo.environment["PULSE_SERVER"], !server.isEmpty { return server }
+        guard let info = try? Pactl.run(["info"]),
+              let line = info.split(separator: "\n").first(where: { $0.hasPrefix("Server String: ") }) else { return nil }
+        let value = line.dropFirst("Server String: ".count).trimmingCharacters(in: .whitespaces)
+        return value.hasPrefix("/") ? "unix:" + value : value
+    }()
+
+    static func tracks(_ backend: DemoBackend) async throws -> [[String: Any]] {
+        let result = try await Playback.run(["tracks", "--json"], environment: isolatedEnvironment(backend))
+        #expect(result.status == 0, "\(result)")
+        let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+        return parsed ?? []
+    }
+
+    private func expectNoToken(_ result: PlayerResult, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(!result.stdout.contains(Self.token), "token in stdout", sourceLocation: sourceLocation)
+        #expect(!result.stderr.contains(Self.token), "token in stderr", sourceLocation: sourceLocation)
+    }
+
+    @Test("tracks lists the library by collection, marks entries without audio, and never shows the token")
+    func tracks() async throws {
+        let backend = try DemoBackend(token: Self.token)
+        defer { backend.stop() }
+        let result = try await Playback.run(["tracks"], environment: Self.isolatedEnvironment(backend))
+        #expect(result.status == 0, "\(result)")
+        expectNoToken(result)
+        let json = try await Self.tracks(backend)
+        #expect(json.count >= 4)
+        let collections = Set(json.compactMap { $0["collectionTitle"] as? String })
+        #expect(collections.count >= 2)
+        for title in collections { #expect(result.stdout.contains(title), "\(title) missing: \(result.stdout)") }
+        #expect(result.stdout.contains("no audio yet"))
+        #expect(json.contains { ($0["hasAudio"] as? Bool) == false })
+        for entry in json where (entry["hasAudio"] as? Bool) == true {
+            #expect(result.stdout.contains(entry["title"] as? String ?? "?"))
+        }
+        // The indexes of `tracks` are the ones `play` takes.
+        #expect(result.stdout.contains("  1  "))
+    }
+
+    @Test("notes prints show notes as plain text; an unknown episode lists the candidates")
+    func notes() async throws {
+        let backend = try DemoBackend(token: Self.token)
+        defer { backend.stop() }
+        let json = try await Self.tracks(backend)
+        let label = try #require(json.first { $0["label"] != nil }?["label"] as? String)
+        let result = try await Playback.run(["notes", label.lowercased()], environment: Self.isolatedEnvironment(backend))
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stdout.isEmpty)
+        #expect(!result.stdout.contains("**") && !result.stdout.hasPrefix("#"), "markdown left in: \(result.stdout)")
+        let unknown = try await Playback.run(["notes", "zebra-unicorn"], environment: Self.isolatedEnvironment(backend))
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no episode matches 'zebra-unicorn'"))
+        #expect(unknown.stderr.contains(label), "candidates not listed: \(unknown.stderr)")
+        expectNoToken(unknown)
+    }
+
+    @Test("play takes a label, an index or a piece of a title, and plays the episode")
+    func playByReference() async throws {
+        let backend = try DemoBackend(token: Self.token)
+        defer { backend.stop() }
+        let json = try await Self.tracks(backend)
+        let playable = json.filter { ($0["hasAudio"] as? Bool) == true }
+        let entry = try #require(playable.min { ($0["duration"] as? Double ?? 0) < ($1["duration"] as? Double ?? 0) })
+        let label = try #require(entry["label"] as? String)
+        let index = try #require(entry["index"] as? Int)
+        let duration = try #require(entry["duration"] as? Double)
+        // Play the last 1.5 s only: the point is finding and streaming the episode.
+        let start = String(format: "%.3f", duration - 1.5)
+        for reference in [label.lowercased(), String(index)] {
+            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let result = try await Playback.run(["play", reference, "--device", capture.sinkName, "--start", start],
+                                                environment: Self.isolatedEnvironment(backend))
+            let captured = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
+            #expect(result.status == 0, "\(reference): \(result)")
+            expectNoToken(result)
+            #expect(captured.count / 2 > 48_000, "\(reference): only \(captured.count / 2) frames reached the sink")
+        }
+        // Every media request carried the token as a query item, redacted in the server's log.
+        #expect(backend.requests.contains { $0.path.contains("/api/audio/") })
+    }
+
+    @Test("an ambiguous or unknown reference lists candidates and exits 1")
+    func ambiguous() async throws {
+        let backend = try DemoBackend(token: Self.token)
+        defer { backend.stop() }
+        let result = try await Playback.run(["play", "e"], environment: Self.isolatedEnvironment(backend))
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("matches") || result.stderr.contains("no episode"), "\(result)")
+        #expect(result.stderrLines.count > 1, "no candidates listed: \(result)")
+        expectNoToken(result)
+    }
+
+    @Test("a wrong token is named as such, with the way to fix it")
+    func wrongToken() async throws {
+        let backend = try DemoBackend(token: Self.token)
+        defer { backend.stop() }
+        for command in [["tracks"], ["notes", "1"], ["play", "1"]] {
+            let result = try await Playback.run(command, environment: Self.isolatedEnvironment(backend, token: "wrong-\(Self.token)"))
+            expectErrorLine(result, status: 1, containing: ["the backend rejected the token (401): check ALICIA_TOKEN or --token"])
+            expectNoToken(result)
+        }
+    }
+
+    @Test("no backend configured: says how to set one and mentions demo")
+    func notConfigured() async throws {
+        let result = try await Playback.run(["tracks"], environment: Self.isolatedEnvironment(nil))
+        expectErrorLine(result, status: 1, containing: ["ALICIA_BASE_URL", "demo"])
+        let play = try await Playback.run(["play", "S1E01"], environment: Self.isolatedEnvironment(nil))
+        expectErrorLine(play, status: 1, containing: ["S1E01", "demo"])
+    }
+
+    @Test("a refused connection names the host and port")
+    func refused() async throws {
+        let port = try LoopbackPort.unused()
+        var environment = try Self.isolatedEnvironment(nil)
+        environment["ALICIA_BASE_URL"] = "http://127.0.0.1:\(port)"
+        let result = try await Playback.run(["tracks"], environment: environment)
+        expectErrorLine(result, status: 1, containing: ["127.0.0.1:\(port)"])
+    }
+
+    @Test("a reply that is not the expected JSON names the endpoint")
+    func badJSON() async throws {
+        let server = try NginxServer()
+        for (directory, body) in [("api", "<html>not json</html>"), ("bad/api", #"[{"mood": "no title"}]"#)] {
+            let path = server.fixturesDirectory + "/" + directory
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try body.write(toFile: path + "/tracks", atomically: true, encoding: .utf8)
+        }
+        var environment = try Self.isolatedEnvironment(nil)
+        environment["ALICIA_BASE_URL"] = server.url("/media")
+        let notJSON = try await Playback.run(["tracks"], environment: environment)
+        expectErrorLine(notJSON, status: 1, containing: ["/api/tracks", "not JSON"])
+        environment["ALICIA_BASE_URL"] = server.url("/media/bad")
+        let missing = try await Playback.run(["tracks"], environment: environment)
+        expectErrorLine(missing, status: 1, containing: ["/api/tracks", "title"])
+    }
+
+    @Test("flags beat the environment, which beats the config file; a readable config file gets a warning")
+    func configuration() async throws {
+        let backend = try DemoBackend(token: Self.token)
+        defer { backend.stop() }
+        let home = try TemporaryDirectory(prefix: "home")
+        let configDirectory = home.file("config/alicia")
+        try FileManager.default.createDirectory(atPath: configDirectory, withIntermediateDirectories: true)
+        let config = configDirectory + "/config"
+        try "# test\nbase_url = \(backend.baseURL)\ntoken = \(Self.token)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        chmod(config, 0o644)
+        var environment = ["XDG_CONFIG_HOME": home.file("config")]
+        if let server = Self.pulseServer { environment["PULSE_SERVER"] = server }
+        let fromFile = try await Playback.run(["tracks"], environment: environment)
+        #expect(fromFile.status == 0, "\(fromFile)")
+        #expect(fromFile.stderr.contains("chmod 600"), "no warning: \(fromFile)")
+        expectNoToken(fromFile)
+        var wrongEnvironment = environment
+        wrongEnvironment["ALICIA_TOKEN"] = "wrong"
+        let envWins = try await Playback.run(["tracks"], environment: wrongEnvironment)
+        #expect(envWins.status == 1, "the environment should beat the file: \(envWins)")
+        let flagWins = try await Playback.run(["tracks", "--token", Self.token], environment: wrongEnvironment)
+        #expect(flagWins.status == 0, "the flag should beat the environment: \(flagWins)")
+        let tokenFile = home.file("token")
+        try "\(Self.token)\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        chmod(tokenFile, 0o600)
+        let viaFile = try await Playback.run(["tracks", "--token-file", tokenFile], environment: wrongEnvironment)
+        #expect(viaFile.status == 0, "\(viaFile)")
+        expectNoToken(viaFile)
+    }
+
+    @Test("chat streams the reply, plays its voice note, prints the message id, and reacts")
+    func chat() async throws {
+        let backend = try DemoBackend(token: Self.token)
+        defer { backend.stop() }
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let result = try await Playback.run(["chat", "hello Alicia", "--voice", "--react", "❤️", "--device", capture.sinkName],
+                                            environment: Self.isolatedEnvironment(backend), timeout: .seconds(60))
+        let captured = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
+        #expect(result.status == 0, "\(result)")
+        expectNoToken(result)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count >= 2, "\(result)")
+        #expect(lines.last?.hasPrefix("message ") == true, "no message id: \(result)")
+        #expect(captured.count / 2 > 24_000, "the voice note did not reach the sink (\(captured.count / 2) frames)")
+        #expect(backend.requests.contains { $0.path.hasPrefix("/api/react") && $0.status == 200 })
+        #expect(backend.requests.contains { $0.path.contains("voice-") })
+    }
+
+    @Test("voice plays one note given as a media path of the backend")
+    func voice() async throws {
+        let backend = try DemoBackend(token: Self.token)
+        defer { backend.stop() }
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let result = try await Playback.run(["voice", "/api/audio/voice-1.wav", "--device", capture.sinkName],
+                                            environment: Self.isolatedEnvironment(backend))
+        let captured = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
+        expectSuccess(result)
+        #expect(captured.count / 2 > 24_000)
+    }
+
+    @Test("demo starts its own backend and plays; Ctrl-C stops it cleanly")
+    func demo() async throws {
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let child = try PlayerProcess.start(["demo", "--device", capture.sinkName, "--quiet"], environment: Self.isolatedEnvironment(nil))
+        #expect(await capture.waitForAudio(timeout: .seconds(20)), "the demo made no sound")
+        child.send(SIGINT)
+        let result = try await PlayerProcess.result(of: child, timeout: .seconds(10))
+        _ = await capture.finish()
+        #expect(result.status == 130, "\(result)")
+        #expect(result.signal == nil)
+        #expect(result.stderr.contains("demo backend"), "\(result)")
+        #expect(result.stderr.contains("token ***"))
+    }
+}

@@ -1,0 +1,155 @@
+import AliciaTestSupport
+import Foundation
+import Testing
+
+/// The interactive Studio, driven in a real pseudo-terminal (tmux: send-keys to
+/// type, capture-pane to read the screen) against the demo backend and a test
+/// PulseAudio sink.
+@Suite("Studio in a terminal", .serialized)
+struct StudioTests {
+    /// A tmux server of its own, with one window running a script.
+    final class Tmux {
+        let socket = "alicia-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let directory: TemporaryDirectory
+
+        init(command: String, columns: Int = 100, rows: Int = 30, environment: [String: String]) throws {
+            directory = try TemporaryDirectory(prefix: "tmux")
+            let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
+            let script = """
+                \(exports)
+                stty -g > '\(directory.file("stty-before"))'
+                \(command)
+                echo $? > '\(directory.file("status"))'
+                stty -g > '\(directory.file("stty-after"))'
+                sleep 600
+                """
+            let path = try directory.write(Array(script.utf8), as: "run.sh")
+            try run(["new-session", "-d", "-s", "studio", "-x", "\(columns)", "-y", "\(rows)", "bash \(path)"])
+        }
+
+        @discardableResult
+        func run(_ arguments: [String]) throws -> String {
+            let result = try ChildProcess.runBlocking(try ChildProcess.resolve("tmux"), ["-L", socket, "-f", "/dev/null"] + arguments,
+                                                  timeout: .seconds(10))
+            return result.stdoutText
+        }
+
+        func keys(_ keys: String...) throws { try run(["send-keys", "-t", "studio"] + keys) }
+
+        func screen() -> String { (try? run(["capture-pane", "-p", "-t", "studio"])) ?? "" }
+
+        /// Waits (bounded) until the screen satisfies `condition`; returns the last screen.
+        @discardableResult
+        func waitFor(_ what: String, timeout: Duration = .seconds(20), _ condition: (String) -> Bool) throws -> String {
+            let deadline = ContinuousClock.now + timeout
+            var last = ""
+            while ContinuousClock.now < deadline {
+                last = screen()
+                if condition(last) { return last }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            throw HarnessError("timed out waiting for \(what); the screen was:\n\(last)")
+        }
+
+        func file(_ name: String) -> String? {
+            try? String(contentsOfFile: directory.file(name), encoding: .utf8)
+        }
+
+        deinit {
+            _ = try? run(["kill-server"])
+            directory.remove()
+        }
+    }
+
+    static func elapsed(_ screen: String) -> Int? {
+        // The progress line: " 1:23 ▕…▏ -0:37 / 2:00  vol 100%"
+        guard let line = screen.split(separator: "\n").first(where: { $0.contains("vol ") && $0.contains("▕") }),
+              let time = line.split(separator: " ").first else { return nil }
+        let parts = time.split(separator: ":").compactMap { Int($0) }
+        return parts.reduce(0) { $0 * 60 + $1 }
+    }
+
+    @Test("open, play, pause, seek, talk with a voice note, resize, help, quit: the terminal is restored")
+    func session() async throws {
+        try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        var environment = ProcessInfo.processInfo.environment.filter { ["PULSE_SERVER", "PATH", "HOME", "XDG_RUNTIME_DIR"].contains($0.key) }
+        environment["TERM"] = "xterm-256color"
+        environment["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "/alicia-no-config"
+        if let server = BackendCommandTests.pulseServer { environment["PULSE_SERVER"] = server }
+        let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
+
+        var screen = try tmux.waitFor("the Studio with an episode playing") { $0.contains("Alicia Studio") && $0.contains("playing") }
+        #expect(screen.contains("Season") || screen.contains("Nights"), "\(screen)")
+        #expect(await capture.waitForAudio(timeout: .seconds(10)), "no audio reached the sink")
+
+        // Pause: the state says so and the sink stops receiving audio.
+        try tmux.keys("Space")
+        screen = try tmux.waitFor("paused") { $0.contains("paused") }
+        try await Task.sleep(for: .milliseconds(500))
+        let audible = AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar), channels: 2).count
+        try await Task.sleep(for: .milliseconds(700))
+        let later = AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar), channels: 2).count
+        #expect(later == audible, "the sink kept receiving audio while paused")
+
+        // Resume and seek forward 30 s with →.
+        try tmux.keys("Space")
+        screen = try tmux.waitFor("playing again") { $0.contains("playing") }
+        let before = Self.elapsed(screen) ?? 0
+        try tmux.keys("Right")
+        screen = try tmux.waitFor("the seek") { (Self.elapsed($0) ?? 0) >= before + 29 }
+
+        // Talk: the reply streams into the panel and its voice note plays on a second line.
+        try tmux.keys("t")
+        _ = try tmux.waitFor("the composer") { $0.contains("Say to Alicia") }
+        try tmux.keys("-l", "hello there")
+        try tmux.keys("Enter")
+        screen = try tmux.waitFor("the voice note line", timeout: .seconds(30)) { $0.contains("🎙") }
+        #expect(screen.contains("held: voice note"), "the episode does not show that it is held:\n\(screen)")
+        #expect(screen.contains("You: hello there"), "\(screen)")
+
+        // Resize: the layout follows.
+        try tmux.run(["resize-window", "-t", "studio", "-x", "60", "-y", "16"])
+        screen = try tmux.waitFor("the smaller layout") { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.first?.contains("Alicia Studio") == true && lines.allSatisfy { $0.count <= 60 }
+        }
+
+        // Help.
+        try tmux.keys("?")
+        _ = try tmux.waitFor("the help") { $0.contains("jump to 0 – 90 %") }
+        try tmux.keys("Escape")
+        // A lone Esc is told from the start of a sequence by a pause after it.
+        _ = try tmux.waitFor("the help to close") { !$0.contains("jump to 0 – 90 %") }
+
+        // Quit: exit 0 and the terminal as it was.
+        try tmux.keys("q")
+        _ = try tmux.waitFor("the exit status") { _ in tmux.file("status") != nil }
+        #expect(tmux.file("status")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        let stty = try tmux.waitFor("stty after") { _ in tmux.file("stty-after") != nil }
+        _ = stty
+        #expect(tmux.file("stty-before") == tmux.file("stty-after"), "terminal modes not restored")
+        _ = await capture.finish()
+    }
+
+    @Test("Ctrl-C quits at 40×12 with NO_COLOR, and the terminal is restored")
+    func signalsRestoreTheTerminal() async throws {
+        try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        var environment = ProcessInfo.processInfo.environment.filter { ["PULSE_SERVER", "PATH", "HOME", "XDG_RUNTIME_DIR"].contains($0.key) }
+        environment["TERM"] = "xterm-256color"
+        environment["NO_COLOR"] = "1"
+        if let server = BackendCommandTests.pulseServer { environment["PULSE_SERVER"] = server }
+        let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", columns: 40, rows: 12, environment: environment)
+        let screen = try tmux.waitFor("the Studio at 40×12") { $0.contains("Alicia Studio") }
+        #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 40 })
+        try tmux.keys("C-c")
+        _ = try tmux.waitFor("the exit status") { _ in tmux.file("status") != nil }
+        #expect(tmux.file("status")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        _ = try tmux.waitFor("stty after") { _ in tmux.file("stty-after") != nil }
+        #expect(tmux.file("stty-before") == tmux.file("stty-after"), "terminal modes not restored")
+        _ = await capture.finish()
+    }
+}
