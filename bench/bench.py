@@ -95,9 +95,14 @@ http {{
 
 
 class Sink:
-    """A pipe sink with a reader that notes when the first non-silent byte arrives."""
+    """A pipe sink with a reader that notes when the first non-silent byte arrives, and (when
+    given the frames of a target region) when the first frame of that region arrives."""
 
-    def __init__(self):
+    def __init__(self, watch=None):
+        self.watch = watch
+        self.target_seen = None
+        self.carry = b""
+        self.total = 0
         self.dir = tempfile.mkdtemp(prefix="alicia-bench-sink.")
         self.fifo = os.path.join(self.dir, "fifo")
         self.name = f"bench_{os.getpid()}_{int(time.time() * 1000) % 10**8}"
@@ -125,10 +130,24 @@ class Sink:
             if not data:
                 continue
             now = time.monotonic()
+            if self.watch is not None and self.target_seen is None:
+                self.scan(data, now)
+            self.total += len(data)
             if data.count(0) != len(data):
                 if self.first_audio is None:
                     self.first_audio = now
                 self.audible_bytes += len(data) - data.count(0)
+
+    def scan(self, data, now):
+        """Looks for any 16-byte frame-aligned window of the target region (the stream out of the
+        sink is frame-aligned from its first byte: windows start at multiples of 4)."""
+        buffer = self.carry + data
+        base = self.total - len(self.carry)
+        for i in range((-base) % 4, len(buffer) - 15, 4):
+            if buffer[i:i + 16] in self.watch:
+                self.target_seen = now
+                return
+        self.carry = buffer[-15:]
 
     def close(self):
         self.stopping = True
@@ -193,6 +212,76 @@ def run(player, url, start=None, play_for=None, nginx=None):
     return {"ttfa": ttfa, "rss": stats[0], "cpu": stats[1], "fetched": fetched, "audible": audible}
 
 
+def target_windows(path, seconds_at, span=2.0):
+    """The 16-byte windows of the source's frames from `seconds_at` on, for `span` seconds."""
+    with open(path, "rb") as f:
+        f.seek(44 + int(seconds_at * RATE) * CHANNELS * WIDTH)
+        region = f.read(int(span * RATE) * CHANNELS * WIDTH + 16)
+    return {region[i:i + 16] for i in range(0, len(region) - 15, 4)}
+
+
+def seek_run(player, url, path, fraction=0.5):
+    """Starts playing from the start, then seeks to `fraction` of the file: the Studio's digit key
+    through a pseudo-terminal for alicia-player, the IPC socket's absolute-percent seek for mpv.
+    Returns seconds from the seek command to the first frame of the target at the sink."""
+    import pty, json
+    duration = (os.path.getsize(path) - 44) / BYTE_RATE
+    sink = Sink(watch=target_windows(path, duration * fraction))
+    socket_path = os.path.join(sink.dir, "mpv.sock")
+    if player == "alicia-player":
+        master, slave = pty.openpty()
+        import fcntl, termios
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+        env = dict(os.environ, TERM="xterm-256color")
+        process = subprocess.Popen(command(player, sink.name, url), stdin=slave, stdout=slave, stderr=slave,
+                                   env=env, start_new_session=True)
+        os.close(slave)
+        drain = threading.Thread(target=lambda: _drain(master), daemon=True)
+        drain.start()
+    else:
+        master = None
+        process = subprocess.Popen(command(player, sink.name, url) + [f"--input-ipc-server={socket_path}"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while sink.first_audio is None and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.005)
+    time.sleep(1.0)  # playing steadily before the seek
+    sent = time.monotonic()
+    if player == "alicia-player":
+        os.write(master, str(int(fraction * 10)).encode())
+    else:
+        with socket.socket(socket.AF_UNIX) as client:
+            client.connect(socket_path)
+            client.sendall((json.dumps({"command": ["seek", fraction * 100, "absolute-percent"]}) + "\n").encode())
+    deadline = time.monotonic() + 10
+    while sink.target_seen is None and time.monotonic() < deadline:
+        time.sleep(0.001)
+    latency = (sink.target_seen - sent) if sink.target_seen else None
+    if master is not None:
+        os.write(master, b"q")
+    else:
+        process.send_signal(signal.SIGINT)
+    try:
+        process.wait(5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    if master is not None:
+        os.close(master)
+    sink.close()
+    return {"seek": latency}
+
+
+def _drain(fd):
+    """Reads what the Studio draws, so its writes never block."""
+    while True:
+        try:
+            if not os.read(fd, 65536):
+                return
+        except OSError:
+            return
+
+
 def summary(values, unit, scale=1.0, digits=1):
     values = [v * scale for v in values if v is not None]
     if not values:
@@ -237,6 +326,8 @@ def main():
                 run(p, os.path.join(media, "ten-minutes.wav")), include_paplay=["paplay"])
         compare("Time to first audio, --start 1:00:00 of 2 h (HTTP)", "ttfa", "ms", 1000, 0,
                 lambda p: run(p, two_hours, start="3600", nginx=nginx))
+        compare("Seek to audio: to 50 % of 2 h while playing (HTTP)", "seek", "ms", 1000, 0,
+                lambda p: seek_run(p, two_hours, os.path.join(media, "two-hours.wav")))
         compare("Peak RSS, 10-minute WAV, 10 s played (HTTP)", "rss", "MiB", 1 / 1024, 1,
                 lambda p: run(p, nginx.url("ten-minutes.wav"), play_for=10, nginx=nginx))
         compare("Peak RSS, 2-hour WAV, 10 s played (HTTP)", "rss", "MiB", 1 / 1024, 1,
@@ -253,7 +344,7 @@ def main():
     versions = {
         "alicia-player": subprocess.run([os.path.join(ROOT, ".build/release/alicia-player"), "--version"],
                                         capture_output=True, text=True).stdout.strip(),
-        "mpv": subprocess.run(["mpv", "--version"], capture_output=True, text=True).stdout.splitlines()[0],
+        "mpv": " ".join(subprocess.run(["mpv", "--version"], capture_output=True, text=True).stdout.split()[:2]),
         "pulseaudio": subprocess.run(["pulseaudio", "--version"], capture_output=True, text=True).stdout.strip(),
         "nginx": subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip(),
     }
@@ -269,15 +360,16 @@ def main():
         "",
         f"Measured by `bench/run` on {datetime.date.today().isoformat()}: {os.cpu_count()} cores, "
         f"{memory:.1f} GiB, {platform.platform()}.",
-        "Versions: " + "; ".join(f"{k} {v}" for k, v in versions.items()) + ".",
+        "Versions: " + "; ".join(versions.values()) + ".",
         f"Each figure: median of {args.runs} runs (min-max). Loopback nginx; each run plays into its own",
         "PulseAudio pipe sink; first audio = the first non-silent byte out of the sink's FIFO.",
         f"For reference, 10 s of the test audio is {played:.2f} MiB; alicia-player's read-ahead is 10 s more.",
         "",
         *table,
         "",
-        "Seek-to-audio and 2x speed are not measured yet: alicia-player has no scriptable seek or speed",
-        "control yet (they arrive with the interactive UI and the control socket).",
+        "Seek to audio: alicia-player gets the Studio's `5` key through a pseudo-terminal, mpv an",
+        "absolute-percent seek on its IPC socket; timed from the command to the first frame of the target",
+        "position out of the sink. CPU at 2x is not measured: alicia-player has no speed control yet.",
         "",
     ])
     with open(args.out, "w") as f:
