@@ -24,7 +24,7 @@ final class ChatStreamProducer: BodyProducer {
         guard index < pieces.count else { return .end }
         let piece = pieces[index]
         if offset == 0 {
-            guard stopSignal.sleep(for: piece.delay) else { return .abort }
+            guard stopSignal.wait(for: piece.delay) else { return .abort }
         }
         let count = min(buffer.count, piece.bytes.count - offset)
         piece.bytes.withUnsafeBytes { bytes in

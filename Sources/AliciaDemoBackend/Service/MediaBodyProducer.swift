@@ -36,7 +36,7 @@ final class MediaBodyProducer: BodyProducer {
             let start = started ?? now
             started = start
             let due = start + .seconds(Double(sent) / Double(rate))
-            if due > now, !stopSignal.sleep(for: due - now) {
+            if due > now, !stopSignal.wait(for: due - now) {
                 return .abort
             }
         }

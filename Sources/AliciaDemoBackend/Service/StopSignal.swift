@@ -45,8 +45,8 @@ final class StopSignal: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    /// Sleeps for `duration`; false if the backend stopped (before or during the wait).
-    func sleep(for duration: Duration) -> Bool {
+    /// Waits out `duration` (a chat delay, a rate limit); false if the backend stopped before or during it.
+    func wait(for duration: Duration) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         guard duration > .zero else { return !stopped }
