@@ -333,6 +333,7 @@ final class Pipeline: @unchecked Sendable {
 
     /// Moves playback to `target`: flush what is queued, move the decoder, start a new segment.
     private func reposition(to target: Int64, sink: any AudioSink) -> Bool {
+        Log.debug(.engine, "seek to frame \(target): flushing")
         switch sink.flush() {
         case .done, .interrupted: break
         case .failed(let error):
@@ -345,6 +346,7 @@ final class Pipeline: @unchecked Sendable {
             return false
         }
         decodedFrame.store(target, ordering: .relaxed)
+        Log.debug(.engine, "seek to frame \(target): decoder moved")
         let state = control.update { c -> PlayerState in
             c.segmentBase = target
             c.endFrame = nil

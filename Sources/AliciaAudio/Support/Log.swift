@@ -25,6 +25,8 @@ public enum Log {
         }
     }()
 
+    private static let start = MonotonicClock.nanoseconds()
+
     private static let sink: Int32 = {
         if let path = getenv("ALICIA_LOG_FILE") {
             let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
@@ -47,7 +49,9 @@ public enum Log {
 
     private static func write(_ level: Level, _ category: Category, _ message: () -> String) {
         guard let threshold, level >= threshold else { return }
-        var line = "[\(category.rawValue)] \(message())\n"
+        // Milliseconds since the first line: enough to see where time goes, e.g. in a seek.
+        let elapsed = (MonotonicClock.nanoseconds() - start) / 1_000_000
+        var line = "\(elapsed) [\(category.rawValue)] \(message())\n"
         // One write(2) per line: lines from different threads do not interleave.
         line.withUTF8 { _ = Glibc.write(sink, $0.baseAddress, $0.count) }
     }

@@ -205,6 +205,7 @@ final class PulseStream: AudioSink, @unchecked Sendable {
     /// Ends the hold on a new segment. Lock held.
     private func release() {
         holding = false
+        Log.debug(.output, "segment start: \(segmentWritten) bytes queued, uncorking")
         applyCork()
     }
 
@@ -226,6 +227,7 @@ final class PulseStream: AudioSink, @unchecked Sendable {
             if let failure = streamFailure() { return .failed(failure) }
             holding = true
             applyCork()
+            Log.debug(.output, "flush")
             context.finish(pa_stream_flush(stream, PulseContext.signalOnCompletion, context.completionUserData))
             context.finish(pa_stream_update_timing_info(stream, PulseContext.signalOnCompletion, context.completionUserData))
             if let timing = pa_stream_get_timing_info(stream) {
@@ -233,6 +235,7 @@ final class PulseStream: AudioSink, @unchecked Sendable {
             }
             segmentWritten = 0
             starved = false
+            Log.debug(.output, "flushed, timing refreshed")
             return .done
         }
     }
