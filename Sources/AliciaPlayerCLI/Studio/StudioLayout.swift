@@ -80,7 +80,7 @@ struct StudioLayout {
         return pad(Array(shown), rows: rows)
     }
 
-    private struct Widths { var index = 1, label = 1, mood = 0 }
+    private struct Widths { var index = 1, label = 1, mood = 0, time = 4 }
 
     private func columnWidths(_ entries: [Library.Entry]) -> Widths {
         var widths = Widths()
@@ -88,6 +88,7 @@ struct StudioLayout {
             widths.index = max(widths.index, String(entry.index).count)
             widths.label = max(widths.label, min(12, DisplayWidth.of(entry.episode.label ?? "—")))
             widths.mood = max(widths.mood, DisplayWidth.of(entry.episode.mood))
+            widths.time = max(widths.time, DisplayWidth.of(Self.time(of: entry.episode)))
         }
         return widths
     }
@@ -98,9 +99,10 @@ struct StudioLayout {
         let playing = model.nowPlaying?.entryIndex == entry.index
         let marker = playing ? "▶" : (model.played.contains(key) ? "✓" : " ")
         let index = String(repeating: " ", count: widths.index - String(entry.index).count) + String(entry.index)
-        let time = episode.hasAudio ? TimeSpec.clock(episode.duration) : "no audio"
+        let time = Self.time(of: episode)
         let head = " \(marker) \(index)  " + DisplayWidth.pad(episode.label ?? "—", to: widths.label) + "  "
-        let tail = "  " + time + " "
+        // Right-aligned in a column of its own, so titles and moods line up on every row.
+        let tail = "  " + String(repeating: " ", count: max(0, widths.time - DisplayWidth.of(time))) + time + " "
         let middle = max(4, columns - DisplayWidth.of(head) - DisplayWidth.of(tail))
         let moodWidth = columns >= 70 ? min(widths.mood, middle / 3) : 0
         let titleWidth = middle - (moodWidth > 0 ? moodWidth + 2 : 0)
@@ -110,6 +112,10 @@ struct StudioLayout {
         if selected { return StyledLine(text, style: .reverse) }
         if !episode.hasAudio { return StyledLine(text, style: .dim) }
         return StyledLine(text, style: playing ? .green : .plain)
+    }
+
+    private static func time(of episode: Episode) -> String {
+        episode.hasAudio ? TimeSpec.clock(episode.duration) : "no audio"
     }
 
     private func help(rows: Int) -> [StyledLine] {
