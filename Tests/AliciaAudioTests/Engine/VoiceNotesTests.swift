@@ -9,29 +9,6 @@ import AliciaTestSupport
 @Suite(.serialized) struct VoiceNotesTests {
     static let rate = 48_000
 
-    private func waitForPosition(_ player: Player, atLeast seconds: Double) {
-        let deadline = ContinuousClock.now + .seconds(15)
-        while ContinuousClock.now < deadline {
-            if player.snapshot().position >= seconds { return }
-            _ = player.nextEvent(timeout: .milliseconds(20))
-        }
-        Issue.record("position never reached \(seconds) s: \(player.snapshot())")
-    }
-
-    private func waitForEnd(_ player: Player) {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            switch player.nextEvent(timeout: .milliseconds(100)) {
-            case .ended: return
-            case .failed(let error):
-                Issue.record("episode failed: \(error.message)")
-                return
-            default: continue
-            }
-        }
-        Issue.record("the episode never ended: \(player.snapshot())")
-    }
-
     private func events(_ notes: VoiceNotes, until last: VoiceEvent) -> [VoiceEvent] {
         var seen: [VoiceEvent] = []
         let deadline = ContinuousClock.now + .seconds(20)
@@ -42,19 +19,6 @@ import AliciaTestSupport
         }
         Issue.record("timed out; voice events: \(seen)")
         return seen
-    }
-
-    private static func withoutSilentFrames(_ samples: [Int16], channels: Int = 2) -> [Int16] {
-        var kept: [Int16] = []
-        kept.reserveCapacity(samples.count)
-        var frame = 0
-        while frame + channels <= samples.count {
-            if samples[frame..<frame + channels].contains(where: { $0 != 0 }) {
-                kept.append(contentsOf: samples[frame..<frame + channels])
-            }
-            frame += channels
-        }
-        return kept
     }
 
     @Test func pauseHoldsTheEpisodeAtItsExactFrameAndResumesThere() async throws {
@@ -70,7 +34,7 @@ import AliciaTestSupport
         defer { voice.stop() }
 
         try player.play(MediaLocation(server.url("/media/episode.wav")))
-        waitForPosition(player, atLeast: 1.0)
+        player.waitForPosition(atLeast: 1.0)
         voice.enqueue(try MediaLocation(server.url("/media/note.wav")), title: "note")
         let seen = events(voice, until: .focusReleased)
         guard case .started(_, let heldAt?) = seen.first else {
@@ -78,11 +42,11 @@ import AliciaTestSupport
             return
         }
         #expect(seen.contains(.finished(title: "note")))
-        waitForEnd(player)
+        player.waitForEnd()
         player.stop()
 
         let k = Int(heldAt)
-        let captured = Self.withoutSilentFrames(await capture.finishInt16())
+        let captured = withoutSilentFrames(await capture.finishInt16())
         let expected = Array(episode.samples16[0..<k * 2]) + note.samples16 + Array(episode.samples16[(k * 2)...])
         #expect(k >= Self.rate && k < episode.frameCount)
         #expect(captured == expected, "\(AudioCompare.describeDifference(expected: expected, actual: captured, channels: 2))")
@@ -101,18 +65,18 @@ import AliciaTestSupport
         defer { voice.stop() }
 
         try player.play(MediaLocation(server.url("/media/episode.wav")))
-        waitForPosition(player, atLeast: 0.8)
+        player.waitForPosition(atLeast: 0.8)
         voice.enqueue(try MediaLocation(server.url("/media/note24.wav")), title: "note")
         let seen = events(voice, until: .focusReleased)
         guard case .started(_, let heldAt?) = seen.first else {
             Issue.record("no held frame reported: \(seen)")
             return
         }
-        waitForEnd(player)
+        player.waitForEnd()
         player.stop()
 
         let k = Int(heldAt)
-        let captured = Self.withoutSilentFrames(await capture.finishInt16())
+        let captured = withoutSilentFrames(await capture.finishInt16())
         let head = Array(episode.samples16[0..<k * 2])
         let tail = Array(episode.samples16[(k * 2)...])
         #expect(captured.count >= head.count + tail.count)
@@ -165,10 +129,10 @@ import AliciaTestSupport
         defer { voice.stop() }
 
         try player.play(MediaLocation(server.url("/media/tone.wav")))
-        waitForPosition(player, atLeast: 1.0)
+        player.waitForPosition(atLeast: 1.0)
         voice.enqueue(try MediaLocation(server.url("/media/note.wav")), title: "note")
         _ = events(voice, until: .focusReleased)
-        waitForEnd(player)
+        player.waitForEnd()
         player.stop()
 
         let captured = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
@@ -207,7 +171,7 @@ import AliciaTestSupport
         defer { voice.stop() }
 
         try player.play(MediaLocation(server.url("/media/episode.wav")))
-        waitForPosition(player, atLeast: 1.0)
+        player.waitForPosition(atLeast: 1.0)
         voice.enqueue(try MediaLocation(server.url("/media/first.wav")), title: "first")
         voice.enqueue(try MediaLocation(server.url("/media/second.wav")), title: "second")
         // The listener pauses the episode while the first note plays.
@@ -221,7 +185,7 @@ import AliciaTestSupport
         #expect(snapshot.state == .paused, "a paused episode must stay paused after the notes")
         #expect(!snapshot.isHeld)
         player.resume()
-        waitForEnd(player)
+        player.waitForEnd()
         player.stop()
 
         guard case .started(_, let heldAt?) = seen.first else {
@@ -229,7 +193,7 @@ import AliciaTestSupport
             return
         }
         let k = Int(heldAt)
-        let captured = Self.withoutSilentFrames(await capture.finishInt16())
+        let captured = withoutSilentFrames(await capture.finishInt16())
         let expected = Array(episode.samples16[0..<k * 2]) + first.samples16 + second.samples16 + Array(episode.samples16[(k * 2)...])
         #expect(captured == expected, "\(AudioCompare.describeDifference(expected: expected, actual: captured, channels: 2))")
     }

@@ -1,0 +1,59 @@
+import Testing
+@testable import AliciaAudio
+
+/// Bounded waits on a real player, shared by the engine's playback tests. A wait that
+/// runs out records an issue (the test fails) and returns what it saw.
+extension Player {
+    /// Waits for an event matching `match`; returns the events seen.
+    @discardableResult
+    func waitForEvent(timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
+                      _ match: (PlayerEvent) -> Bool) -> [PlayerEvent] {
+        var seen: [PlayerEvent] = []
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            guard let event = nextEvent(timeout: .milliseconds(100)) else { continue }
+            seen.append(event)
+            if match(event) { return seen }
+        }
+        Issue.record("timed out waiting; saw \(seen)", sourceLocation: sourceLocation)
+        return seen
+    }
+
+    /// Waits for the end; a failure instead records an issue. Returns the events seen.
+    @discardableResult
+    func waitForEnd(sourceLocation: SourceLocation = #_sourceLocation) -> [PlayerEvent] {
+        waitForEvent(timeout: .seconds(30), sourceLocation: sourceLocation) { event in
+            if case .ended = event { return true }
+            if case .failed(let error) = event {
+                Issue.record("playback failed: \(error.message)", sourceLocation: sourceLocation)
+                return true
+            }
+            return false
+        }
+    }
+
+    /// Waits until the played position reaches `seconds`.
+    func waitForPosition(atLeast seconds: Double, sourceLocation: SourceLocation = #_sourceLocation) {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
+            if snapshot().position >= seconds { return }
+            _ = nextEvent(timeout: .milliseconds(20))
+        }
+        Issue.record("position never reached \(seconds) s: \(snapshot())", sourceLocation: sourceLocation)
+    }
+}
+
+/// Interleaved 16-bit samples without their silent frames: what a sink played, less the
+/// silence it fills gaps with (a cork, a held episode). Noise fixtures have no silent frame.
+func withoutSilentFrames(_ samples: [Int16], channels: Int = 2) -> [Int16] {
+    var kept: [Int16] = []
+    kept.reserveCapacity(samples.count)
+    var frame = 0
+    while frame + channels <= samples.count {
+        if samples[frame..<frame + channels].contains(where: { $0 != 0 }) {
+            kept.append(contentsOf: samples[frame..<frame + channels])
+        }
+        frame += channels
+    }
+    return kept
+}
