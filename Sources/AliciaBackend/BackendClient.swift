@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import AliciaJSON
 
 /// Alicia's backend, as the phone app uses it (../shared/alicia-api.md).
 /// Blocking calls on the caller's thread.
@@ -51,11 +51,9 @@ public final class BackendClient {
 
     private func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], endpoint: String) throws(BackendError) -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: Data(body))
-        } catch let error as DecodingError {
-            throw .badReply(endpoint: endpoint, detail: Self.describe(error))
+            return try JSON.decode(T.self, from: body)
         } catch {
-            throw .badReply(endpoint: endpoint, detail: "\(error)")
+            throw .badReply(endpoint: endpoint, detail: Self.describe(error))
         }
     }
 

@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import AliciaJSON
 
 /// One event of `/api/chat`'s stream.
 public enum ChatEvent: Sendable, Equatable {
@@ -22,7 +22,7 @@ public enum ChatEvent: Sendable, Equatable {
             var done: Bool?
             var message_id: Int?
         }
-        guard let wire = try? JSONDecoder().decode(Wire.self, from: Data(data.utf8)) else { return nil }
+        guard let wire = try? JSON.decode(Wire.self, from: data.utf8) else { return nil }
         if let token = wire.t { return .token(token) }
         if let voice = wire.voice { return .voice(voice) }
         if let error = wire.error { return .error(error) }
@@ -48,7 +48,7 @@ extension BackendClient {
         struct Request: Encodable { var text: String; var voice: Bool }
         let body: [UInt8]
         do {
-            body = Array(try JSONEncoder().encode(Request(text: text, voice: voice)))
+            body = try JSON.encode(Request(text: text, voice: voice))
         } catch {
             throw .badReply(endpoint: "/api/chat", detail: "cannot encode the request")
         }
@@ -87,7 +87,7 @@ extension BackendClient {
         struct Request: Encodable { var message_id: Int; var emoji: String }
         let body: [UInt8]
         do {
-            body = Array(try JSONEncoder().encode(Request(message_id: messageID, emoji: emoji)))
+            body = try JSON.encode(Request(message_id: messageID, emoji: emoji))
         } catch {
             throw .badReply(endpoint: "/api/react", detail: "cannot encode the request")
         }

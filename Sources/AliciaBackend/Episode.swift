@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// One entry of `/api/tracks`, with the contract's defaults filled in.
 public struct Episode: Sendable, Equatable, Codable {
     public var title: String

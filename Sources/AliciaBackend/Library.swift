@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import AliciaJSON
 
 /// The episodes of `/api/tracks`, grouped into shelves by collection in the
 /// backend's order, each with the index `tracks` shows (1, 2, …, in shelf order).
@@ -97,10 +97,8 @@ extension Library {
                         collection: e.collection, collectionTitle: e.collectionTitle,
                         fileName: e.fileName, hasAudio: e.hasAudio)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Plain strings and numbers only: encoding cannot fail.
-        guard let data = try? encoder.encode(items) else { return "[]" }
-        return String(decoding: data, as: UTF8.self)
+        // Plain strings and finite numbers only: encoding cannot fail short of memory.
+        guard let text = try? JSON.encode(items, layout: .indented) else { return "[]" }
+        return String(decoding: text, as: UTF8.self)
     }
 }

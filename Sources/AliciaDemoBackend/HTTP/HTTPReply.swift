@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import AliciaJSON
 
 /// What the service answers to one request; the daemon turns it into a libmicrohttpd response.
 ///
@@ -24,11 +24,8 @@ struct HTTPReply {
 
     /// `value` as a JSON body (keys sorted, slashes unescaped so media paths read as they are).
     static func json(_ value: some Encodable, status: Int = 200) -> HTTPReply {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            let data = try encoder.encode(value)
-            return HTTPReply(status: status, headers: [jsonContentType], body: .bytes(Array(data)))
+            return HTTPReply(status: status, headers: [jsonContentType], body: .bytes(try JSON.encode(value)))
         } catch {
             // Our own reply types always encode; if one ever does not, say so instead of crashing.
             let text = #"{"error":"the demo backend could not encode its reply"}"#

@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import AliciaJSON
 
 extension DemoService {
     /// `POST /api/chat`: the reply as a stream of server-sent events.
@@ -59,11 +59,9 @@ extension DemoService {
 
     /// `data: <json>` and the blank line that ends an event.
     private static func serverSentEvent(_ event: DemoAPI.ChatEvent) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json: [UInt8]
         do {
-            json = Array(try encoder.encode(event))
+            json = try JSON.encode(event)
         } catch {
             // A ChatEvent holds only strings, numbers and booleans; should encoding ever fail, the
             // client is told in the stream's own terms.

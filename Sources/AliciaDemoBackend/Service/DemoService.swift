@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import AliciaJSON
 import Synchronization
 
 /// The backend's logic: authentication, routing, injected failures and the request log, with the
@@ -127,7 +127,7 @@ final class DemoService: HTTPRequestHandler {
             throw BadBody(status: 413, message: "the body is larger than \(MHDRequestDispatcher.bodyLimit) bytes")
         }
         do {
-            return try JSONDecoder().decode(type, from: Data(request.body))
+            return try JSON.decode(type, from: request.body)
         } catch {
             throw BadBody(status: 400, message: "the body is not the JSON this endpoint takes: \(error)")
         }
