@@ -38,6 +38,11 @@ let package = Package(
             name: "CPulse",
             providers: [.apt(["libpulse-dev"])]
         ),
+        // No pkgConfig: Debian's libsonic-dev ships no .pc file.
+        .systemLibrary(
+            name: "CSonic",
+            providers: [.apt(["libsonic-dev"])]
+        ),
         .systemLibrary(
             name: "CJSON",
             pkgConfig: "libcjson",
@@ -57,7 +62,7 @@ let package = Package(
         // The engine: fetch → decode → play. No terminal code, no Foundation.
         .target(
             name: "AliciaAudio",
-            dependencies: ["AliciaCurl", "CCurl", "CSndfile", "CPulse"]
+            dependencies: ["AliciaCurl", "CCurl", "CSndfile", "CPulse", "CSonic"]
         ),
         // `Codable` over cJSON: the JSON of Alicia's API, for the client and the demo backend,
         // without Foundation in the binary.

@@ -13,6 +13,9 @@ import sys, tempfile, threading, time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RATE, CHANNELS, WIDTH = 48000, 2, 2
 BYTE_RATE = RATE * CHANNELS * WIDTH
+# module-pipe-sink, paced by the system clock, renders one pipe buffer (PIPE_BUF, 4096 bytes) per
+# tick: new audio leaves the sink only at the next tick, 0 to 21.3 ms after the player hands it over.
+SINK_TICK = 4096 / BYTE_RATE
 
 
 def log(text):
@@ -170,26 +173,30 @@ def proc_stats(pid):
     return hwm, (int(fields[11]) + int(fields[12])) / ticks
 
 
-def command(player, sink, url, start=None):
+def command(player, sink, url, start=None, speed=None):
     if player == "alicia-player":
         cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play", url, "--device", sink]
         if start is not None:
             cmd += ["--start", str(start)]
+        if speed is not None:
+            cmd += ["--speed", str(speed)]
     elif player == "mpv":
         cmd = ["mpv", "--no-config", "--no-video", "--really-quiet", "--ao=pulse", f"--audio-device=pulse/{sink}", url]
         if start is not None:
             cmd.insert(1, f"--start={start}")
+        if speed is not None:  # mpv keeps the pitch with its default scaletempo2 filter
+            cmd.insert(1, f"--speed={speed}")
     else:  # paplay: local files only, from the start
         cmd = ["paplay", "-d", sink, url]
     return cmd
 
 
-def run(player, url, start=None, play_for=None, nginx=None):
+def run(player, url, start=None, play_for=None, nginx=None, speed=None):
     """Starts a player; returns time to first audio, peak RSS, CPU seconds, bytes fetched, seconds audible."""
     sink = Sink()
     offset = nginx.log_size() if nginx else 0
     began = time.monotonic()
-    process = subprocess.Popen(command(player, sink.name, url, start), stdout=subprocess.DEVNULL,
+    process = subprocess.Popen(command(player, sink.name, url, start, speed), stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     deadline = began + 20
     while sink.first_audio is None and time.monotonic() < deadline and process.poll() is None:
@@ -220,11 +227,15 @@ def target_windows(path, seconds_at, span=2.0):
     return {region[i:i + 16] for i in range(0, len(region) - 15, 4)}
 
 
-def seek_run(player, url, path, fraction=0.5):
+def seek_run(player, url, path, fraction=0.5, log=None):
     """Starts playing from the start, then seeks to `fraction` of the file: the Studio's digit key
     through a pseudo-terminal for alicia-player, the IPC socket's absolute-percent seek for mpv.
-    Returns seconds from the seek command to the first frame of the target at the sink."""
-    import pty, json
+    Returns seconds from the seek command to the first frame of the target at the sink.
+
+    The seek is sent at a random point of the sink's tick: the sink's ticks are locked to when the
+    stream started, so a fixed delay would land every run at the same phase and measure where that
+    phase falls rather than the player. With `log`, alicia-player writes its debug log there."""
+    import pty, json, random
     duration = (os.path.getsize(path) - 44) / BYTE_RATE
     sink = Sink(watch=target_windows(path, duration * fraction))
     socket_path = os.path.join(sink.dir, "mpv.sock")
@@ -233,6 +244,8 @@ def seek_run(player, url, path, fraction=0.5):
         import fcntl, termios
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
         env = dict(os.environ, TERM="xterm-256color")
+        if log:
+            env.update(ALICIA_LOG="debug", ALICIA_LOG_FILE=log)
         process = subprocess.Popen(command(player, sink.name, url), stdin=slave, stdout=slave, stderr=slave,
                                    env=env, start_new_session=True)
         os.close(slave)
@@ -245,7 +258,7 @@ def seek_run(player, url, path, fraction=0.5):
     deadline = time.monotonic() + 20
     while sink.first_audio is None and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.005)
-    time.sleep(1.0)  # playing steadily before the seek
+    time.sleep(1.0 + random.uniform(0, SINK_TICK))  # playing steadily before the seek
     sent = time.monotonic()
     if player == "alicia-player":
         os.write(master, str(int(fraction * 10)).encode())
@@ -270,6 +283,28 @@ def seek_run(player, url, path, fraction=0.5):
         os.close(master)
     sink.close()
     return {"seek": latency}
+
+
+def engine_seek_run(url, path):
+    """alicia-player's own part of a seek, from its debug log: from taking the seek command to
+    uncorking the new segment with its prebuffer queued (what a sink with no tick would add to)."""
+    log = tempfile.mktemp(prefix="alicia-bench-log.")
+    try:
+        seek_run("alicia-player", url, path, log=log)
+        stamps = {}
+        with open(log) as f:
+            for line in f:
+                stamp, _, text = line.partition(" ")
+                if "flushing" in text and "seek to frame" in text:
+                    stamps["seek"] = float(stamp)
+                elif "uncorking" in text and "seek" in stamps and "uncork" not in stamps:
+                    stamps["uncork"] = float(stamp)
+        if "seek" in stamps and "uncork" in stamps:
+            return {"engine": (stamps["uncork"] - stamps["seek"]) / 1000}
+        return {"engine": None}
+    finally:
+        if os.path.exists(log):
+            os.remove(log)
 
 
 def _drain(fd):
@@ -305,16 +340,16 @@ def main():
     players = ["alicia-player", "mpv"]
     rows = []
 
-    def compare(title, key, unit, scale, digits, make, include_paplay=None):
+    def compare(title, key, unit, scale, digits, make, include_paplay=None, runs=None, only=None):
         results = {}
-        for player in players + ([include_paplay[0]] if include_paplay else []):
+        for player in (only or players) + ([include_paplay[0]] if include_paplay else []):
             samples = []
-            for _ in range(args.runs):
+            for _ in range(runs or args.runs):
                 samples.append(make(player)[key])
             results[player] = summary(samples, unit, scale, digits)
             log(f"{title}: {player} {results[player][0]}")
         ratio = None
-        a, m = results["alicia-player"][1], results["mpv"][1]
+        a, m = results["alicia-player"][1], results.get("mpv", ("", None))[1]
         if a is not None and m:
             ratio = a / m
         rows.append((title, results, ratio))
@@ -327,13 +362,17 @@ def main():
         compare("Time to first audio, --start 1:00:00 of 2 h (HTTP)", "ttfa", "ms", 1000, 0,
                 lambda p: run(p, two_hours, start="3600", nginx=nginx))
         compare("Seek to audio: to 50 % of 2 h while playing (HTTP)", "seek", "ms", 1000, 0,
-                lambda p: seek_run(p, two_hours, os.path.join(media, "two-hours.wav")))
+                lambda p: seek_run(p, two_hours, os.path.join(media, "two-hours.wav")), runs=3 * args.runs)
+        compare("Seek, the player's part: command to uncorked with the prebuffer queued", "engine", "ms", 1000, 1,
+                lambda p: engine_seek_run(two_hours, os.path.join(media, "two-hours.wav")), only=["alicia-player"])
         compare("Peak RSS, 10-minute WAV, 10 s played (HTTP)", "rss", "MiB", 1 / 1024, 1,
                 lambda p: run(p, nginx.url("ten-minutes.wav"), play_for=10, nginx=nginx))
         compare("Peak RSS, 2-hour WAV, 10 s played (HTTP)", "rss", "MiB", 1 / 1024, 1,
                 lambda p: run(p, two_hours, play_for=10, nginx=nginx))
         compare("CPU per minute of audio at 1x (user+sys, 20 s played)", "cpu", "s", 3, 2,
                 lambda p: run(p, two_hours, play_for=20, nginx=nginx))
+        compare("CPU per minute of audio at 2x, pitch kept (user+sys, 20 s = 40 s of audio played)", "cpu", "s", 1.5, 2,
+                lambda p: run(p, two_hours, play_for=20, nginx=nginx, speed=2))
         compare("Bytes fetched, 10 s played from the start of 2 h", "fetched", "MiB", 1 / 2**20, 2,
                 lambda p: run(p, two_hours, play_for=10, nginx=nginx))
         compare("Bytes fetched, 10 s played from 80 % of 2 h", "fetched", "MiB", 1 / 2**20, 2,
@@ -352,7 +391,7 @@ def main():
         memory = int(f.readline().split()[1]) / 2**20
     table = ["| figure | alicia-player | mpv | paplay | alicia-player / mpv |", "| --- | --- | --- | --- | --- |"]
     for title, results, ratio in rows:
-        table.append(f"| {title} | {results['alicia-player'][0]} | {results['mpv'][0]} | "
+        table.append(f"| {title} | {results['alicia-player'][0]} | {results.get('mpv', ('',))[0]} | "
                      f"{results.get('paplay', ('',))[0]} | {f'{ratio:.2f}' if ratio is not None else 'n/a'} |")
     played = 10 * BYTE_RATE / 2**20
     text = "\n".join([
@@ -361,7 +400,7 @@ def main():
         f"Measured by `bench/run` on {datetime.date.today().isoformat()}: {os.cpu_count()} cores, "
         f"{memory:.1f} GiB, {platform.platform()}.",
         "Versions: " + "; ".join(versions.values()) + ".",
-        f"Each figure: median of {args.runs} runs (min-max). Loopback nginx; each run plays into its own",
+        f"Each figure: median of {args.runs} runs (min-max; seeks: {3 * args.runs} runs). Loopback nginx; each run plays into its own",
         "PulseAudio pipe sink; first audio = the first non-silent byte out of the sink's FIFO.",
         f"For reference, 10 s of the test audio is {played:.2f} MiB; alicia-player's read-ahead is 10 s more.",
         "",
@@ -369,7 +408,9 @@ def main():
         "",
         "Seek to audio: alicia-player gets the Studio's `5` key through a pseudo-terminal, mpv an",
         "absolute-percent seek on its IPC socket; timed from the command to the first frame of the target",
-        "position out of the sink. CPU at 2x is not measured: alicia-player has no speed control yet.",
+        f"position out of the sink. The sink emits audio in ticks of {SINK_TICK * 1000:.1f} ms (one 4096-byte pipe",
+        "buffer), so new audio waits 0 to one tick for the next one; each seek is sent at a random phase",
+        "of the tick. The player's own part (alicia-player only) comes from its debug log, in separate runs.",
         "",
     ])
     with open(args.out, "w") as f:

@@ -52,6 +52,8 @@ public struct PlayOptions: Equatable, Sendable {
     public var startText: String?
     public var device: String?
     public var readAheadSeconds: Double = 10
+    /// Playback speed (1 = as recorded; the pitch stays).
+    public var speed = 1.0
     public var backend = BackendOptions()
     /// Voice notes at positions of the episode.
     public var voiceAt: [VoiceTrigger] = []
@@ -75,7 +77,7 @@ public struct UsageError: Error, Equatable, Sendable {
 extension Invocation {
     public static let usage = """
         Usage: alicia-player [studio]
-               alicia-player play <ref> [--start T] [--device SINK] [--read-ahead SECONDS]
+               alicia-player play <ref> [--start T] [--speed X] [--device SINK] [--read-ahead SECONDS]
                alicia-player tracks [--json]
                alicia-player notes <ref>
                alicia-player demo [--device SINK]
@@ -100,6 +102,8 @@ extension Invocation {
 
         Options:
           --start T              begin at T: seconds (90), m:ss, h:mm:ss or a percentage (50%)
+          --speed X              (play, studio, demo) play X times as fast, 0.5 to 3 (1.5, or 1.5x);
+                                 the pitch stays; in the Studio [ and ] change it
           --device SINK          the PulseAudio sink to play to (see: pactl list short sinks)
           --read-ahead SECONDS   audio to fetch ahead of playback (default 10, at most 4 MiB)
           --voice-at T=REF       (play) at position T of the episode, play the voice note REF; repeatable
@@ -121,7 +125,7 @@ extension Invocation {
         """
 
     /// Options that take a value.
-    private static let valued: Set<String> = ["--start", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
+    private static let valued: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
                                               "--voice-at", "--voice-focus", "--resume-rewind", "--react"]
     /// Options without a value.
     private static let flags: Set<String> = ["--json", "--voice", "--quiet", "-h", "--help", "-V", "--version"]
@@ -184,7 +188,7 @@ extension Invocation {
             }
         }
         let backendOptions: Set<String> = ["--base-url", "--token", "--token-file"]
-        let playbackOptions: Set<String> = ["--start", "--device", "--read-ahead"]
+        let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead"]
         let voiceOptions: Set<String> = ["--voice-at", "--voice-focus", "--resume-rewind"]
 
         switch command {
@@ -224,13 +228,13 @@ extension Invocation {
             guard rest.count == 1 else { throw UsageError("notes takes one episode, got '\(rest[1])' too") }
             return .notes(reference: reference, backend: backend)
         case "studio":
-            try allow(backendOptions.union(["--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet"]))
+            try allow(backendOptions.union(["--speed", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet"]))
             guard rest.isEmpty else { throw UsageError("studio takes no arguments, got '\(rest[0])'") }
             var studio = try playOptions(reference: "", options)
             studio.backend = backend
             return .studio(studio, implicit: false)
         case "demo":
-            try allow(["--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet"])
+            try allow(["--speed", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet"])
             guard rest.isEmpty else { throw UsageError("demo takes no arguments, got '\(rest[0])'") }
             return .demo(try playOptions(reference: "", options))
         default:
@@ -246,6 +250,13 @@ extension Invocation {
             }
             play.start = parsed
             play.startText = text
+        }
+        if let text = options["--speed"] {
+            let number = text.hasSuffix("x") || text.hasSuffix("×") ? String(text.dropLast()) : text
+            guard let speed = Double(number), Player.speedRange.contains(speed) else {
+                throw UsageError("--speed '\(text)' is not a speed from 0.5 to 3 (1 is as recorded)")
+            }
+            play.speed = speed
         }
         if let device = options["--device"] {
             guard !device.isEmpty else { throw UsageError("--device needs a sink name") }

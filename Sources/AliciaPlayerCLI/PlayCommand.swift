@@ -35,6 +35,7 @@ final class PlayCommand {
         configuration.readAheadSeconds = options.readAheadSeconds
         configuration.mediaName = target.title
         let player = Player(configuration: configuration)
+        player.setSpeed(options.speed)
         signals.whenSignalled { player.wakeEventWaiters() }
         var session = PlaybackSession(player: player, signals: signals, options: options)
         if !options.voiceAt.isEmpty {

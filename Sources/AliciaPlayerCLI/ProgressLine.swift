@@ -18,12 +18,23 @@ public enum ProgressLine {
         let buffered = "buffered \(Int(snapshot.bufferedAhead.rounded())) s"
         let state = snapshot.state == .buffering || snapshot.state == .loading ? "  \(snapshot.state.rawValue)" : ""
         let head = "\(symbol) \(elapsed) / \(total)"
-        let tail = "  \(buffered)\(state)"
+        let speed = snapshot.speed != 1 ? "  " + speedText(snapshot.speed) : ""
+        let tail = "\(speed)  \(buffered)\(state)"
         let barWidth = width - head.count - tail.count - 4
         guard barWidth >= 8, let duration = snapshot.duration, duration > 0 else {
             return String((head + tail).prefix(max(0, width - 1)))
         }
         return head + "  " + bar(fraction: snapshot.position / duration, width: barWidth) + tail
+    }
+
+    /// A speed as the progress shows it: `1.5×`, `2×`, `0.75×`.
+    public static func speedText(_ speed: Double) -> String {
+        let hundredths = Int((speed * 100).rounded())
+        var text = "\(hundredths / 100)"
+        if hundredths % 100 != 0 {
+            text += "." + (hundredths % 10 == 0 ? "\(hundredths % 100 / 10)" : String(hundredths % 100 + 100).dropFirst())
+        }
+        return text + "×"
     }
 
     /// A bar of eighth-blocks between `▕` and `▏`.

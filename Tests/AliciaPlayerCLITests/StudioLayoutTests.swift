@@ -54,6 +54,20 @@ import AliciaTerminal
         #expect(held.contains { $0.contains("🎙") && $0.contains("voice-7.wav") })
     }
 
+    @Test func aSpeedOtherThanOneShowsInTheProgress() {
+        var episode = Self.playing()
+        let normal = StudioLayout(model: Self.model(), episode: episode, voice: nil, columns: 100, rows: 30).frame().lines.map(\.text)
+        #expect(!normal.contains { $0.contains("×") })
+        episode.speed = 1.5
+        let faster = StudioLayout(model: Self.model(), episode: episode, voice: nil, columns: 100, rows: 30).frame().lines.map(\.text)
+        #expect(faster.contains { $0.contains("-1:37 / 3:00  1.5×  vol 100%") })
+    }
+
+    @Test(arguments: [(1.0, "1×"), (1.25, "1.25×"), (1.5, "1.5×"), (2.0, "2×"), (0.75, "0.75×"), (0.5, "0.5×"), (2.05, "2.05×")])
+    func speedsReadShort(speed: Double, text: String) {
+        #expect(ProgressLine.speedText(speed) == text)
+    }
+
     @Test func theListGroupsByCollectionMarksPlayingAndNoAudio() {
         let text = StudioLayout(model: Self.model(), episode: Self.playing(), voice: nil, columns: 100, rows: 30).frame().lines.map(\.text)
         #expect(text.contains { $0.hasPrefix(" Season 1") })

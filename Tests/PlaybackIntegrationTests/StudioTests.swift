@@ -69,7 +69,7 @@ struct StudioTests {
         return parts.reduce(0) { $0 * 60 + $1 }
     }
 
-    @Test("open, play, pause, seek, talk with a voice note, resize, help, quit: the terminal is restored")
+    @Test("open, play, pause, seek, change speed, talk with a voice note, resize, help, quit: the terminal is restored")
     func session() async throws {
         try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
@@ -99,6 +99,12 @@ struct StudioTests {
         let before = Self.elapsed(screen) ?? 0
         try tmux.keys("Right")
         screen = try tmux.waitFor("the seek") { (Self.elapsed($0) ?? 0) >= before + 29 }
+
+        // Faster with ], back to normal with [: the speed shows while it is not 1×.
+        try tmux.keys("]")
+        screen = try tmux.waitFor("the speed") { $0.contains("1.25×") }
+        try tmux.keys("[")
+        screen = try tmux.waitFor("normal speed") { !$0.contains("1.25×") && $0.contains("speed 1×") }
 
         // Talk: the reply streams into the panel and its voice note plays on a second line.
         try tmux.keys("t")

@@ -15,8 +15,9 @@ import Synchronization
 public final class Player: Sendable {
     private let configuration: PlayerConfiguration
     private let pipeline = Mutex<Pipeline?>(nil)
-    /// Kept across streams: the next one plays at the same volume.
+    /// Kept across streams: the next one plays at the same volume and speed.
     private let volume = Mutex(1.0)
+    private let speed = Mutex(1.0)
     private let events = ConditionLock(EventQueue())
 
     private struct EventQueue {
@@ -43,6 +44,8 @@ public final class Player: Sendable {
         events.update { $0.items.append(.stateChanged(.loading)) }
         let gain = volume.withLock { $0 }
         if gain != 1 { made.setVolume(gain) }
+        let pace = speed.withLock { $0 }
+        if pace != 1 { made.setSpeed(pace) }
         pipeline.withLock { $0 = made }
         made.begin()
     }
@@ -68,6 +71,17 @@ public final class Player: Sendable {
     public func setVolume(_ linear: Double) {
         volume.withLock { $0 = linear }
         current?.setVolume(linear)
+    }
+
+    /// The speeds `setSpeed` takes: half to three times as fast.
+    public static let speedRange = SpeedChanger.range
+
+    /// Plays faster or slower (1 = as recorded) at the same pitch, clamped to `speedRange`. The
+    /// change starts from the frame playing now, with a pause of a few milliseconds.
+    public func setSpeed(_ speed: Double) {
+        let clamped = min(max(speed, Self.speedRange.lowerBound), Self.speedRange.upperBound)
+        self.speed.withLock { $0 = clamped }
+        current?.setSpeed(clamped)
     }
 
     /// Seeks to `seconds` from the start.

@@ -27,6 +27,8 @@ public struct PlayerSnapshot: Sendable, Equatable {
     public var isHeld = false
     /// Linear gain (1 = as decoded).
     public var volume = 1.0
+    /// The speed playback runs at (1 = as recorded; the pitch stays).
+    public var speed = 1.0
 
     public init() {}
 }

@@ -20,6 +20,10 @@ final class Pipeline: @unchecked Sendable {
         /// Held for another player's focus (a voice note over this episode).
         var held = false
         var volume = 1.0
+        /// The speed asked for (1 = as recorded).
+        var speed = 1.0
+        /// The speed the sink's current segment plays at: each frame it played is this many of the source's.
+        var segmentSpeed = 1.0
         var pendingSeek: Int64?
         var stopRequested = false
         var format: AudioFormat?
@@ -46,6 +50,10 @@ final class Pipeline: @unchecked Sendable {
 
     // Feeder thread only.
     private var decoder: SndFile?
+    /// Made the first time a segment plays at other than 1×, then kept.
+    private var changer: SpeedChanger?
+    /// The speed of the segment being fed; nil `changer` use at 1×.
+    private var feedSpeed = 1.0
 
     /// Frames decoded per write to the sink: 2048 (43 ms at 48 kHz).
     static let chunkFrames = 2048
@@ -107,6 +115,27 @@ final class Pipeline: @unchecked Sendable {
         }
     }
 
+    /// Plays on at `speed` (1 = as recorded) from the frame playing now. A new speed starts a new
+    /// segment, as a seek does, so the position stays exact and what was queued at the old speed
+    /// is not heard.
+    func setSpeed(_ speed: Double) {
+        control.update { c in
+            guard c.speed != speed else { return }
+            c.speed = speed
+            guard let sink = c.sink, c.endFrame == nil, c.state != .failed else { return }
+            if c.pendingSeek == nil {
+                c.pendingSeek = c.segmentBase + Self.sourceFrames(sink.playedFrames(), at: c.segmentSpeed)
+            }
+            fetcher.interruptReader()
+            sink.interrupt()
+        }
+    }
+
+    /// Source frames for `played` frames of a segment at `speed`.
+    private static func sourceFrames(_ played: Int64, at speed: Double) -> Int64 {
+        speed == 1 ? played : Int64((Double(played) * speed).rounded())
+    }
+
     /// Seeks to `frame` (clamped to the stream).
     func seek(toFrame frame: Int64) {
         control.update { c in
@@ -142,7 +171,7 @@ final class Pipeline: @unchecked Sendable {
 
     func snapshot() -> PlayerSnapshot {
         var snapshot = PlayerSnapshot()
-        let (base, end, sink, rate) = control.withLock { c -> (Int64, Int64?, (any AudioSink)?, Double) in
+        let (base, end, sink, rate, speed) = control.withLock { c -> (Int64, Int64?, (any AudioSink)?, Double, Double) in
             snapshot.state = c.state
             snapshot.format = c.format
             snapshot.error = c.error
@@ -150,12 +179,13 @@ final class Pipeline: @unchecked Sendable {
             snapshot.duration = c.format?.duration
             snapshot.isHeld = c.held
             snapshot.volume = c.volume
-            return (c.segmentBase, c.endFrame, c.sink, c.sourceByteRate)
+            snapshot.speed = c.speed
+            return (c.segmentBase, c.endFrame, c.sink, c.sourceByteRate, c.segmentSpeed)
         }
         if let end {
             snapshot.positionFrames = end
         } else if let sink, let format = snapshot.format {
-            snapshot.positionFrames = base + sink.playedFrames()
+            snapshot.positionFrames = base + Self.sourceFrames(sink.playedFrames(), at: speed)
             let decoded = decodedFrame.load(ordering: .relaxed)
             let queued = Double(max(0, decoded - snapshot.positionFrames)) / Double(format.sampleRate)
             let fetched = rate > 0 ? Double(fetcher.bufferedBytes) / rate : 0
@@ -227,20 +257,39 @@ final class Pipeline: @unchecked Sendable {
             return nil
         }
         decodedFrame.store(target, ordering: .relaxed)
-        let state = control.update { c -> PlayerState in
+        let (state, speed) = control.update { c -> (PlayerState, Double) in
             c.format = format
             c.sourceByteRate = byteRate
             c.segmentBase = target
+            c.segmentSpeed = c.speed
             c.sink = sink
             sink.setPaused(c.paused)
             if c.held { sink.setHeld(true) }
             if c.volume != 1 { sink.setVolume(c.volume) }
             if c.stopRequested { sink.interrupt() }
             c.state = c.paused ? .paused : .buffering
-            return c.state
+            return (c.state, c.speed)
         }
+        guard prepareSpeed(speed, format: format) else { return nil }
         post(.stateChanged(state))
         return format
+    }
+
+    /// Sets up the feed of a new segment at `speed`: the changer made or emptied, or left idle at 1×.
+    /// False (after failing the stream) only when memory runs out.
+    private func prepareSpeed(_ speed: Double, format: AudioFormat) -> Bool {
+        feedSpeed = speed
+        guard speed != 1 else { return true }
+        if let changer, changer.reset(speed: speed) { return true }
+        changer = SpeedChanger(format: format, maxFrames: Self.chunkFrames, speed: speed)
+        if changer == nil { fail(.audioOutput(reason: "out of memory changing the speed")) }
+        return changer != nil
+    }
+
+    /// Writes decoded frames to the sink, through the speed changer when not at 1×.
+    private func write(_ pcm: UnsafeRawBufferPointer, to sink: any AudioSink) -> SinkResult {
+        guard feedSpeed != 1, let changer else { return sink.write(pcm) }
+        return changer.process(pcm) { sink.write($0) }
     }
 
     private func feed(format: AudioFormat, buffer: UnsafeMutableRawPointer) {
@@ -257,7 +306,7 @@ final class Pipeline: @unchecked Sendable {
             }
             guard !command.stop, let sink = command.sink else { return }
             if let target = command.seek {
-                guard reposition(to: target, sink: sink) else { return }
+                guard reposition(to: target, sink: sink, format: format) else { return }
                 reachedEnd = false
                 continue
             }
@@ -273,7 +322,7 @@ final class Pipeline: @unchecked Sendable {
             let frames = decoder.read(into: buffer, frames: Self.chunkFrames)
             if frames > 0 {
                 decodedFrame.add(Int64(frames), ordering: .relaxed)
-                switch sink.write(UnsafeRawBufferPointer(start: buffer, count: frames * format.bytesPerFrame)) {
+                switch write(UnsafeRawBufferPointer(start: buffer, count: frames * format.bytesPerFrame), to: sink) {
                 case .done:
                     markPlaying()
                 case .interrupted:
@@ -288,6 +337,16 @@ final class Pipeline: @unchecked Sendable {
                 // A seek or stop cut a read short: the decoder's state is unknown.
                 if !reopenDecoder(at: decodedFrame.load(ordering: .relaxed)) { return }
                 continue
+            }
+            if feedSpeed != 1, let changer {
+                // What the changer still holds is the end of the stream.
+                switch changer.finish(emit: { sink.write($0) }) {
+                case .done: break
+                case .interrupted: continue
+                case .failed(let error):
+                    fail(error)
+                    return
+                }
             }
             switch sink.drain() {
             case .done:
@@ -332,7 +391,7 @@ final class Pipeline: @unchecked Sendable {
     }
 
     /// Moves playback to `target`: flush what is queued, move the decoder, start a new segment.
-    private func reposition(to target: Int64, sink: any AudioSink) -> Bool {
+    private func reposition(to target: Int64, sink: any AudioSink, format: AudioFormat) -> Bool {
         Log.debug(.engine, "seek to frame \(target): flushing")
         switch sink.flush() {
         case .done, .interrupted: break
@@ -347,12 +406,14 @@ final class Pipeline: @unchecked Sendable {
         }
         decodedFrame.store(target, ordering: .relaxed)
         Log.debug(.engine, "seek to frame \(target): decoder moved")
-        let state = control.update { c -> PlayerState in
+        let (state, speed) = control.update { c -> (PlayerState, Double) in
             c.segmentBase = target
+            c.segmentSpeed = c.speed
             c.endFrame = nil
             if c.state == .ended || c.state == .playing { c.state = c.paused ? .paused : .buffering }
-            return c.state
+            return (c.state, c.speed)
         }
+        guard prepareSpeed(speed, format: format) else { return false }
         post(.seeked(toFrame: target))
         post(.stateChanged(state))
         return true

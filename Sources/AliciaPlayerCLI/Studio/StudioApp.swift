@@ -71,6 +71,7 @@ final class StudioApp {
         var configuration = PlayerConfiguration(device: setup.options.device)
         configuration.readAheadSeconds = setup.options.readAheadSeconds
         player = Player(configuration: configuration)
+        player.setSpeed(setup.options.speed)
         voiceNotes = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: setup.options.device),
                                 focus: setup.options.voiceFocus, resumeRewind: setup.options.resumeRewind)
         model.backendName = setup.backendName
@@ -252,8 +253,11 @@ final class StudioApp {
             let volume = min(1.5, max(0, (player.snapshot().volume + delta) * 10).rounded() / 10)
             player.setVolume(volume)
             setStatus("volume \(Int((volume * 100).rounded()))%")
-        case .speed:
-            setStatus("speed control is not available yet")
+        case .speed(let delta):
+            let speed = min(Player.speedRange.upperBound, max(Player.speedRange.lowerBound,
+                                                            ((player.snapshot().speed + delta) * 4).rounded() / 4))
+            player.setSpeed(speed)
+            setStatus("speed \(ProgressLine.speedText(speed))")
         case .replayVoiceNote:
             if let note = model.lastVoiceNote {
                 voiceNotes.enqueue(note.location, title: note.title)

@@ -74,6 +74,7 @@ struct PlainStudio {
         var configuration = PlayerConfiguration(device: options.device)
         configuration.readAheadSeconds = options.readAheadSeconds
         let player = Player(configuration: configuration)
+        player.setSpeed(options.speed)
         signals.whenSignalled { player.wakeEventWaiters() }
         defer { player.stop() }
         var status = CommandLineTool.Status.success

@@ -174,8 +174,8 @@ struct StudioLayout {
         return lines
     }
 
-    /// `1:23 ▕███▒▒   ▏ -1:37 / 3:00  vol 100%`: elapsed, the bar (played, buffered
-    /// ahead, rest), remaining and total, then the volume.
+    /// `1:23 ▕███▒▒   ▏ -1:37 / 3:00  1.5×  vol 100%`: elapsed, the bar (played, buffered
+    /// ahead, rest), remaining and total, the speed when not 1×, then the volume.
     private func progress(_ snapshot: PlayerSnapshot, width: Int? = nil, volume: Bool = true) -> String {
         let width = width ?? columns
         let elapsed = " " + TimeSpec.clock(snapshot.position) + " "
@@ -183,6 +183,7 @@ struct StudioLayout {
         if let duration = snapshot.duration {
             tail = " -" + TimeSpec.clock(max(0, duration - snapshot.position)) + " / " + TimeSpec.clock(duration)
         }
+        if snapshot.speed != 1 { tail += "  " + ProgressLine.speedText(snapshot.speed) }
         if volume { tail += "  vol \(Int((snapshot.volume * 100).rounded()))%" }
         tail += " "
         let barWidth = width - DisplayWidth.of(elapsed) - DisplayWidth.of(tail)

@@ -35,6 +35,44 @@ import AliciaTestSupport
         if let k { #expect(k >= Self.rate, "the seek came at 1 s or later, yet only \(k) frames played before it") }
     }
 
+    /// A new speed plays on from the frame playing now: exact up to there, then the rest at 2×.
+    @Test func aNewSpeedPlaysOnFromTheFramePlayingNow() async throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        let fixture = WAVFixture(seconds: 4, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 23)
+        try server.serve(fixture, as: "speed.wav")
+        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
+
+        try player.play(MediaLocation(server.url("/media/speed.wav")))
+        player.waitForPosition(atLeast: 1.0)
+        let before = player.snapshot().positionFrames
+        player.setSpeed(2)
+        #expect(player.snapshot().speed == 2)
+        let events = player.waitForEnd()
+        let target = events.compactMap { event -> Int64? in
+            if case .seeked(let frame) = event { return frame }
+            return nil
+        }.first
+        #expect(events.last == .ended(truncated: false), "\(events)")
+        #expect(player.snapshot().positionFrames == Int64(fixture.frameCount))
+        player.stop()
+        guard let target else {
+            Issue.record("no new segment: \(events)")
+            return
+        }
+        #expect(abs(target - before) <= Int64(Self.rate / 10), "asked at frame \(before), went on from \(target)")
+
+        let captured = withoutSilentFrames(await capture.finishInt16())
+        // Up to (almost) the change, what played is the source exactly; the position estimate may
+        // lead what the sink had played by a few milliseconds.
+        let exact = (Int(target) - Self.rate / 20) * 2
+        #expect(Array(captured.prefix(exact)) == Array(fixture.samples16.prefix(exact)), "not exact before the change")
+        let expected = Double(target) + Double(fixture.frameCount - Int(target)) / 2
+        let frames = Double(captured.count / 2)
+        #expect(abs(frames - expected) <= 0.1 * Double(Self.rate), "\(Int(frames)) frames played, about \(Int(expected)) expected")
+    }
+
     @Test func pauseHoldsThePositionAndResumeLosesNothing() async throws {
         let server = try NginxServer()
         defer { server.stop() }

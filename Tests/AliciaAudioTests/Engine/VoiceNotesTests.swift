@@ -87,42 +87,12 @@ import AliciaTestSupport
         #expect(abs(noteSeconds - 0.8) <= 0.010, "the note lasted \(noteSeconds) s in the capture")
     }
 
-    /// A sine WAV: the episode's level can be told apart from the note's by frequency.
-    static func sine(frequency: Double, seconds: Double, rate: Int, channels: Int, amplitude: Double) -> [UInt8] {
-        let frames = Int(seconds * Double(rate))
-        var samples: [Int16] = []
-        samples.reserveCapacity(frames * channels)
-        for frame in 0..<frames {
-            let value = Int16((amplitude * 32767 * sin(2 * Double.pi * frequency * Double(frame) / Double(rate))).rounded())
-            for _ in 0..<channels { samples.append(value) }
-        }
-        let data = samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
-        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        return Array("RIFF".utf8) + le32(36 + data.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(channels)
-            + le32(rate) + le32(rate * channels * 2) + le16(channels * 2) + le16(16) + Array("data".utf8) + le32(data.count) + data
-    }
-
-    /// Level in dB of `frequency` in a window of the left channel (Goertzel, Hann window).
-    static func level(_ samples: [Int16], channels: Int, from frame: Int, frames: Int, frequency: Double, rate: Int) -> Double {
-        let k = 2 * cos(2 * Double.pi * frequency / Double(rate))
-        var s1 = 0.0, s2 = 0.0
-        for i in 0..<frames {
-            let window = 0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(frames - 1))
-            let x = Double(samples[(frame + i) * channels]) / 32768 * window
-            let s0 = x + k * s1 - s2
-            s2 = s1
-            s1 = s0
-        }
-        let power = s1 * s1 + s2 * s2 - k * s1 * s2
-        return 10 * log10(max(power, 1e-20))
-    }
-
+    /// The episode is a 440 Hz tone and the note 1500 Hz: their levels are told apart by frequency.
     @Test func duckLowersTheEpisodeTwelveDecibelsWithRampsAndRestoresIt() async throws {
         let server = try NginxServer()
         defer { server.stop() }
-        try server.serve(Self.sine(frequency: 440, seconds: 4, rate: Self.rate, channels: 2, amplitude: 0.25), as: "tone.wav")
-        try server.serve(Self.sine(frequency: 1500, seconds: 1.5, rate: 24_000, channels: 1, amplitude: 0.25), as: "note.wav")
+        try server.serve(Tone.wav(frequency: 440, seconds: 4, rate: Self.rate, channels: 2, amplitude: 0.25), as: "tone.wav")
+        try server.serve(Tone.wav(frequency: 1500, seconds: 1.5, rate: 24_000, channels: 1, amplitude: 0.25), as: "note.wav")
         let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
         let voice = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: capture.sinkName), focus: .duck(decibels: -12))
@@ -138,7 +108,7 @@ import AliciaTestSupport
         let captured = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
         let window = Self.rate / 50  // 20 ms
         let levels = stride(from: 0, to: captured.count / 2 - window, by: window).map {
-            Self.level(captured, channels: 2, from: $0, frames: window, frequency: 440, rate: Self.rate)
+            Tone.level(captured, channels: 2, from: $0, frames: window, frequency: 440, rate: Self.rate)
         }
         guard levels.count > 150 else {
             Issue.record("capture too short: \(levels.count) windows")
