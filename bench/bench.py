@@ -329,6 +329,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--out", default=os.path.join(ROOT, "BENCHMARKS.md"))
+    parser.add_argument("--only", help="measure only the figures whose title contains this (case-insensitive); "
+                        "prints the table without writing --out")
     args = parser.parse_args()
 
     media = os.path.join(ROOT, "bench", "out")
@@ -341,6 +343,8 @@ def main():
     rows = []
 
     def compare(title, key, unit, scale, digits, make, include_paplay=None, runs=None, only=None):
+        if args.only and args.only.lower() not in title.lower():
+            return
         results = {}
         for player in (only or players) + ([include_paplay[0]] if include_paplay else []):
             samples = []
@@ -413,8 +417,9 @@ def main():
         "of the tick. The player's own part (alicia-player only) comes from its debug log, in separate runs.",
         "",
     ])
-    with open(args.out, "w") as f:
-        f.write(text)
+    if not args.only:
+        with open(args.out, "w") as f:
+            f.write(text)
     print(text)
 
 

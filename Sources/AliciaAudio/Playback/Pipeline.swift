@@ -230,7 +230,12 @@ final class Pipeline: @unchecked Sendable {
         self.decoder = decoder
         let format = decoder.format
         let byteRate = sourceByteRate(format)
-        let readAhead = min(configuration.readAheadMaximumBytes, Int(configuration.readAheadSeconds * byteRate))
+        // The read-ahead is all the audio fetched ahead of what is heard. Past the ring, the sink's
+        // buffer (its 200 ms target) and the chunk the feeder holds (2048 frames) keep some of it.
+        let downstream = Double(PulseStream.targetLatencyMicroseconds) / 1_000_000
+            + Double(Self.chunkFrames) / Double(format.sampleRate)
+        let ringSeconds = max(0, configuration.readAheadSeconds - downstream)
+        let readAhead = min(configuration.readAheadMaximumBytes, Int(ringSeconds * byteRate))
         fetcher.setReadAhead(bytes: readAhead)
         post(.formatKnown(format))
         Log.info(.decode, "\(location.display): \(format.description), \(format.sampleRate) Hz, \(format.channels) ch, read-ahead \(readAhead) bytes")
