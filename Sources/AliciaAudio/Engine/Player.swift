@@ -4,7 +4,7 @@ import Synchronization
 // | thread            | owns                                  | waits on                                   |
 // | caller (UI, CLI)  | nothing of the pipeline               | `nextEvent` (a condition), its own I/O     |
 // | alicia-fetch      | the curl easy + multi handles         | `curl_multi_poll`, woken by `curl_multi_wakeup` |
-// | alicia-feeder     | the decoder, the sink's write side    | the fetcher's condition, PulseAudio's mainloop condition |
+// | alicia-feeder     | the decoder, the speed changer, the sink's write side | the fetcher's condition, PulseAudio's mainloop condition |
 // | libpulse mainloop | nothing of ours                       | callbacks only record state and signal     |
 // Commands from the caller are recorded under a lock and wake whatever the
 // feeder blocks on; nothing sleeps on a guess.
