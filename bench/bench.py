@@ -208,11 +208,7 @@ def run(player, url, start=None, play_for=None, nginx=None, speed=None):
             time.sleep(0.01)
     stats = proc_stats(process.pid) if process.poll() is None else (None, None)
     process.send_signal(signal.SIGINT)
-    try:
-        process.wait(5)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    _wait_or_kill(process)
     fetched = nginx.bytes_since(offset)[0] if nginx else None
     audible = sink.audible_bytes / BYTE_RATE
     sink.close()
@@ -274,11 +270,7 @@ def seek_run(player, url, path, fraction=0.5, log=None):
         os.write(master, b"q")
     else:
         process.send_signal(signal.SIGINT)
-    try:
-        process.wait(5)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    _wait_or_kill(process)
     if master is not None:
         os.close(master)
     sink.close()
@@ -305,6 +297,15 @@ def engine_seek_run(url, path):
     finally:
         if os.path.exists(log):
             os.remove(log)
+
+
+def _wait_or_kill(process):
+    """Waits up to 5 s for a player told to stop, then kills it."""
+    try:
+        process.wait(5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def _drain(fd):

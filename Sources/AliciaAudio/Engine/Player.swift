@@ -76,12 +76,14 @@ public final class Player: Sendable {
     /// The speeds `setSpeed` takes: half to three times as fast.
     public static let speedRange = SpeedChanger.range
 
-    /// Plays faster or slower (1 = as recorded) at the same pitch, clamped to `speedRange`. The
-    /// change starts from the frame playing now, with a pause of a few milliseconds.
-    public func setSpeed(_ speed: Double) {
+    /// Plays faster or slower (1 = as recorded) at the same pitch, clamped to `speedRange`; returns
+    /// the speed set. The change starts from the frame playing now, with a pause of a few milliseconds.
+    @discardableResult
+    public func setSpeed(_ speed: Double) -> Double {
         let clamped = min(max(speed, Self.speedRange.lowerBound), Self.speedRange.upperBound)
         self.speed.withLock { $0 = clamped }
         current?.setSpeed(clamped)
+        return clamped
     }
 
     /// Seeks to `seconds` from the start.

@@ -52,7 +52,8 @@ final class Pipeline: @unchecked Sendable {
     private var decoder: SndFile?
     /// Made the first time a segment plays at other than 1×, then kept.
     private var changer: SpeedChanger?
-    /// The speed of the segment being fed; nil `changer` use at 1×.
+    /// The speed of the segment being fed: the feeder's copy of `Control.segmentSpeed`, read for
+    /// every chunk without the lock. At 1× the changer is not used.
     private var feedSpeed = 1.0
 
     /// Frames decoded per write to the sink: 2048 (43 ms at 48 kHz).

@@ -254,9 +254,8 @@ final class StudioApp {
             player.setVolume(volume)
             setStatus("volume \(Int((volume * 100).rounded()))%")
         case .speed(let delta):
-            let speed = min(Player.speedRange.upperBound, max(Player.speedRange.lowerBound,
-                                                            ((player.snapshot().speed + delta) * 4).rounded() / 4))
-            player.setSpeed(speed)
+            // In quarter steps, whatever the speed was set to on the command line.
+            let speed = player.setSpeed(((player.snapshot().speed + delta) * 4).rounded() / 4)
             setStatus("speed \(ProgressLine.speedText(speed))")
         case .replayVoiceNote:
             if let note = model.lastVoiceNote {
