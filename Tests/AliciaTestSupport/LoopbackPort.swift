@@ -4,14 +4,36 @@ import Glibc
 /// TCP ports on 127.0.0.1.
 public enum LoopbackPort {
     /// A port nothing listens on right now: the kernel picks a free one for a socket that is bound,
-    /// read back and closed. Something else may take it later, so servers retry, and "connection
-    /// refused" tests use it at once.
+    /// read back and closed. Something else may take it later, so servers retry; "connection
+    /// refused" tests use `refusing()`.
     public static func unused() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (fd, port) = try bound()
+        close(fd)
+        return port
+    }
+
+    /// A port that refuses connections for as long as the value lives: a socket holds it bound
+    /// without listening, so no server started meanwhile (another test's nginx) can take it.
+    public final class Refusing: @unchecked Sendable {
+        // @unchecked: `fd` is only closed, once, in deinit.
+        public let port: Int
+        private let fd: Int32
+
+        init() throws {
+            (fd, port) = try LoopbackPort.bound()
+        }
+
+        deinit { close(fd) }
+    }
+
+    public static func refusing() throws -> Refusing { try Refusing() }
+
+    /// A socket bound to a port the kernel picked on 127.0.0.1, not listening, and its port.
+    private static func bound() throws -> (fd: Int32, port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
             throw HarnessError("socket() failed: \(String(cString: strerror(errno)))")
         }
-        defer { close(fd) }
         var address = loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -19,6 +41,7 @@ public enum LoopbackPort {
             }
         }
         guard bound == 0 else {
+            close(fd)
             throw HarnessError("bind(127.0.0.1:0) failed: \(String(cString: strerror(errno)))")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -28,9 +51,10 @@ public enum LoopbackPort {
             }
         }
         guard named == 0 else {
+            close(fd)
             throw HarnessError("getsockname failed: \(String(cString: strerror(errno)))")
         }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// A connected TCP socket to 127.0.0.1:`port`, or nil if the connection is refused.

@@ -140,11 +140,14 @@ struct BackendCommandTests {
 
     @Test("a refused connection names the host and port")
     func refused() async throws {
-        let port = try LoopbackPort.unused()
+        // Regression: a port merely found free was taken by a parallel test's nginx (HTTP 404).
+        let refusing = try LoopbackPort.refusing()
+        let port = refusing.port
         var environment = try Self.isolatedEnvironment(nil)
         environment["ALICIA_BASE_URL"] = "http://127.0.0.1:\(port)"
         let result = try await Playback.run(["tracks"], environment: environment)
         expectErrorLine(result, status: 1, containing: ["127.0.0.1:\(port)"])
+        withExtendedLifetime(refusing) {}
     }
 
     @Test("a reply that is not the expected JSON names the endpoint")

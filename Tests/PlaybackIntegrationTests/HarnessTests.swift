@@ -194,6 +194,8 @@ struct ChildProcessTests {
 struct NginxServerTests {
     @Test func unusedPortRefusesConnections() throws {
         #expect(!LoopbackPort.isAccepting(try LoopbackPort.unused()))
+        let refusing = try LoopbackPort.refusing()
+        #expect(!LoopbackPort.isAccepting(refusing.port))
     }
 
     @Test func servesRangesStatusesAndLogsThem() async throws {

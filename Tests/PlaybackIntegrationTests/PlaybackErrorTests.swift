@@ -20,9 +20,11 @@ struct PlaybackErrorTests {
 
     @Test("connection refused names the host and port")
     func connectionRefused() async throws {
-        let port = try LoopbackPort.unused()
+        let refusing = try LoopbackPort.refusing()
+        let port = refusing.port
         let result = try await Playback.run(["play", "http://127.0.0.1:\(port)/episode.wav"])
         expectErrorLine(result, status: 1, containing: ["cannot connect", "127.0.0.1:\(port)"])
+        withExtendedLifetime(refusing) {}
     }
 
     @Test("a text file served as .wav cannot be decoded")
