@@ -43,6 +43,12 @@ let package = Package(
             name: "CSonic",
             providers: [.apt(["libsonic-dev"])]
         ),
+        // Sample-rate conversion where an item in another format joins a running stream.
+        .systemLibrary(
+            name: "CSoxr",
+            pkgConfig: "soxr",
+            providers: [.apt(["libsoxr-dev"])]
+        ),
         .systemLibrary(
             name: "CJSON",
             pkgConfig: "libcjson",
@@ -62,7 +68,7 @@ let package = Package(
         // The engine: fetch → decode → play. No terminal code, no Foundation.
         .target(
             name: "AliciaAudio",
-            dependencies: ["AliciaCurl", "CCurl", "CSndfile", "CPulse", "CSonic"]
+            dependencies: ["AliciaCurl", "CCurl", "CSndfile", "CPulse", "CSonic", "CSoxr"]
         ),
         // `Codable` over cJSON: the JSON of Alicia's API, for the client and the demo backend,
         // without Foundation in the binary.
@@ -75,6 +81,12 @@ let package = Package(
             name: "AliciaBackend",
             dependencies: ["AliciaCurl", "AliciaJSON", "CCurl"]
         ),
+        // One listener's playback: the episode player and its queue, the voice-note player, the
+        // cues between them. What `play`, the Studio and the plain Studio share.
+        .target(
+            name: "AliciaSession",
+            dependencies: ["AliciaAudio"]
+        ),
         // The terminal layer of the interactive UI: raw mode, keys, display width, diffed screens.
         .target(
             name: "AliciaTerminal"
@@ -83,7 +95,7 @@ let package = Package(
         // everything the executable does, where tests can reach it.
         .target(
             name: "AliciaPlayerCLI",
-            dependencies: ["AliciaAudio", "AliciaBackend", "AliciaDemoBackend", "AliciaTerminal"]
+            dependencies: ["AliciaAudio", "AliciaSession", "AliciaBackend", "AliciaDemoBackend", "AliciaTerminal"]
         ),
         .executableTarget(
             name: "alicia-player",

@@ -46,7 +46,14 @@ public struct BackendOptions: Equatable, Sendable {
 
 /// Options of `alicia-player play` (and of `demo`, which has no reference).
 public struct PlayOptions: Equatable, Sendable {
-    public var reference: String
+    /// What to play, in order (`play A B C` is a queue of three).
+    public var references: [String]
+    /// The first reference (the only one of `voice`).
+    public var reference: String { references.first ?? "" }
+    /// `--loop`: the queue starts again after its last item.
+    public var loop = false
+    /// `--shuffle`: the queue is shuffled once before it plays.
+    public var shuffle = false
     public var start: StartPosition?
     /// As typed, for messages.
     public var startText: String?
@@ -64,7 +71,11 @@ public struct PlayOptions: Equatable, Sendable {
     public var quiet = false
 
     public init(reference: String) {
-        self.reference = reference
+        references = reference.isEmpty ? [] : [reference]
+    }
+
+    public init(references: [String]) {
+        self.references = references
     }
 }
 
@@ -77,7 +88,7 @@ public struct UsageError: Error, Equatable, Sendable {
 extension Invocation {
     public static let usage = """
         Usage: alicia-player [studio]
-               alicia-player play <ref> [--start T] [--speed X] [--device SINK] [--read-ahead SECONDS]
+               alicia-player play <ref>... [--loop] [--shuffle] [--start T] [--speed X] [--device SINK]
                alicia-player tracks [--json]
                alicia-player notes <ref>
                alicia-player demo [--device SINK]
@@ -92,7 +103,8 @@ extension Invocation {
         Commands:
           studio                 the interactive Studio (the default with a backend configured):
                                  the library, a now-playing panel, Alicia's replies; press ? for keys
-          play <ref>             play to the end (on a terminal, in the Studio; Ctrl-C stops)
+          play <ref>...          play to the end, one after another without a gap (on a terminal, in
+                                 the Studio; Ctrl-C stops)
           tracks                 list the backend's episodes by collection; --json for scripts
           notes <ref>            print an episode's show notes
           demo                   start a demo backend on this machine and play its library
@@ -101,6 +113,8 @@ extension Invocation {
                                  --voice asks for a voice note too and plays it; --react EMOJI reacts to the reply
 
         Options:
+          --loop                 (play) start the queue again after its last item
+          --shuffle              (play) shuffle the queue once before it plays
           --start T              begin at T: seconds (90), m:ss, h:mm:ss or a percentage (50%)
           --speed X              (play, studio, demo) play X times as fast, 0.5 to 3 (1.5, or 1.5x);
                                  the pitch stays; in the Studio [ and ] change it
@@ -128,7 +142,7 @@ extension Invocation {
     private static let valued: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
                                               "--voice-at", "--voice-focus", "--resume-rewind", "--react"]
     /// Options without a value.
-    private static let flags: Set<String> = ["--json", "--voice", "--quiet", "-h", "--help", "-V", "--version"]
+    private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "-h", "--help", "-V", "--version"]
 
     /// Parses the arguments after the program name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -193,10 +207,12 @@ extension Invocation {
 
         switch command {
         case "play":
-            try allow(backendOptions.union(playbackOptions).union(voiceOptions))
-            guard let reference = rest.first else { throw UsageError("play needs a URL or a path") }
-            guard rest.count == 1 else { throw UsageError("play takes one URL or path, got '\(rest[1])' too") }
-            var play = try playOptions(reference: reference, options)
+            try allow(backendOptions.union(playbackOptions).union(voiceOptions).union(["--loop", "--shuffle"]))
+            guard !rest.isEmpty else { throw UsageError("play needs a URL or a path") }
+            var play = try playOptions(reference: "", options)
+            play.references = rest
+            play.loop = options["--loop"] != nil
+            play.shuffle = options["--shuffle"] != nil
             play.backend = backend
             play.voiceAt = try voiceAt.map { (text) throws(UsageError) -> VoiceTrigger in try trigger(text) }
             return .play(play)

@@ -3,12 +3,15 @@ import Glibc
 #endif
 import AliciaAudio
 import AliciaBackend
+import AliciaSession
 
-/// `alicia-player play <ref>`: plays one stream to its end.
+/// `alicia-player play <ref>...`: plays the references in order, as one gapless queue, to its end.
 final class PlayCommand {
     let options: PlayOptions
-    /// The library entry a reference named, when it named one.
-    private var resolvedEntry: (BackendSession, Library.Entry)?
+    /// The backend, once a reference needed it.
+    private var backend: BackendSession?
+    /// The library entries the references named, when every one named an entry.
+    private var entries: [Library.Entry] = []
 
     init(options: PlayOptions) {
         self.options = options
@@ -16,58 +19,46 @@ final class PlayCommand {
 
     func run() -> Int32 {
         let signals = SignalWatcher(interactive: Studio.isInteractive)
-        let target: (location: MediaLocation, title: String)
-        switch resolve() {
-        case .success(let resolved): target = resolved
-        case .failure(let status): return status
+        var items: [QueueItem] = []
+        for reference in options.references {
+            switch resolve(reference) {
+            case .success(let item): items.append(item)
+            case .failure(let status): return status
+            }
         }
         if Studio.isInteractive && options.voiceAt.isEmpty {
-            // On a terminal, `play` opens the Studio with the stream playing.
-            if let (backend, entry) = resolvedEntry {
+            // On a terminal, `play` opens the Studio with the queue playing.
+            if let backend, entries.count == items.count, entries.count == 1, let entry = entries.first {
                 return Studio.open(backend: backend, backendName: backend.client.configuration.hostAndPort,
                                    autoplay: .entry(label: entry.episode.label, index: entry.index),
                                    options: options, signals: signals)
             }
-            return Studio.open(backend: nil, backendName: "", autoplay: .stream(target.location, title: target.title),
-                               options: options, signals: signals)
+            return Studio.open(backend: backend, backendName: backend?.client.configuration.hostAndPort ?? "",
+                               autoplay: .items(items), options: options, signals: signals)
         }
-        var configuration = PlayerConfiguration(device: options.device)
-        configuration.readAheadSeconds = options.readAheadSeconds
-        configuration.mediaName = target.title
-        let player = Player(configuration: configuration)
-        player.setSpeed(options.speed)
-        signals.whenSignalled { player.wakeEventWaiters() }
-        var session = PlaybackSession(player: player, signals: signals, options: options)
-        if !options.voiceAt.isEmpty {
-            var triggers: [(at: StartPosition, location: MediaLocation, title: String)] = []
-            for trigger in options.voiceAt {
-                guard let note = References.voiceNote(trigger.reference, backend: options.backend) else {
-                    return CommandLineTool.Status.failure
-                }
-                triggers.append((trigger.at, note.location, note.title))
+        var cues: [(at: StartPosition, location: MediaLocation, title: String)] = []
+        for trigger in options.voiceAt {
+            guard let note = References.voiceNote(trigger.reference, backend: options.backend) else {
+                return CommandLineTool.Status.failure
             }
-            let voiceNotes = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: options.device),
-                                        focus: options.voiceFocus, resumeRewind: options.resumeRewind)
-            session.voiceNotes = voiceNotes
-            session.triggers = triggers
-            defer { voiceNotes.stop() }
-            return PlaybackSession.status(of: session.play(target.location))
+            cues.append((trigger.at, note.location, note.title))
         }
-        return PlaybackSession.status(of: session.play(target.location))
+        let session = ListeningSession(PlaybackSession.sessionOptions(options, voiceNotes: !cues.isEmpty))
+        let playback = PlaybackSession(session: session, signals: signals, options: options)
+        return PlaybackSession.status(of: playback.play(items, voiceAt: cues))
     }
 
     private enum Resolved {
-        case success((location: MediaLocation, title: String))
+        case success(QueueItem)
         case failure(Int32)
     }
 
     /// A URL or an existing path plays as it is; anything else is looked up in the backend's library.
-    private func resolve() -> Resolved {
-        let reference = options.reference
+    private func resolve(_ reference: String) -> Resolved {
         if reference.contains("://") || Self.fileExists(reference) || reference.hasPrefix("/") || reference.hasPrefix(".") {
             do {
                 let location = try MediaLocation(reference)
-                return .success((location, Self.fileName(location)))
+                return .success(QueueItem(location: location, title: Self.fileName(location)))
             } catch {
                 switch error {
                 case .empty: Console.fail("play needs a URL or a path")
@@ -78,25 +69,30 @@ final class PlayCommand {
             }
         }
         let backend: BackendSession
-        do {
-            backend = try BackendSession(options.backend)
-        } catch .notConfigured {
-            Console.fail("no such file '\(reference)', and no backend is configured to look it up as an episode: "
-                + "pass --base-url and --token, set ALICIA_BASE_URL and ALICIA_TOKEN, or try `alicia-player demo`")
-            return .failure(CommandLineTool.Status.failure)
-        } catch {
-            Console.fail(error.message)
-            return .failure(CommandLineTool.Status.failure)
+        if let existing = self.backend {
+            backend = existing
+        } else {
+            do {
+                backend = try BackendSession(options.backend)
+            } catch .notConfigured {
+                Console.fail("no such file '\(reference)', and no backend is configured to look it up as an episode: "
+                    + "pass --base-url and --token, set ALICIA_BASE_URL and ALICIA_TOKEN, or try `alicia-player demo`")
+                return .failure(CommandLineTool.Status.failure)
+            } catch {
+                Console.fail(error.message)
+                return .failure(CommandLineTool.Status.failure)
+            }
+            self.backend = backend
         }
         guard let entry = backend.find(reference) else { return .failure(CommandLineTool.Status.failure) }
-        resolvedEntry = (backend, entry)
         guard let fileName = entry.episode.fileName, entry.episode.hasAudio else {
             Console.fail("\(entry.episode.label ?? entry.episode.title) has no audio yet")
             return .failure(CommandLineTool.Status.failure)
         }
         do {
             let location = try MediaLocation(backend.client.mediaURL(for: fileName))
-            return .success((location, entry.episode.title))
+            entries.append(entry)
+            return .success(QueueItem(location: location, title: entry.episode.title, label: entry.episode.label))
         } catch {
             Console.fail("the backend gave a media path that is not a URL: \(fileName)")
             return .failure(CommandLineTool.Status.failure)

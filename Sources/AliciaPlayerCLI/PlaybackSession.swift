@@ -1,111 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import AliciaAudio
+import AliciaSession
 import AliciaTerminal
 
-/// Plays one stream to its end on a `Player`, showing progress on a terminal and
-/// stopping at once on a signal. Shared by `play` and `demo`.
+/// Plays a queue to its end through a `ListeningSession`, showing progress on a terminal and
+/// stopping at once on a signal. The loop of `play` and `voice` off the Studio.
 struct PlaybackSession {
     enum Outcome: Equatable {
         case finished
-        /// Ended early with this exit status (an error was printed).
+        /// Ended with this exit status (an error was printed).
         case failed(Int32)
         /// A signal asked to stop; exit with 128 + signal.
         case stopped(signal: Int32)
     }
 
-    let player: Player
+    let session: ListeningSession
     let signals: SignalWatcher
     let options: PlayOptions
-    /// The voice-note player, for `--voice-at` triggers and to wait for notes at the end.
-    var voiceNotes: VoiceNotes?
-    /// Voice notes to queue when the episode reaches their position.
-    var triggers: [(at: StartPosition, location: MediaLocation, title: String)] = []
 
     /// How often the progress line is redrawn on a terminal.
     static let refresh: Duration = .milliseconds(250)
 
-    func play(_ location: MediaLocation) -> Outcome {
-        do {
-            try player.play(location, from: options.start)
-        } catch {
-            Console.fail(error.message)
-            return .failed(CommandLineTool.Status.failure)
-        }
+    func play(_ items: [QueueItem], voiceAt cues: [(at: StartPosition, location: MediaLocation, title: String)] = []) -> Outcome {
+        let waker = session.waker
+        signals.whenSignalled { waker() }
+        session.play(items, from: options.start, loop: options.loop ? .queue : .off, shuffle: options.shuffle)
+        if !cues.isEmpty { session.setVoiceCues(cues) }
         let progress = Console.stderrIsTerminal ? ProgressDisplay() : nil
-        defer { player.stop() }
-        var pending = triggers
-        var duration: Double?
+        defer { session.close() }
+        var status = CommandLineTool.Status.success
+        var checkedStart = options.start == nil
         while true {
             if let signal = signals.signal {
-                voiceNotes?.stop()
-                player.stop()
+                session.close()
                 progress?.finish()
                 return .stopped(signal: signal)
             }
-            if !pending.isEmpty, let duration {
-                let position = player.snapshot().position
-                pending.removeAll { trigger in
-                    guard Self.seconds(trigger.at, duration: duration) <= position else { return false }
-                    voiceNotes?.enqueue(trigger.location, title: trigger.title)
-                    return true
-                }
-            }
-            // Triggers are positions of the episode: look at the position often while any wait.
-            let timeout: Duration? = !pending.isEmpty ? .milliseconds(20) : (progress == nil ? nil : Self.refresh)
-            switch player.nextEvent(timeout: timeout) {
-            case .formatKnown(let format):
-                duration = format.duration ?? .infinity
-                if let status = checkStart(format: format, location: location) {
+            // Voice notes after the queue's end are waited for on a timer: their player has its own events.
+            let timeout: Duration? = progress != nil || session.queueEnded ? Self.refresh : nil
+            for notice in session.nextNotices(timeout: timeout) {
+                switch notice {
+                case .opened(_, let item, let format) where !checkedStart:
+                    checkedStart = true
+                    if let failed = checkStart(format: format, item: item) {
+                        progress?.finish()
+                        return .failed(failed)
+                    }
+                case .failed(_, let item, let error):
                     progress?.finish()
-                    return .failed(status)
+                    Console.fail(items.count > 1 && item != nil ? "\(item!.title): \(error.message)" : error.message)
+                    status = CommandLineTool.Status.failure
+                case .finished(_, let item?, truncated: true):
+                    progress?.finish()
+                    let played = TimeSpec.clock(session.player.snapshot().position)
+                    Console.fail("\(item.location.display) is truncated: its header promises more audio than it holds (played \(played))")
+                    status = CommandLineTool.Status.failure
+                case .voice(.failed(let title, let error)):
+                    progress?.finish()
+                    Console.fail("voice note \(title): \(error.message)")
+                default:
+                    break
                 }
-            case .ended(let truncated):
-                progress?.show(player.snapshot())
-                if let stopped = waitForVoiceNotes(progress: progress) { return stopped }
-                progress?.finish()
-                if truncated {
-                    let played = TimeSpec.clock(player.snapshot().position)
-                    Console.fail("\(location.display) is truncated: its header promises more audio than it holds (played \(played))")
-                    return .failed(CommandLineTool.Status.failure)
-                }
-                return .finished
-            case .failed(let error):
-                progress?.finish()
-                Console.fail(error.message)
-                return .failed(CommandLineTool.Status.failure)
-            case .stateChanged, .seeked, nil:
-                break
             }
-            progress?.show(player.snapshot(), voice: voiceNotes?.nowPlaying.title)
+            if session.isFinished { break }
+            progress?.show(session.player.snapshot(), voice: session.voiceNotes?.nowPlaying.title)
         }
-    }
-
-    /// The episode has ended: notes still playing or queued play to their end.
-    private func waitForVoiceNotes(progress: ProgressDisplay?) -> Outcome? {
-        guard let voiceNotes else { return nil }
-        while !voiceNotes.waitUntilIdle(timeout: Self.refresh) {
-            if let signal = signals.signal {
-                voiceNotes.stop()
-                progress?.finish()
-                return .stopped(signal: signal)
-            }
-            progress?.show(player.snapshot(), voice: voiceNotes.nowPlaying.title)
-        }
-        return nil
-    }
-
-    static func seconds(_ position: StartPosition, duration: Double) -> Double {
-        switch position {
-        case .seconds(let seconds): return seconds
-        case .fraction(let fraction): return fraction * duration
-        }
+        progress?.finish()
+        return status == CommandLineTool.Status.success ? .finished : .failed(status)
     }
 
     /// A `--start` past the end is a mistake worth saying, not a silent exit.
-    private func checkStart(format: AudioFormat, location: MediaLocation) -> Int32? {
+    private func checkStart(format: AudioFormat, item: QueueItem) -> Int32? {
         guard case .seconds(let seconds)? = options.start, let duration = format.duration, seconds > duration else {
             return nil
         }
-        Console.fail("--start \(options.startText ?? "") is past the end of \(location.display) (\(TimeSpec.clock(duration)) long)")
+        Console.fail("--start \(options.startText ?? "") is past the end of \(item.location.display) (\(TimeSpec.clock(duration)) long)")
         return CommandLineTool.Status.usage
     }
 
@@ -115,6 +86,18 @@ struct PlaybackSession {
         case .failed(let status): return status
         case .stopped(let signal): return 128 + signal
         }
+    }
+
+    /// The session's options from the command line's.
+    static func sessionOptions(_ options: PlayOptions, voiceNotes: Bool = true) -> ListeningSession.Options {
+        var made = ListeningSession.Options()
+        made.configuration = PlayerConfiguration(device: options.device)
+        made.configuration.readAheadSeconds = options.readAheadSeconds
+        made.speed = options.speed
+        made.voiceFocus = options.voiceFocus
+        made.resumeRewind = options.resumeRewind
+        made.voiceNotes = voiceNotes
+        return made
     }
 }
 

@@ -1,7 +1,7 @@
 import AliciaAudio
+import AliciaSession
 
-/// `alicia-player voice <ref>`: plays one voice note alone, on the voice-note
-/// player's stream (its own media name), to its end.
+/// `alicia-player voice <ref>`: plays one voice note alone, to its end.
 struct VoiceCommand {
     let options: PlayOptions
 
@@ -10,12 +10,8 @@ struct VoiceCommand {
         guard let note = References.voiceNote(options.reference, backend: options.backend) else {
             return CommandLineTool.Status.failure
         }
-        var configuration = PlayerConfiguration(device: options.device)
-        configuration.readAheadSeconds = options.readAheadSeconds
-        configuration.mediaName = "Alicia voice note: " + note.title
-        let player = Player(configuration: configuration)
-        signals.whenSignalled { player.wakeEventWaiters() }
-        let session = PlaybackSession(player: player, signals: signals, options: options)
-        return PlaybackSession.status(of: session.play(note.location))
+        let session = ListeningSession(PlaybackSession.sessionOptions(options, voiceNotes: false))
+        let playback = PlaybackSession(session: session, signals: signals, options: options)
+        return PlaybackSession.status(of: playback.play([QueueItem(location: note.location, title: "Alicia voice note: " + note.title)]))
     }
 }

@@ -108,7 +108,8 @@ import AliciaTerminal
         (.character("+"), .volume(by: 0.1)), (.character("-"), .volume(by: -0.1)), (.character("]"), .speed(by: 0.25)),
         (.character("v"), .replayVoiceNote), (.character("t"), .talk), (.enter, .playSelected),
         (.character("/"), .search), (.character("?"), .help), (.character("q"), .quit), (.control("c"), .quit),
-        (.control("z"), .suspend), (.escape, .dismiss),
+        (.control("z"), .suspend), (.escape, .dismiss), (.character("a"), .enqueueSelected),
+        (.character("A"), .playSelectedNext),
     ])
     func keysFollowPodcastConventions(key: Key, action: StudioAction) {
         #expect(StudioAction.forKey(key, pageSize: 10) == action)
@@ -120,7 +121,5 @@ import AliciaTerminal
         #expect(model.selection == 0)
         model.moveSelection(by: 99)
         #expect(model.selection == 2)
-        #expect(model.neighbour(1)?.episode.label == "NIGHTS-1")
-        #expect(model.neighbour(-1) == nil)
     }
 }

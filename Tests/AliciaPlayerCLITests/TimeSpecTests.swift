@@ -40,6 +40,16 @@ import AliciaAudio
         #expect(invocation == .play(expected))
     }
 
+    /// `play A B C` is a queue of three, in order; --loop and --shuffle are flags of `play`.
+    @Test func playTakesSeveralReferencesAsAQueue() throws {
+        let invocation = try Invocation.parse(["play", "a.wav", "S1E02", "--loop", "http://h/c.wav", "--shuffle"])
+        var expected = PlayOptions(references: ["a.wav", "S1E02", "http://h/c.wav"])
+        expected.loop = true
+        expected.shuffle = true
+        #expect(invocation == .play(expected))
+        #expect(throws: UsageError("studio does not take --loop")) { try Invocation.parse(["studio", "--loop"]) }
+    }
+
     @Test func optionsMayComeFirstAndDashDashEndsThem() throws {
         let invocation = try Invocation.parse(["play", "--start=50%", "--", "-odd name.wav"])
         guard case .play(let options) = invocation else {
@@ -64,7 +74,8 @@ import AliciaAudio
         (["play"], "play needs a URL or a path"),
         (["play", "a.wav", "--frobnicate"], "unknown option '--frobnicate'"),
         (["play", "a.wav", "--start"], "--start needs a value"),
-        (["play", "a.wav", "b.wav"], "play takes one URL or path, got 'b.wav' too"),
+        (["voice", "a.wav", "b.wav"], "voice takes one note, got 'b.wav' too"),
+        (["play", "a.wav", "--loop=yes"], "--loop takes no value"),
         (["play", "a.wav", "--read-ahead", "0"], "--read-ahead '0' is not a number of seconds between 0 and 600"),
     ])
     func refuses(arguments: [String], message: String) {

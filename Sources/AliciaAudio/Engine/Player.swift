@@ -1,135 +1,384 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 // Thread map (keep it true):
 // | thread            | owns                                  | waits on                                   |
-// | caller (UI, CLI)  | nothing of the pipeline               | `nextEvent` (a condition), its own I/O     |
-// | alicia-fetch      | the curl easy + multi handles         | `curl_multi_poll`, woken by `curl_multi_wakeup` |
-// | alicia-feeder     | the decoder, the speed changer, the sink's write side | the fetcher's condition, PulseAudio's mainloop condition |
+// | caller (UI, CLI)  | nothing of the output                 | a subscription (condition or eventfd in its poll loop) |
+// | alicia-fetch      | one entry's curl easy + multi handles (one thread per open entry: the one playing, the one prefetched) | `curl_multi_poll`, woken by `curl_multi_wakeup` |
+// | alicia-feeder     | the entries' decoders, the stage chain (converter, speed, gain), the sink's write side, the frame map's writes | a fetcher's condition, PulseAudio's mainloop condition, its request condition |
 // | libpulse mainloop | nothing of ours                       | callbacks only record state and signal     |
-// Commands from the caller are recorded under a lock and wake whatever the
-// feeder blocks on; nothing sleeps on a guess.
+// Commands from the caller are recorded under the core's lock and wake whatever the feeder blocks
+// on; nothing sleeps on a guess.
 
-/// A player: one stream at a time, fetched with Range requests, decoded by
-/// libsndfile, played by PulseAudio. Commands return at once; state is read
-/// with `snapshot()`, changes arrive through `nextEvent(timeout:)`.
+/// A player: a queue of entries played gaplessly into one persistent output. Each entry is
+/// fetched with Range requests and decoded by libsndfile; the output (stage chain and PulseAudio
+/// stream) lives across entries. Commands return at once; state is read with `snapshot()`;
+/// changes arrive through subscriptions (`subscribe()`), each of which sees every event.
 public final class Player: Sendable {
-    private let configuration: PlayerConfiguration
-    private let pipeline = Mutex<Pipeline?>(nil)
-    /// Kept across streams: the next one plays at the same volume and speed.
-    private let volume = Mutex(1.0)
-    private let speed = Mutex(1.0)
-    private let events = ConditionLock(EventQueue())
+    private let core: PlayerCore
+    /// The subscription behind `nextEvent`, for callers that read events one by one.
+    private let defaultEvents: PlayerSubscription
 
-    private struct EventQueue {
-        var items: [PlayerEvent] = []
-        /// `wakeEventWaiters` calls not yet seen by a waiter.
-        var wakeUps = 0
-    }
-
-    public init(configuration: PlayerConfiguration = PlayerConfiguration()) {
-        self.configuration = configuration
-    }
-
-    deinit { stop() }
-
-    /// Starts playing `location` (from `start`), replacing what plays now.
-    /// A location that cannot even be fetched throws at once; everything else
-    /// (network, decoding, the device) arrives as a `.failed` event.
-    public func play(_ location: MediaLocation, from start: StartPosition? = nil) throws(PlaybackError) {
-        stop()
-        let events = self.events
-        let made = try Pipeline(location: location, start: start, configuration: configuration) { event in
-            events.update { $0.items.append(event) }
+    public convenience init(configuration: PlayerConfiguration = PlayerConfiguration()) {
+        self.init(configuration: configuration) { (format, name) throws(PlaybackError) -> any AudioSink in
+            try PulseStream(context: PulseContext.shared(), format: format, device: configuration.device,
+                            mediaName: name, role: configuration.role)
         }
-        events.update { $0.items.append(.stateChanged(.loading)) }
-        let gain = volume.withLock { $0 }
-        if gain != 1 { made.setVolume(gain) }
-        let pace = speed.withLock { $0 }
-        if pace != 1 { made.setSpeed(pace) }
-        pipeline.withLock { $0 = made }
-        made.begin()
     }
 
-    public func pause() { current?.setPaused(true) }
+    /// A player writing to the sinks `makeSink` makes (a recording fake in unit tests).
+    init(configuration: PlayerConfiguration, makeSink: @escaping SinkMaker) {
+        let hub = EventHub()
+        defaultEvents = hub.subscribe()
+        core = PlayerCore(configuration: configuration, hub: hub, makeSink: makeSink)
+        core.start()
+    }
 
-    public func resume() { current?.setPaused(false) }
+    deinit {
+        core.shutdown()
+    }
+
+    // MARK: The queue
+
+    /// Replaces the queue with `items` and plays the one at `index` (from `start`, else its own start).
+    public func play(_ items: [QueueItem], at index: Int = 0, from start: StartPosition? = nil) {
+        core.control.update { c in
+            c.queue.clear()
+            let ids = items.map { c.queue.append($0) }
+            c.errors.removeAll()
+            guard ids.indices.contains(index) else {
+                core.ask(.stop, &c)
+                return
+            }
+            core.ask(.play(ids[index], start.map { .position($0) } ?? .itemStart), &c)
+        }
+        core.post(nil, .queueChanged)
+    }
+
+    /// Replaces the queue with one location and plays it.
+    public func play(_ location: MediaLocation, from start: StartPosition? = nil, title: String? = nil) {
+        play([QueueItem(location: location, title: title ?? location.display)], from: start)
+    }
+
+    /// Where `add` puts an item.
+    public enum Placement: Sendable {
+        case end
+        /// Right after the entry heard now.
+        case next
+    }
+
+    /// Adds `item` to the queue; when nothing plays (idle, ended, failed) and `startIfIdle`, it
+    /// plays at once. Returns its id.
+    @discardableResult
+    public func add(_ item: QueueItem, _ placement: Placement = .end, startIfIdle: Bool = false) -> QueueEntryID {
+        let id = core.control.update { c -> QueueEntryID in
+            let id = placement == .end ? c.queue.append(item) : c.queue.insertNext(item)
+            let resting = c.state == .idle || c.state == .ended || c.state == .failed
+            if startIfIdle && resting && c.request == nil {
+                core.ask(.play(id, .itemStart), &c)
+            } else if c.item != nil && c.item?.entry != c.heard, c.queue.entry(after: c.heard ?? id)?.id == id {
+                // It now follows the entry heard, which another was already joined to: play on from
+                // the frame heard, so the join goes to this one.
+                replayHeard(&c)
+            }
+            return id
+        }
+        core.post(id, .queueChanged)
+        return id
+    }
+
+    /// Removes an entry; removing the one playing moves on to what followed it.
+    @discardableResult
+    public func remove(_ id: QueueEntryID) -> Bool {
+        let removed = core.control.update { c -> Bool in
+            let following = c.queue.entry(after: id).flatMap { $0.id == id ? nil : $0 }
+            let decoding = c.item?.entry
+            guard c.queue.remove(id) else { return false }
+            if id == c.heard {
+                if let following { core.ask(.play(following.id, .itemStart), &c) } else { core.ask(.stop, &c) }
+            } else if id == decoding {
+                replayHeard(&c)
+            }
+            return true
+        }
+        if removed { core.post(id, .queueChanged) }
+        return removed
+    }
+
+    /// Moves an entry to `position` in the queue.
+    @discardableResult
+    public func move(_ id: QueueEntryID, to position: Int) -> Bool {
+        let moved = core.control.update { c -> Bool in
+            let before = c.heard.flatMap { c.queue.entry(after: $0)?.id }
+            guard c.queue.move(id, to: position) else { return false }
+            let after = c.heard.flatMap { c.queue.entry(after: $0)?.id }
+            if before != after, c.item != nil, c.item?.entry != c.heard { replayHeard(&c) }
+            return true
+        }
+        if moved { core.post(id, .queueChanged) }
+        return moved
+    }
+
+    /// Empties the queue and stops.
+    public func clear() {
+        core.control.update { c in
+            c.queue.clear()
+            core.ask(.stop, &c)
+        }
+        core.post(nil, .queueChanged)
+    }
+
+    public var queue: PlayQueue { core.control.withLock { $0.queue } }
+
+    public func setLoop(_ mode: LoopMode) {
+        core.control.update { $0.queue.loop = mode }
+        core.post(nil, .queueChanged)
+    }
+
+    /// Entries leave the queue once heard to their end (the voice-note player's queue).
+    public func setConsume(_ consume: Bool) {
+        core.control.update { $0.queue.consume = consume }
+    }
+
+    /// Plays the entry `id` from its start.
+    @discardableResult
+    public func jump(to id: QueueEntryID, from start: StartPosition? = nil) -> Bool {
+        core.control.update { c -> Bool in
+            guard c.queue.entry(id) != nil else { return false }
+            core.ask(.play(id, start.map { .position($0) } ?? .itemStart), &c)
+            return true
+        }
+    }
+
+    /// Plays the entry after the one heard now (not the one being decoded ahead of a join: a
+    /// press just before an entry ends moves exactly one entry). False when there is none.
+    @discardableResult
+    public func next() -> Bool {
+        core.control.update { c -> Bool in
+            guard let from = target(c), let next = c.queue.skipTarget(after: from) else { return false }
+            core.ask(.play(next.id, .itemStart), &c)
+            return true
+        }
+    }
+
+    /// Plays the entry before the one heard now. False when there is none.
+    @discardableResult
+    public func previous() -> Bool {
+        core.control.update { c -> Bool in
+            guard let from = target(c), let previous = c.queue.skipTarget(before: from) else { return false }
+            core.ask(.play(previous.id, .itemStart), &c)
+            return true
+        }
+    }
+
+    /// The entry a command is about: the one asked for last, else the one heard.
+    private func target(_ c: PlayerCore.Control) -> QueueEntryID? {
+        if case .play(let entry, _)? = c.request { return entry }
+        return c.heard ?? c.queue.currentID
+    }
+
+    /// Plays on from the frame heard, dropping what was queued after it. Lock held.
+    private func replayHeard(_ c: inout PlayerCore.Control) {
+        guard c.request == nil, let heard = c.heard, let location = core.location(c), location.entry == heard else { return }
+        core.ask(.play(heard, .frame(location.sourceFrame)), &c)
+    }
+
+    // MARK: Transport
+
+    public func pause() { setPaused(true) }
+
+    public func resume() { setPaused(false) }
 
     public func togglePause() {
-        guard let current else { return }
-        current.setPaused(!current.isPaused)
+        let paused = core.control.withLock { $0.paused }
+        setPaused(!paused)
     }
 
-    /// Holds playback (true) for another player's focus, or lets it go; returns
-    /// the exact frame where playback stands (after the server has stopped, when
-    /// holding). A paused player stays paused when released.
+    private func setPaused(_ paused: Bool) {
+        let changed = core.control.update { c -> (QueueEntryID?, PlayerState)? in
+            guard c.paused != paused else { return nil }
+            c.paused = paused
+            c.sink?.setPaused(paused)
+            if paused && (c.state == .playing || c.state == .buffering || c.state == .loading) {
+                c.state = .paused
+                return (c.heard, .paused)
+            }
+            if !paused && c.state == .paused {
+                c.state = c.sink == nil ? .loading : .playing
+                return (c.heard, c.state)
+            }
+            return nil
+        }
+        if let (entry, state) = changed { core.post(entry, .stateChanged(state)) }
+    }
+
+    /// Holds playback (true) for another player's focus, or lets it go; returns the exact frame
+    /// where playback stands (after the server has stopped, when holding). A paused player stays
+    /// paused when released. The server round trip runs outside the player's lock, so snapshots
+    /// are never blocked by it.
     @discardableResult
     public func setHeld(_ held: Bool) -> Int64? {
-        current?.setHeld(held)
+        let sink = core.control.withLock { c -> (any AudioSink)? in
+            c.held = held
+            return c.sink
+        }
+        sink?.setHeld(held)
+        return snapshot().positionFrames
     }
 
-    /// Sets the linear gain (1 = as decoded), applied by PulseAudio at once.
+    /// Sets the listener's linear gain (1 = as decoded), ramped in over 20 ms.
     public func setVolume(_ linear: Double) {
-        volume.withLock { $0 = linear }
-        current?.setVolume(linear)
+        core.control.update { c in
+            c.volume = max(0, linear)
+            c.duckRamp = PlayerCore.volumeRamp
+            c.gainChanged = true
+        }
+    }
+
+    /// Lowers the output by `decibels` (0: back to full) over `ramp` seconds, for another player's
+    /// focus. The listener's volume is a separate factor: it is not changed.
+    public func setDuck(decibels: Double, ramp: Double) {
+        core.control.update { c in
+            c.duck = decibels >= 0 ? 1 : pow(10, decibels / 20)
+            c.duckRamp = ramp
+            c.gainChanged = true
+        }
     }
 
     /// The speeds `setSpeed` takes: half to three times as fast.
     public static let speedRange = SpeedChanger.range
 
     /// Plays faster or slower (1 = as recorded) at the same pitch, clamped to `speedRange`; returns
-    /// the speed set. The change starts from the frame playing now, with a pause of a few milliseconds.
+    /// the speed set. The change starts from the frame playing now, as a seek does.
     @discardableResult
     public func setSpeed(_ speed: Double) -> Double {
         let clamped = min(max(speed, Self.speedRange.lowerBound), Self.speedRange.upperBound)
-        self.speed.withLock { $0 = clamped }
-        current?.setSpeed(clamped)
+        core.control.update { c in
+            guard c.speed != clamped else { return }
+            c.speed = clamped
+            guard c.sink != nil, c.state != .ended, c.state != .failed else { return }
+            if case .play? = c.request { return }
+            replayHeard(&c)
+        }
         return clamped
     }
 
-    /// Seeks to `seconds` from the start.
+    /// Seeks to `seconds` from the start of the entry heard now.
     public func seek(to seconds: Double) {
-        guard let current, let format = current.snapshot().format else { return }
-        current.seek(toFrame: Int64((max(0, seconds) * Double(format.sampleRate)).rounded()))
-    }
-
-    /// Seeks `delta` seconds from the position now.
-    public func seek(by delta: Double) {
-        guard let current else { return }
-        seek(to: current.snapshot().position + delta)
-    }
-
-    /// Seeks to a fraction (0…1) of the duration.
-    public func seek(toFraction fraction: Double) {
-        guard let current, let duration = current.snapshot().duration else { return }
-        seek(to: duration * min(max(fraction, 0), 1))
-    }
-
-    /// Stops and releases the stream. Idempotent.
-    public func stop() {
-        let stopped = pipeline.withLock { (current: inout Pipeline?) -> Pipeline? in
-            defer { current = nil }
-            return current
+        core.control.update { c in
+            guard let (entry, _, format) = aim(c), let format else { return }
+            var frame = Int64((max(0, seconds) * Double(format.sampleRate)).rounded())
+            if let frames = format.frames { frame = min(frame, frames) }
+            core.ask(.play(entry, .frame(frame)), &c)
         }
-        stopped?.stop()
+    }
+
+    /// Seeks `delta` seconds from the position last asked for (so presses that arrive together add
+    /// up), else from the position heard.
+    public func seek(by delta: Double) {
+        core.control.update { c in
+            guard let (entry, frame, format) = aim(c), let format else { return }
+            var target = max(0, frame + Int64((delta * Double(format.sampleRate)).rounded()))
+            if let frames = format.frames { target = min(target, frames) }
+            core.ask(.play(entry, .frame(target)), &c)
+        }
+    }
+
+    /// Seeks to a fraction (0…1) of the entry heard now.
+    public func seek(toFraction fraction: Double) {
+        core.control.update { c in
+            guard let (entry, _, format) = aim(c), let frames = format?.frames else { return }
+            core.ask(.play(entry, .frame(Int64((Double(frames) * min(max(fraction, 0), 1)).rounded()))), &c)
+        }
+    }
+
+    /// What a seek starts from: the pending request's entry and frame, else the heard ones.
+    private func aim(_ c: PlayerCore.Control) -> (QueueEntryID, Int64, AudioFormat?)? {
+        if case .play(let entry, .frame(let frame))? = c.request {
+            let format = c.map.spans.first { $0.entry == entry }?.format ?? c.item.flatMap { $0.entry == entry ? $0.format : nil }
+            return (entry, frame, format)
+        }
+        if let location = core.location(c) { return (location.entry, location.sourceFrame, location.format) }
+        if let resting = c.resting { return (resting.entry, resting.frame, resting.format) }
+        return nil
+    }
+
+    /// Posts `.cueReached(id)` once when each cue's position of its entry is heard.
+    public func setCues(_ cues: [PositionCue]) {
+        core.control.update { c in
+            c.cues = cues
+            c.firedCues.removeAll()
+        }
+    }
+
+    /// Stops playback and closes the stream; the queue stays. Returns once the output is closed.
+    public func stop() {
+        let wasPlaying = core.control.update { c -> Bool in
+            let playing = !(c.idle && c.request == nil && c.sink == nil)
+            core.ask(.stop, &c)
+            return playing
+        }
+        core.control.withLock(waitingUntil: { ($0.idle && $0.request == nil) || $0.shutdown }) { _ in }
+        if wasPlaying { core.post(nil, .stopped) }
     }
 
     public func snapshot() -> PlayerSnapshot {
-        current?.snapshot() ?? PlayerSnapshot()
-    }
-
-    /// The next event, waiting up to `timeout` (forever when nil) for one.
-    /// Returns nil on timeout, or when `wakeEventWaiters` was called.
-    public func nextEvent(timeout: Duration?) -> PlayerEvent? {
-        events.withLock(waitingUntil: { !$0.items.isEmpty || $0.wakeUps > 0 }, timeout: timeout) { queue in
-            if !queue.items.isEmpty { return queue.items.removeFirst() }
-            queue.wakeUps = max(0, queue.wakeUps - 1)
-            return nil
+        var snapshot = PlayerSnapshot()
+        core.control.withLock { c in
+            snapshot.state = c.state
+            snapshot.isHeld = c.held
+            snapshot.volume = c.volume
+            snapshot.speed = c.speed
+            snapshot.queueCount = c.queue.count
+            var entry: QueueEntryID?
+            if let location = core.location(c) {
+                entry = location.entry
+                snapshot.positionFrames = location.sourceFrame
+                snapshot.format = location.format
+                let played = c.sink.map { $0.playedFrames() } ?? 0
+                let rate = Double(location.format.sampleRate)
+                let ratio = c.map.spans.last?.ratio ?? 1
+                let queued = Double(max(0, c.map.written - played)) * ratio / rate
+                let fetched = (c.item?.byteRate ?? 0) > 0 ? Double(c.item!.fetcher.bufferedBytes) / c.item!.byteRate : 0
+                snapshot.bufferedAhead = queued + fetched
+            } else if let resting = c.resting {
+                entry = resting.entry
+                snapshot.positionFrames = resting.frame
+                snapshot.format = resting.format
+            } else {
+                entry = c.heard
+                if let item = c.item, item.entry == entry { snapshot.format = item.format }
+            }
+            snapshot.entry = entry ?? c.queue.currentID
+            if let entry = snapshot.entry {
+                snapshot.item = c.queue.entry(entry)?.item
+                snapshot.queueIndex = c.queue.index(of: entry)
+                snapshot.next = c.queue.entry(after: entry).flatMap { $0.id == entry && c.queue.loop != .entry ? nil : $0 }?.item
+                snapshot.error = c.errors[entry]
+                snapshot.truncated = c.truncated.contains(entry)
+            }
+            if let item = c.item, item.entry == snapshot.entry { snapshot.fetch = item.fetcher.statistics }
         }
+        snapshot.duration = snapshot.format?.duration
+        if let format = snapshot.format {
+            snapshot.position = Double(snapshot.positionFrames) / Double(format.sampleRate)
+        }
+        return snapshot
     }
 
-    /// Ends one `nextEvent` wait without an event: a caller's signal handling
-    /// uses it to get its loop's attention.
-    public func wakeEventWaiters() { events.update { $0.wakeUps += 1 } }
+    // MARK: Events
 
-    private var current: Pipeline? { pipeline.withLock { $0 } }
+    /// A new reader of this player's events: it sees every event posted from now on.
+    public func subscribe() -> PlayerSubscription { core.hub.subscribe() }
+
+    /// The next event of the player's own subscription, waiting up to `timeout` (forever when
+    /// nil). Returns nil on timeout, or when `wakeEventWaiters` was called.
+    public func nextEvent(timeout: Duration?) -> PlayerEvent? {
+        defaultEvents.next(timeout: timeout)
+    }
+
+    /// Ends one `nextEvent` wait without an event.
+    public func wakeEventWaiters() { defaultEvents.wake() }
 }

@@ -9,38 +9,38 @@ public enum StartPosition: Sendable, Equatable {
     case fraction(Double)
 }
 
-/// What a user interface shows, read at any time.
+/// What a user interface shows, read at any time. Position, duration and format are those of the
+/// entry heard now (which is not the one being decoded in the last moments before a join).
 public struct PlayerSnapshot: Sendable, Equatable {
     public var state: PlayerState = .idle
-    /// Seconds of audio the device has played (from the server's timing info).
+    /// The queue entry heard now.
+    public var entry: QueueEntryID?
+    public var item: QueueItem?
+    /// What plays after it, if anything.
+    public var next: QueueItem?
+    /// Seconds of the entry the device has played (from the server's timing info and the frame map).
     public var position: Double = 0
     public var positionFrames: Int64 = 0
     public var duration: Double?
     /// Seconds decoded or fetched ahead of what is playing.
     public var bufferedAhead: Double = 0
     public var format: AudioFormat?
+    /// The last error, if the entry failed.
     public var error: PlaybackError?
-    /// The stream ended before its header said it would.
+    /// The entry ended before its header said it would.
     public var truncated = false
     public var fetch = FetchStatistics()
     /// Held while another player has the focus (a voice note plays).
     public var isHeld = false
-    /// Linear gain (1 = as decoded).
+    /// The listener's linear gain (1 = as decoded); a duck does not change it.
     public var volume = 1.0
     /// The speed playback runs at (1 = as recorded; the pitch stays).
     public var speed = 1.0
+    public var queueCount = 0
+    /// Index of the entry heard now in the queue.
+    public var queueIndex: Int?
 
     public init() {}
-}
-
-/// What a player tells its user interface.
-public enum PlayerEvent: Sendable, Equatable {
-    case stateChanged(PlayerState)
-    case formatKnown(AudioFormat)
-    case seeked(toFrame: Int64)
-    /// Playback reached the end (`truncated`: of what was there).
-    case ended(truncated: Bool)
-    case failed(PlaybackError)
 }
 
 /// How a player fetches and plays.
@@ -50,12 +50,25 @@ public struct PlayerConfiguration: Sendable, Equatable {
     /// Read-ahead in seconds of audio, capped by `readAheadMaximumBytes`.
     public var readAheadSeconds: Double = 10
     public var readAheadMaximumBytes = 4 * 1024 * 1024
-    /// `media.name` of the stream, shown by mixers.
+    /// `media.name` of the stream before an item names it, shown by mixers.
     public var mediaName = "Alicia"
     /// `media.role` of the stream.
     public var role = "music"
 
     public init(device: String? = nil) {
         self.device = device
+    }
+}
+
+/// A position of an entry at which the player posts `.cueReached(id)` once, when it is heard.
+public struct PositionCue: Sendable, Equatable {
+    public var id: Int
+    public var entry: QueueEntryID
+    public var at: StartPosition
+
+    public init(id: Int, entry: QueueEntryID, at: StartPosition) {
+        self.id = id
+        self.entry = entry
+        self.at = at
     }
 }

@@ -22,39 +22,39 @@ public enum VoiceEvent: Sendable, Equatable {
     case focusReleased
 }
 
-/// The second, independent player: voice notes (chat replies, Alicia's notes)
-/// play on a player of their own, one after another, while the episode's player
-/// keeps its position (held, ducked, or mixed, by `VoiceFocus`). Either player
-/// can start, stop, seek or fail without touching the other's state.
+/// The second, independent player: voice notes (chat replies, Alicia's notes) play on a player of
+/// their own, from a queue of their own (joined gaplessly, each removed once heard), while the
+/// episode's player keeps its position (held, ducked, or mixed, by `VoiceFocus`). Either player can
+/// start, stop, seek or fail without touching the other's state.
 ///
-/// A coordinator thread takes notes from the queue, applies the focus policy to
-/// the episode, plays each note and gives the focus back when the queue is empty.
-/// The thread keeps the object alive: call `stop()` when done with it.
+/// A coordinator thread takes the focus before the first note plays, follows the note player's
+/// events, and gives the focus back when its queue has ended. The thread keeps the object alive:
+/// call `stop()` when done with it.
 public final class VoiceNotes: Sendable {
-    private struct Note: Sendable {
-        var location: MediaLocation
-        var title: String
-    }
-
     private struct State {
-        var queue: [Note] = []
-        var playing: Note?
+        /// Notes enqueued and not yet handed to the player.
+        var incoming: [QueueItem] = []
+        /// Titles of the entries handed to the player, by id.
+        var titles: [QueueEntryID: String] = [:]
+        var playing: String?
+        /// Notes handed over and not yet finished or failed.
+        var busy = 0
         var shutdown = false
         var skip = false
         var events: [VoiceEvent] = []
     }
 
-    /// The voice notes' own player: its own fetcher, decoder and PulseAudio stream.
+    /// The voice notes' own player: its own fetchers, decoders and PulseAudio stream.
     public let player: Player
     private let episode: Player
     private let focus: VoiceFocus
     private let resumeRewind: Double
     private let state = ConditionLock(State())
+    private let playerEvents: PlayerSubscription
     private let thread: ConditionLock<NativeThread?> = ConditionLock(nil)
 
-    /// Ramps last about 200 ms, in 20 steps of 10 ms (each at most 0.6 dB at −12 dB: no clicks).
-    static let rampSteps = 20
-    static let rampStep: Duration = .milliseconds(10)
+    /// Ducking ramps over 200 ms, in even decibel steps: no clicks, no pumping.
+    static let duckRamp = 0.2
 
     public init(episode: Player, configuration: PlayerConfiguration, focus: VoiceFocus = .pause, resumeRewind: Double = 0) {
         self.episode = episode
@@ -63,27 +63,32 @@ public final class VoiceNotes: Sendable {
         var configuration = configuration
         if configuration.mediaName == PlayerConfiguration().mediaName { configuration.mediaName = "Alicia voice note" }
         player = Player(configuration: configuration)
+        player.setConsume(true)
+        playerEvents = player.subscribe()
         let made = NativeThread(name: "alicia-voice") { [self] in run() }
         thread.withLock { $0 = made }
     }
 
-    /// Queues a note; it plays after those already queued.
+    /// Queues a note; it plays after those already queued, joined to the one before.
     public func enqueue(_ location: MediaLocation, title: String) {
-        state.update { $0.queue.append(Note(location: location, title: title)) }
+        state.update { s in
+            s.incoming.append(QueueItem(location: location, title: title))
+        }
+        playerEvents.wake()
     }
 
     /// True when no note plays and none waits.
-    public var isIdle: Bool { state.withLock { $0.queue.isEmpty && $0.playing == nil } }
+    public var isIdle: Bool { state.withLock { $0.incoming.isEmpty && $0.busy == 0 } }
 
     /// The note playing now, if any, and how many wait.
     public var nowPlaying: (title: String?, waiting: Int) {
-        state.withLock { ($0.playing?.title, $0.queue.count) }
+        state.withLock { ($0.playing, $0.incoming.count + max(0, $0.busy - ($0.playing == nil ? 0 : 1))) }
     }
 
     /// Waits until idle (or the timeout passes); returns whether idle.
     public func waitUntilIdle(timeout: Duration) -> Bool {
-        state.withLock(waitingUntil: { ($0.queue.isEmpty && $0.playing == nil) || $0.shutdown }, timeout: timeout) {
-            $0.queue.isEmpty && $0.playing == nil
+        state.withLock(waitingUntil: { ($0.incoming.isEmpty && $0.busy == 0) || $0.shutdown }, timeout: timeout) {
+            $0.incoming.isEmpty && $0.busy == 0
         }
     }
 
@@ -97,16 +102,16 @@ public final class VoiceNotes: Sendable {
     /// Ends the note playing now; the next queued one (if any) follows.
     public func skip() {
         state.update { $0.skip = true }
-        player.wakeEventWaiters()
+        playerEvents.wake()
     }
 
     /// Stops everything, drops the queue and gives the episode its focus back. Idempotent.
     public func stop() {
         state.update { s in
             s.shutdown = true
-            s.queue.removeAll()
+            s.incoming.removeAll()
         }
-        player.wakeEventWaiters()
+        playerEvents.wake()
         let joining = thread.withLock { current -> NativeThread? in
             defer { current = nil }
             return current
@@ -119,57 +124,95 @@ public final class VoiceNotes: Sendable {
 
     private func run() {
         var focusTaken = false
+        var heldAt: Int64?
         while true {
-            let next = state.withLock(waitingUntil: { !$0.queue.isEmpty || $0.shutdown }) { s -> Note? in
-                guard !s.shutdown else { return nil }
-                let note = s.queue.removeFirst()
-                s.playing = note
-                s.skip = false
-                return note
+            let (incoming, skip, shutdown) = state.withLock { s -> ([QueueItem], Bool, Bool) in
+                defer {
+                    s.incoming.removeAll()
+                    s.skip = false
+                }
+                return (s.incoming, s.skip, s.shutdown)
             }
-            guard let note = next else { break }
-            var heldAt: Int64?
-            if !focusTaken {
-                heldAt = takeFocus()
-                focusTaken = true
+            if shutdown { break }
+            if !incoming.isEmpty {
+                if !focusTaken {
+                    heldAt = takeFocus()
+                    focusTaken = true
+                }
+                for item in incoming {
+                    let id = player.add(item, startIfIdle: true)
+                    state.update { s in
+                        s.titles[id] = item.title
+                        s.busy += 1
+                    }
+                }
             }
-            post(.started(title: note.title, heldAtFrame: heldAt))
-            do {
-                try player.play(note.location)
-                post(waitForEnd(of: note))
-            } catch {
-                post(.failed(title: note.title, error: error))
+            if skip && !player.next() {
+                player.clear()
+                finishAll()
             }
-            player.stop()
-            let more = state.update { s -> Bool in
-                s.playing = nil
-                return !s.queue.isEmpty && !s.shutdown
+            guard let event = playerEvents.next(timeout: nil) else { continue }
+            guard let entry = event.entry else {
+                if event.kind == .queueEnded || event.kind == .stopped, focusTaken, isIdleAfterEnd() {
+                    releaseFocus()
+                    focusTaken = false
+                    post(.focusReleased)
+                }
+                continue
             }
-            if !more {
-                releaseFocus()
-                focusTaken = false
-                post(.focusReleased)
+            let title = state.withLock { $0.titles[entry] } ?? ""
+            switch event.kind {
+            case .entryStarted:
+                state.update { $0.playing = title }
+                post(.started(title: title, heldAtFrame: heldAt))
+                heldAt = nil
+            case .ended:
+                finish(entry)
+                post(.finished(title: title))
+            case .failed(let error):
+                finish(entry)
+                post(.failed(title: title, error: error))
+            default:
+                break
             }
         }
         if focusTaken { releaseFocus() }
     }
 
-    private func waitForEnd(of note: Note) -> VoiceEvent {
-        while true {
-            let interrupted = state.withLock { $0.shutdown || $0.skip }
-            if interrupted { return .finished(title: note.title) }
-            switch player.nextEvent(timeout: nil) {
-            case .ended: return .finished(title: note.title)
-            case .failed(let error): return .failed(title: note.title, error: error)
-            default: continue
+    private func finish(_ entry: QueueEntryID) {
+        state.update { s in
+            guard s.titles.removeValue(forKey: entry) != nil else { return }
+            s.busy -= 1
+            s.playing = nil
+        }
+    }
+
+    /// A skip with nothing after: every note handed over is done.
+    private func finishAll() {
+        state.update { s in
+            s.titles.removeAll()
+            s.busy = 0
+            s.playing = nil
+        }
+    }
+
+    /// The note player's queue ended: idle unless more notes came meanwhile.
+    private func isIdleAfterEnd() -> Bool {
+        state.update { s -> Bool in
+            if s.incoming.isEmpty {
+                s.titles.removeAll()
+                s.busy = 0
+                s.playing = nil
+                return true
             }
+            return false
         }
     }
 
     private func takeFocus() -> Int64? {
         switch focus {
         case .pause: return episode.setHeld(true)
-        case .duck(let decibels): ramp(from: 0, to: decibels)
+        case .duck(let decibels): episode.setDuck(decibels: decibels, ramp: Self.duckRamp)
         case .mix: break
         }
         return nil
@@ -180,22 +223,10 @@ public final class VoiceNotes: Sendable {
         case .pause:
             if resumeRewind > 0 { episode.seek(by: -resumeRewind) }
             episode.setHeld(false)
-        case .duck(let decibels):
-            ramp(from: decibels, to: 0)
+        case .duck:
+            episode.setDuck(decibels: 0, ramp: Self.duckRamp)
         case .mix:
             break
-        }
-    }
-
-    /// Moves the episode's volume in even decibel steps.
-    private func ramp(from start: Double, to end: Double) {
-        for step in 1...Self.rampSteps {
-            let decibels = start + (end - start) * Double(step) / Double(Self.rampSteps)
-            episode.setVolume(pow(10, decibels / 20))
-            if step < Self.rampSteps {
-                // A timed wait, not a poll: ends early only at shutdown.
-                _ = state.withLock(waitingUntil: { $0.shutdown }, timeout: Self.rampStep) { $0.shutdown }
-            }
         }
     }
 

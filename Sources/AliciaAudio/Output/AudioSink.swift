@@ -16,8 +16,8 @@ protocol AudioSink: AnyObject, Sendable {
     /// Corks for another stream's focus, waiting until the server has: then
     /// `playedFrames` is exact. Independent of `setPaused`.
     func setHeld(_ held: Bool)
-    /// Linear gain applied by the server (1 = unchanged).
-    func setVolume(_ linear: Double)
+    /// What mixers call the stream (the item playing).
+    func setMediaName(_ name: String)
     /// Drops everything queued and starts a new segment: `playedFrames` counts from 0 again.
     func flush() -> SinkResult
     /// Blocks until everything queued has been played.

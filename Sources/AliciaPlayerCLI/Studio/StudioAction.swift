@@ -11,6 +11,9 @@ enum StudioAction: Equatable {
     case replayVoiceNote
     case talk
     case playSelected
+    /// `a`: the selected episode to the end of the queue; `A`: to play next.
+    case enqueueSelected
+    case playSelectedNext
     case moveSelection(by: Int)
     case selectFirst, selectLast
     case search
@@ -39,6 +42,8 @@ enum StudioAction: Equatable {
         case .character("v"): return .replayVoiceNote
         case .character("t"): return .talk
         case .enter: return .playSelected
+        case .character("a"): return .enqueueSelected
+        case .character("A"): return .playSelectedNext
         case .up, .character("k"): return .moveSelection(by: -1)
         case .down, .character("j"): return .moveSelection(by: 1)
         case .pageUp: return .moveSelection(by: -max(1, pageSize))
@@ -61,11 +66,12 @@ enum StudioAction: Equatable {
         ("← / →", "back 15 s / forward 30 s"),
         (", / .", "back / forward 5 s"),
         ("0 – 9", "jump to 0 – 90 %"),
-        ("n / p", "next / previous episode"),
+        ("n / p", "next / previous in the queue (p after 3 s: restart)"),
         ("+ / -", "volume up / down"),
         ("[ / ]", "slower / faster"),
         ("↑ ↓ j k", "select; PgUp PgDn, g G: page, first, last"),
         ("enter", "play the selected episode"),
+        ("a / A", "add the selected episode to the queue / play it next"),
         ("/", "search titles and labels"),
         ("v", "replay the last voice note"),
         ("t", "talk to Alicia (she answers with a voice note)"),

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AliciaAudio
 import AliciaBackend
+import AliciaSession
 import AliciaTerminal
 import Synchronization
 
@@ -23,7 +24,8 @@ final class StudioApp {
 
     enum Autoplay {
         case entry(label: String?, index: Int)
-        case stream(MediaLocation, title: String)
+        /// Items of their own (paths, URLs, or several episodes), played as the queue.
+        case items([QueueItem])
     }
 
     private let setup: Setup
@@ -32,7 +34,8 @@ final class StudioApp {
     private var model = StudioModel()
     private var decoder = KeyDecoder()
     private var screen = Screen()
-    private let player: Player
+    private let session: ListeningSession
+    private var player: Player { session.player }
     private let voiceNotes: VoiceNotes
     private var listRows = 10
     private var running = true
@@ -68,12 +71,8 @@ final class StudioApp {
         self.setup = setup
         self.terminal = terminal
         self.signals = signals
-        var configuration = PlayerConfiguration(device: setup.options.device)
-        configuration.readAheadSeconds = setup.options.readAheadSeconds
-        player = Player(configuration: configuration)
-        player.setSpeed(setup.options.speed)
-        voiceNotes = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: setup.options.device),
-                                focus: setup.options.voiceFocus, resumeRewind: setup.options.resumeRewind)
+        session = ListeningSession(PlaybackSession.sessionOptions(setup.options))
+        voiceNotes = session.voiceNotes!
         model.backendName = setup.backendName
     }
 
@@ -86,8 +85,7 @@ final class StudioApp {
         }
         terminal.enterFullScreen()
         defer {
-            voiceNotes.stop()
-            player.stop()
+            session.close()
             terminal.restore()
         }
         loadLibrary()
@@ -111,9 +109,10 @@ final class StudioApp {
             || pendingEscapeSince != nil
         let tick = busy ? Self.busyTick : Self.idleTick
         var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: signals.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+                   pollfd(fd: signals.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: session.fileDescriptor, events: Int16(POLLIN), revents: 0)]
         let milliseconds = Int32(tick.components.seconds * 1000 + tick.components.attoseconds / 1_000_000_000_000_000)
-        _ = poll(&fds, 2, pendingEscapeSince != nil ? 50 : milliseconds)
+        _ = poll(&fds, nfds_t(fds.count), pendingEscapeSince != nil ? 50 : milliseconds)
     }
 
     private func readKeys() {
@@ -176,21 +175,19 @@ final class StudioApp {
     }
 
     private func collectEvents() {
-        while let event = player.nextEvent(timeout: .zero) {
-            switch event {
-            case .ended(let truncated):
-                if let playing = model.nowPlaying { model.played.insert(playing.label ?? playing.title) }
+        for notice in session.notices() {
+            switch notice {
+            case .started(_, let item):
+                model.nowPlaying = nowPlaying(item)
+            case .finished(_, let item, let truncated):
+                if let item { model.played.insert(item.label ?? item.title) }
                 if truncated { setStatus("the file is truncated: played what was there", error: true) }
-                if let next = model.neighbour(1) { play(next) }
-            case .failed(let error):
-                setStatus(error.message, error: true)
-            default:
-                break
-            }
-        }
-        while let event = voiceNotes.nextEvent(timeout: .zero) {
-            if case .failed(let title, let error) = event {
+            case .failed(_, let item, let error):
+                setStatus(item.map { "\($0.title): " }.map { $0 + error.message } ?? error.message, error: true)
+            case .voice(.failed(let title, let error)):
                 setStatus("voice note \(title): \(error.message)", error: true)
+            case .opened, .queueEnded, .voice:
+                break
             }
         }
         let box = inbox.withLock { box -> Inbox in
@@ -238,17 +235,17 @@ final class StudioApp {
     private func perform(_ action: StudioAction) {
         switch action {
         case .togglePause:
-            if player.snapshot().state == .idle, let entry = model.selectedEntry {
+            if player.snapshot().state == .idle && player.queue.isEmpty, let entry = model.selectedEntry {
                 play(entry)
             } else {
-                player.togglePause()
+                session.togglePause()
             }
         case .seek(let delta): player.seek(by: delta)
         case .seekToFraction(let fraction): player.seek(toFraction: fraction)
         case .next:
-            if let next = model.neighbour(1) { play(next) } else { setStatus("this is the last episode") }
+            if !session.next() { setStatus("this is the last in the queue") }
         case .previous:
-            if let previous = model.neighbour(-1) { play(previous) } else { setStatus("this is the first episode") }
+            if !session.previous() { setStatus("this is the first in the queue") }
         case .volume(let delta):
             let volume = min(1.5, max(0, (player.snapshot().volume + delta) * 10).rounded() / 10)
             player.setVolume(volume)
@@ -273,6 +270,13 @@ final class StudioApp {
             }
         case .playSelected:
             if let entry = model.selectedEntry { play(entry) }
+        case .enqueueSelected, .playSelectedNext:
+            guard let entry = model.selectedEntry, let item = item(for: entry) else {
+                setStatus("nothing to add: select an episode with audio")
+                return
+            }
+            if action == .enqueueSelected { session.append(item) } else { session.playNext(item) }
+            setStatus("\(action == .enqueueSelected ? "added" : "plays next"): \(item.title)")
         case .moveSelection(let delta): model.moveSelection(by: delta)
         case .selectFirst: model.selection = 0
         case .selectLast: model.moveSelection(by: model.visibleEntries.count)
@@ -322,8 +326,8 @@ final class StudioApp {
 
     private func loadLibrary() {
         guard let backend = setup.backend else {
-            if case .stream(_, let title)? = setup.autoplay {
-                model.library = Library([Episode(title: title, fileName: "stream")])
+            if case .items(let items)? = setup.autoplay {
+                model.library = Library(items.map { Episode(title: $0.title, fileName: "stream") })
             }
             return
         }
@@ -343,37 +347,58 @@ final class StudioApp {
                 model.selection = model.visibleEntries.firstIndex(of: entry) ?? 0
                 play(entry)
             }
-        case .stream(let location, let title)?:
-            model.nowPlaying = .init(title: title, label: nil, mood: "", entryIndex: model.library.entries.first?.index)
-            do {
-                try player.play(location, from: setup.options.start)
-            } catch {
-                setStatus(error.message, error: true)
-            }
+        case .items(let items)?:
+            session.play(items, from: setup.options.start, loop: setup.options.loop ? .queue : .off,
+                         shuffle: setup.options.shuffle)
+            if let first = items.first { model.nowPlaying = nowPlaying(first) }
         case nil:
             break
         }
     }
 
+    /// Plays the library from `entry` on: the queue is every episode with audio, in library order,
+    /// so `n` and `p` move through it and it plays on by itself.
     private func play(_ entry: Library.Entry) {
-        let episode = entry.episode
-        guard let fileName = episode.fileName, episode.hasAudio, let backend = setup.backend else {
-            if setup.backend == nil, case .stream(let location, let title)? = setup.autoplay {
-                start(.stream(location, title: title))
-                return
+        guard setup.backend != nil else {
+            // Items of their own: the list shows the queue; play from the selected one.
+            if case .items(let items)? = setup.autoplay, let index = model.library.entries.firstIndex(of: entry) {
+                session.play(items, at: index)
+                model.nowPlaying = nowPlaying(items[index])
             }
-            setStatus("\(episode.label ?? episode.title) has no audio yet")
             return
         }
-        do {
-            let location = try MediaLocation(backend.client.mediaURL(for: fileName))
-            model.nowPlaying = .init(title: episode.title, label: episode.label, mood: episode.mood, entryIndex: entry.index)
-            try player.play(location)
-        } catch let error as PlaybackError {
-            setStatus(error.message, error: true)
-        } catch {
-            setStatus("cannot play \(fileName)", error: true)
+        guard item(for: entry) != nil else {
+            setStatus("\(entry.episode.label ?? entry.episode.title) has no audio yet")
+            return
         }
+        let playable = model.library.entries.filter { item(for: $0) != nil }
+        let items = playable.compactMap(item(for:))
+        guard let index = playable.firstIndex(of: entry) else { return }
+        session.play(items, at: index)
+        model.nowPlaying = nowPlaying(items[index])
+    }
+
+    /// The queue item of a library entry; nil when it has no audio.
+    private func item(for entry: Library.Entry) -> QueueItem? {
+        let episode = entry.episode
+        guard let backend = setup.backend else {
+            if case .items(let items)? = setup.autoplay, let index = model.library.entries.firstIndex(of: entry) {
+                return items[index]
+            }
+            return nil
+        }
+        guard let fileName = episode.fileName, episode.hasAudio,
+              let location = try? MediaLocation(backend.client.mediaURL(for: fileName)) else { return nil }
+        return QueueItem(location: location, title: episode.title, label: episode.label)
+    }
+
+    /// The now-playing panel's record of `item`: its library entry when it is one.
+    private func nowPlaying(_ item: QueueItem) -> StudioModel.NowPlaying {
+        let entry = model.library.entries.first { entry in
+            if let label = item.label { return entry.episode.label == label }
+            return entry.episode.title == item.title
+        }
+        return .init(title: item.title, label: item.label, mood: entry?.episode.mood ?? "", entryIndex: entry?.index)
     }
 
     /// Sends `text` to Alicia with voice replies on; the reply streams into the

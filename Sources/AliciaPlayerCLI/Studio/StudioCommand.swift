@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AliciaAudio
 import AliciaBackend
+import AliciaSession
 import AliciaTerminal
 
 /// `alicia-player [studio]`: the interactive Studio over the configured backend.
@@ -67,48 +68,49 @@ struct PlainStudio {
             Console.fail(error.message)
             return CommandLineTool.Status.failure
         }
-        var entries = library.entries.filter(\.episode.hasAudio)
-        if case .entry(_, let index)? = autoplay, let first = entries.firstIndex(where: { $0.index == index }) {
-            entries = Array(entries[first...])
-        }
-        var configuration = PlayerConfiguration(device: options.device)
-        configuration.readAheadSeconds = options.readAheadSeconds
-        let player = Player(configuration: configuration)
-        player.setSpeed(options.speed)
-        signals.whenSignalled { player.wakeEventWaiters() }
-        defer { player.stop() }
-        var status = CommandLineTool.Status.success
-        for entry in entries {
-            let episode = entry.episode
-            guard let fileName = episode.fileName else { continue }
-            let location: MediaLocation
+        var items: [QueueItem] = []
+        var start = 0
+        for entry in library.entries where entry.episode.hasAudio {
+            guard let fileName = entry.episode.fileName else { continue }
             do {
-                location = try MediaLocation(backend.client.mediaURL(for: fileName))
-                try player.play(location)
+                let location = try MediaLocation(backend.client.mediaURL(for: fileName))
+                if case .entry(_, let index)? = autoplay, index == entry.index { start = items.count }
+                items.append(QueueItem(location: location, title: entry.episode.title, label: entry.episode.label))
             } catch {
-                Console.fail("\(episode.label ?? episode.title): \(error)")
-                status = CommandLineTool.Status.failure
-                continue
+                Console.fail("\(entry.episode.label ?? entry.episode.title): the media path '\(fileName)' does not make a URL")
             }
-            say("playing \(episode.label ?? "—") \(episode.title) (\(TimeSpec.clock(episode.duration)))")
-            var lastStatus = ContinuousClock.now
-            playing: while true {
-                if let signal = signals.signal { return 128 + signal }
-                switch player.nextEvent(timeout: .milliseconds(500)) {
-                case .ended:
-                    say("finished \(episode.label ?? "—") \(episode.title)")
-                    break playing
-                case .failed(let error):
-                    Console.fail(error.message)
+        }
+        let durations = Dictionary(library.entries.map { ($0.episode.label ?? $0.episode.title, $0.episode.duration) },
+                                   uniquingKeysWith: { first, _ in first })
+        let session = ListeningSession(PlaybackSession.sessionOptions(options, voiceNotes: false))
+        let waker = session.waker
+        signals.whenSignalled { waker() }
+        defer { session.close() }
+        session.play(Array(items[start...]))
+        var status = CommandLineTool.Status.success
+        var lastStatus = ContinuousClock.now
+        while !session.isFinished {
+            if let signal = signals.signal { return 128 + signal }
+            for notice in session.nextNotices(timeout: .milliseconds(500)) {
+                switch notice {
+                case .started(_, let item):
+                    say("playing \(item.label ?? "—") \(item.title) (\(TimeSpec.clock(durations[item.label ?? item.title] ?? 0)))")
+                    lastStatus = ContinuousClock.now
+                case .finished(_, let item?, _):
+                    say("finished \(item.label ?? "—") \(item.title)")
+                case .failed(_, let item, let error):
+                    Console.fail(item.map { "\($0.label ?? $0.title): " }.map { $0 + error.message } ?? error.message)
                     status = CommandLineTool.Status.failure
-                    break playing
                 default:
-                    if ContinuousClock.now - lastStatus >= Self.statusInterval {
-                        let snapshot = player.snapshot()
-                        say("\(snapshot.state.rawValue) \(episode.label ?? "—") \(TimeSpec.clock(snapshot.position)) / \(TimeSpec.clock(snapshot.duration ?? episode.duration))")
-                        lastStatus = ContinuousClock.now
-                    }
+                    break
                 }
+            }
+            if ContinuousClock.now - lastStatus >= Self.statusInterval, !session.isFinished {
+                let snapshot = session.player.snapshot()
+                if let item = snapshot.item {
+                    say("\(snapshot.state.rawValue) \(item.label ?? "—") \(TimeSpec.clock(snapshot.position)) / \(TimeSpec.clock(snapshot.duration ?? durations[item.label ?? item.title] ?? 0))")
+                }
+                lastStatus = ContinuousClock.now
             }
         }
         return status

@@ -163,7 +163,10 @@ struct StudioLayout {
         var title = " \(symbol) \(playing.title)"
         if let label = playing.label { title += " · \(label)" }
         if !playing.mood.isEmpty { title += " · \(playing.mood)" }
-        let stateText = "  " + shownState + " "
+        var stateText = "  " + shownState + " "
+        if let next = episode.next, columns >= 60 {
+            stateText = "  next: " + DisplayWidth.truncate(next.title, to: min(28, columns / 4)) + " ·" + stateText.dropFirst()
+        }
         let first = DisplayWidth.pad(title, to: columns - DisplayWidth.of(stateText)) + stateText
         var lines = [StyledLine(first, style: .bold)]
         lines.append(StyledLine(progress(episode)))

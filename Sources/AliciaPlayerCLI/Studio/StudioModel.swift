@@ -109,16 +109,4 @@ struct StudioModel {
     private func listLine(ofEntry index: Int) -> Int {
         listLines.firstIndex { if case .entry(let i, _) = $0 { return i == index } else { return false } } ?? 0
     }
-
-    /// The entry after (or before) the one playing, for `n` / `p`.
-    func neighbour(_ step: Int) -> Library.Entry? {
-        let entries = library.entries.filter(\.episode.hasAudio)
-        guard !entries.isEmpty else { return nil }
-        guard let current = nowPlaying?.entryIndex,
-              let position = entries.firstIndex(where: { $0.index == current }) else {
-            return step > 0 ? entries.first : nil
-        }
-        let next = position + step
-        return entries.indices.contains(next) ? entries[next] : nil
-    }
 }

@@ -12,7 +12,7 @@ import Testing
     /// output as ±1 samples.
     private func change(_ type: SampleType, speed: Double, seconds: Double = 3) throws -> [Double] {
         let format = AudioFormat(sampleRate: Self.rate, channels: Self.channels, sampleType: type, frames: nil)
-        let changer = try #require(SpeedChanger(format: format, maxFrames: Pipeline.chunkFrames, speed: speed))
+        let changer = try #require(SpeedChanger(format: format, maxFrames: PlayerCore.chunkFrames, speed: speed))
         let tone = Tone.samples(frequency: 440, seconds: seconds, rate: Self.rate, channels: Self.channels, amplitude: 0.25)
         var output: [Double] = []
         func collect(_ block: UnsafeRawBufferPointer) -> SinkResult {
@@ -23,7 +23,7 @@ import Testing
             }
             return .done
         }
-        let chunk = Pipeline.chunkFrames * Self.channels
+        let chunk = PlayerCore.chunkFrames * Self.channels
         for start in stride(from: 0, to: tone.count, by: chunk) {
             let piece = tone[start..<min(start + chunk, tone.count)]
             let result: SinkResult
@@ -55,12 +55,12 @@ import Testing
     }
 
     /// One feeder chunk of a 440 Hz tone, 16-bit stereo.
-    static let chunk = Tone.samples(frequency: 440, seconds: Double(Pipeline.chunkFrames) / Double(rate), rate: rate,
+    static let chunk = Tone.samples(frequency: 440, seconds: Double(PlayerCore.chunkFrames) / Double(rate), rate: rate,
                                     channels: channels, amplitude: 0.25)
 
     private func int16Changer(speed: Double) throws -> SpeedChanger {
         let format = AudioFormat(sampleRate: Self.rate, channels: Self.channels, sampleType: .int16, frames: nil)
-        return try #require(SpeedChanger(format: format, maxFrames: Pipeline.chunkFrames, speed: speed))
+        return try #require(SpeedChanger(format: format, maxFrames: PlayerCore.chunkFrames, speed: speed))
     }
 
     @Test func resetDropsWhatIsHeldAndTakesTheNewSpeed() throws {

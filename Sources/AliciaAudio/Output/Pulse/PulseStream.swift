@@ -24,8 +24,6 @@ final class PulseStream: AudioSink, @unchecked Sendable {
     private var userPaused = false
     /// Another stream has the focus (a voice note plays over a held episode).
     private var held = false
-    /// The volume set by `setVolume`, reapplied if the stream is made again.
-    private var volume = 1.0
     /// A new segment (start, or after a flush) waits corked until `startThreshold`
     /// bytes are queued, so it begins without an underrun.
     private var holding = true
@@ -187,18 +185,16 @@ final class PulseStream: AudioSink, @unchecked Sendable {
         }
     }
 
-    /// Sets the stream's volume (1 = as decoded, the default). Wraps
-    /// `pa_context_set_sink_input_volume`.
-    func setVolume(_ linear: Double) {
+    /// Renames the stream as mixers show it. Wraps `pa_stream_proplist_update`.
+    func setMediaName(_ name: String) {
         context.withLock {
-            volume = linear
             guard !closed else { return }
-            var channels = pa_cvolume()
-            pa_cvolume_set(&channels, UInt32(sampleSpec.channels), pa_sw_volume_from_linear(max(0, linear)))
-            let index = pa_stream_get_index(stream)
-            guard index != alicia_pa_invalid_index(),
-                  let operation = pa_context_set_sink_input_volume(context.context, index, &channels, nil, nil) else { return }
-            pa_operation_unref(operation)
+            let props = pa_proplist_new()
+            defer { pa_proplist_free(props) }
+            pa_proplist_sets(props, PA_PROP_MEDIA_NAME, name)
+            if let operation = pa_stream_proplist_update(stream, PA_UPDATE_REPLACE, props, nil, nil) {
+                pa_operation_unref(operation)
+            }
         }
     }
 

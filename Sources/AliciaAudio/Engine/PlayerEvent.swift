@@ -1,0 +1,37 @@
+/// What a player tells its subscribers. Every event names the queue entry it is about (nil only
+/// for what concerns the player as a whole), so an event about one entry can never be taken for
+/// another's: ids are never reused.
+public struct PlayerEvent: Sendable, Equatable, CustomStringConvertible {
+    public var entry: QueueEntryID?
+    public var kind: Kind
+
+    public enum Kind: Sendable, Equatable {
+        /// The player's state changed (about the entry heard now).
+        case stateChanged(PlayerState)
+        /// The entry is now the one heard (after a join, a jump, or the start).
+        case entryStarted
+        /// The entry's decoder opened: its format and length.
+        case formatKnown(AudioFormat)
+        /// Playback of the entry goes on from this frame (a seek, a speed change).
+        case seeked(toFrame: Int64)
+        /// The entry was heard to its end (`truncated`: the end of what the file held).
+        case ended(truncated: Bool)
+        /// The entry could not be played (the queue goes on with the next one).
+        case failed(PlaybackError)
+        /// A position cue of the entry was passed (see `Player.setCues`).
+        case cueReached(Int)
+        /// The queue was edited (entries added, removed, moved).
+        case queueChanged
+        /// The last entry ended and nothing follows.
+        case queueEnded
+        /// `stop()` ended playback.
+        case stopped
+    }
+
+    public init(entry: QueueEntryID?, kind: Kind) {
+        self.entry = entry
+        self.kind = kind
+    }
+
+    public var description: String { "\(entry.map(\.description) ?? "-") \(kind)" }
+}

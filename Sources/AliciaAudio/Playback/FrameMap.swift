@@ -1,0 +1,101 @@
+/// Which stretch of the sink's frames holds which entry's source frames, and at what ratio.
+///
+/// The feeder records a span whenever what it writes changes meaning (an item joins, a seek or a
+/// speed change starts a new segment); the position is then *looked up* for the frame the sink has
+/// played, so joins, speed changes and format conversion need no special cases. Frames count from
+/// the last flush of the sink (`reset`), as the sink's `playedFrames` does. Pure value type.
+struct FrameMap: Sendable, Equatable {
+    struct Span: Sendable, Equatable {
+        /// Sink frame (since the flush) where the span begins.
+        var sinkStart: Int64
+        var entry: QueueEntryID
+        /// The entry's own format (its source frames, its duration).
+        var format: AudioFormat
+        /// The entry's source frame heard at `sinkStart`.
+        var sourceStart: Int64
+        /// Source frames per sink frame: speed × source rate / sink rate.
+        var ratio: Double
+        /// One past the last source frame the span holds, once the entry's decoding has ended.
+        var sourceEnd: Int64?
+    }
+
+    /// What a sink frame holds.
+    struct Location: Sendable, Equatable {
+        var entry: QueueEntryID
+        var format: AudioFormat
+        var sourceFrame: Int64
+        /// The index of its span in `spans`.
+        var span: Int
+        /// The frame is at or past the end of everything the entry's span holds.
+        var atEnd: Bool
+    }
+
+    private(set) var spans: [Span] = []
+    /// Sink frames written since the last reset.
+    private(set) var written: Int64 = 0
+    /// The sink has drained: every frame written has been played, whatever its (possibly older)
+    /// timing info says.
+    private(set) var playedOut = false
+
+    /// The sink was flushed: nothing written, nothing mapped.
+    mutating func reset() {
+        spans.removeAll(keepingCapacity: true)
+        written = 0
+        playedOut = false
+    }
+
+    /// The sink has played everything written (a drain completed).
+    mutating func markPlayedOut() {
+        playedOut = true
+    }
+
+    /// From the next frame written on, the sink holds `entry` from `sourceStart` at `ratio`.
+    mutating func begin(entry: QueueEntryID, format: AudioFormat, sourceStart: Int64, ratio: Double) {
+        if let last = spans.last, last.sinkStart == written, last.entry == entry, last.sourceEnd == nil {
+            // Nothing was written in the last span: replace it rather than keep an empty one.
+            spans[spans.count - 1] = Span(sinkStart: written, entry: entry, format: format, sourceStart: sourceStart, ratio: ratio)
+            return
+        }
+        spans.append(Span(sinkStart: written, entry: entry, format: format, sourceStart: sourceStart, ratio: ratio))
+    }
+
+    /// `frames` sink frames were written.
+    mutating func advance(by frames: Int64) {
+        written += frames
+        playedOut = false
+    }
+
+    /// The current span's entry has no source frames past `sourceEnd`.
+    mutating func end(at sourceEnd: Int64) {
+        guard !spans.isEmpty else { return }
+        spans[spans.count - 1].sourceEnd = sourceEnd
+    }
+
+    /// What the sink frame `played` holds; nil when nothing is mapped.
+    func locate(_ reported: Int64) -> Location? {
+        guard !spans.isEmpty else { return nil }
+        let played = playedOut ? written : reported
+        var index = 0
+        // Spans are few (one per join or segment since the last discard): a linear scan from the end.
+        for i in stride(from: spans.count - 1, through: 0, by: -1) where spans[i].sinkStart <= played {
+            index = i
+            break
+        }
+        let span = spans[index]
+        let offset = max(0, played - span.sinkStart)
+        var frame = span.sourceStart + (span.ratio == 1 ? offset : Int64((Double(offset) * span.ratio).rounded()))
+        var atEnd = false
+        // Drained: the entry stands at its end, whatever the rounding of a speed changer's output.
+        if let end = span.sourceEnd, frame >= end || (index == spans.count - 1 && playedOut) {
+            frame = end
+            atEnd = true
+        }
+        return Location(entry: span.entry, format: span.format, sourceFrame: frame, span: index, atEnd: atEnd)
+    }
+
+    /// Forgets the spans before `index` (they have been heard).
+    mutating func discard(before index: Int) {
+        guard index > 0 else { return }
+        spans.removeFirst(min(index, spans.count))
+    }
+}

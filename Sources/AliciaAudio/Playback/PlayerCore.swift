@@ -1,0 +1,753 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Makes the output stream for a format: PulseAudio in use, a recording fake in unit tests.
+typealias SinkMaker = @Sendable (_ format: AudioFormat, _ mediaName: String) throws(PlaybackError) -> any AudioSink
+
+/// A player's queue and its persistent output: one feeder thread that opens each entry (an
+/// `ItemSource`), runs its frames through the stage chain (format conversion at joins, speed,
+/// gain) into one sink that outlives entries, and records in a `FrameMap` what each sink frame
+/// holds. The next entry is fetched while the current one plays and its first frame is written
+/// right after the current one's last: a join is a write, not a reopen.
+///
+/// Commands are recorded in `control` and the feeder is woken by interrupting whatever it blocks
+/// on (a fetcher read, a sink write or drain, its idle wait). Lock order: `control`, then a
+/// fetcher's, PulseAudio's or the event hub's lock; never the reverse.
+final class PlayerCore: @unchecked Sendable {
+    // @unchecked: `control` is lock-guarded; the fields marked "feeder thread only" are touched by
+    // `run` alone; `thread` is written once in `start` and joined once in `shutdown`.
+
+    /// What the feeder is asked to do next.
+    enum Request: Equatable {
+        /// Play `entry` from `start` (a jump to another entry, or a seek within this one).
+        case play(QueueEntryID, Start)
+        /// Stop: flush, close the entry and the stream, go idle.
+        case stop
+    }
+
+    enum Start: Equatable {
+        /// The item's own start (`QueueItem.start`, else its beginning).
+        case itemStart
+        case position(StartPosition)
+        case frame(Int64)
+    }
+
+    struct Control {
+        var queue = PlayQueue()
+        var request: Request?
+        var shutdown = false
+        /// The feeder waits for a request (after a stop, the end of the queue, or before the first play).
+        var idle = true
+        var state: PlayerState = .idle
+        var paused = false
+        var held = false
+        var volume = 1.0
+        var duck = 1.0
+        var duckRamp = 0.0
+        var gainChanged = false
+        var speed = 1.0
+        var sink: (any AudioSink)?
+        /// The entry being decoded and the one fetched ahead, for interrupting their reads.
+        var item: ItemSource?
+        var prefetch: ItemSource?
+        var map = FrameMap()
+        /// The entry heard now; nil before anything played.
+        var heard: QueueEntryID?
+        /// Where playback rests when no sink holds a position (stopped, failed before playing).
+        var resting: (entry: QueueEntryID, frame: Int64, format: AudioFormat?)?
+        var errors: [QueueEntryID: PlaybackError] = [:]
+        var truncated: Set<QueueEntryID> = []
+        var cues: [PositionCue] = []
+        var firedCues: Set<Int> = []
+        /// Frame the decoder of `item` produces next.
+        var decodedFrame: Int64 = 0
+    }
+
+    let configuration: PlayerConfiguration
+    let control = ConditionLock(Control())
+    let hub: EventHub
+    private let makeSink: SinkMaker
+    private var thread: NativeThread?
+
+    // Feeder thread only.
+    private var sinkFormat: AudioFormat?
+    private var chain: StageChain?
+    private var speedStage: SpeedStage?
+    private var gainStage: GainStage?
+    /// The converter in front of the chain while an entry in another format plays.
+    private var converter: FormatConverter?
+    private var buffer: UnsafeMutableRawPointer?
+    private var bufferBytes = 0
+    /// The entry a prefetch was last started for (once each, even when it failed).
+    private var prefetched: QueueEntryID?
+
+    /// Frames decoded per write to the sink: 2048 (43 ms at 48 kHz).
+    static let chunkFrames = 2048
+    /// Gain changes by the listener ramp over 20 ms: no click, no audible lag.
+    static let volumeRamp = 0.02
+
+    init(configuration: PlayerConfiguration, hub: EventHub, makeSink: @escaping SinkMaker) {
+        self.configuration = configuration
+        self.hub = hub
+        self.makeSink = makeSink
+    }
+
+    func start() {
+        thread = NativeThread(name: "alicia-feeder") { [self] in run() }
+    }
+
+    /// Ends the feeder thread and closes everything. Call once.
+    func shutdown() {
+        control.update { c in
+            c.shutdown = true
+            interrupt(c)
+        }
+        thread?.join()
+        thread = nil
+    }
+
+    // MARK: Commands (any thread; `control` held)
+
+    /// Wakes the feeder from whatever it blocks on. Lock held.
+    func interrupt(_ c: Control) {
+        c.item?.fetcher.interruptReader()
+        c.prefetch?.fetcher.interruptReader()
+        c.sink?.interrupt()
+    }
+
+    /// Asks the feeder to do `request` next (a newer one replaces an older one not yet taken).
+    func ask(_ request: Request, _ c: inout Control) {
+        c.request = request
+        if case .play = request {
+            if c.state == .ended || c.state == .failed || c.state == .idle {
+                c.state = c.paused ? .paused : .loading
+            }
+        }
+        interrupt(c)
+    }
+
+    func post(_ entry: QueueEntryID?, _ kind: PlayerEvent.Kind) {
+        hub.post(PlayerEvent(entry: entry, kind: kind))
+    }
+
+    /// Where playback stands: the heard entry and its frame. Lock held (takes PulseAudio's lock
+    /// after it, as the lock order allows).
+    func location(_ c: Control) -> FrameMap.Location? {
+        if let sink = c.sink, let location = c.map.locate(sink.playedFrames()) { return location }
+        return nil
+    }
+
+    // MARK: Feeder thread
+
+    private func run() {
+        while true {
+            let request = control.withLock(waitingUntil: { $0.request != nil || $0.shutdown }) { c -> Request? in
+                guard !c.shutdown else { return nil }
+                defer { c.request = nil }
+                c.idle = false
+                clearInterrupts(c)
+                return c.request
+            }
+            guard var next = request else { break }
+            while true {
+                let following: Request?
+                switch next {
+                case .stop:
+                    stopPlayback()
+                    following = nil
+                case .play(let entry, let start):
+                    following = play(entry, from: start)
+                }
+                guard let following else { break }
+                next = following
+            }
+            control.update { c in c.idle = true }
+        }
+        stopPlayback()
+        buffer?.deallocate()
+    }
+
+    private func clearInterrupts(_ c: Control) {
+        c.item?.fetcher.clearInterrupt()
+        c.prefetch?.fetcher.clearInterrupt()
+        c.sink?.clearInterrupt()
+    }
+
+    /// Takes a newer request, if one waits. Feeder thread.
+    private func takeRequest() -> Request? {
+        control.withLock { c -> Request? in
+            if c.shutdown { return .stop }
+            guard let request = c.request else { return nil }
+            c.request = nil
+            clearInterrupts(c)
+            return request
+        }
+    }
+
+    private func stopPlayback() {
+        let (item, prefetch, sink) = control.withLock { c -> (ItemSource?, ItemSource?, (any AudioSink)?) in
+            defer {
+                if let heard = c.heard, let location = location(c) {
+                    c.resting = (heard, location.sourceFrame, location.format)
+                }
+                c.item = nil
+                c.prefetch = nil
+                c.sink = nil
+                c.map.reset()
+                c.decodedFrame = 0
+                if !c.shutdown { c.state = .idle }
+            }
+            return (c.item, c.prefetch, c.sink)
+        }
+        item?.close()
+        prefetch?.close()
+        sink?.close()
+        sinkFormat = nil
+        chain = nil
+        converter = nil
+    }
+
+    /// A jump or a seek: plays `entryID` from `start` until the queue ends (nil) or a newer request
+    /// arrives (returned).
+    private func play(_ entryID: QueueEntryID, from start: Start) -> Request? {
+        guard let queued = control.withLock({ $0.queue.entry(entryID) }) else { return nil }
+        let sameEntry = control.withLock { $0.item?.entry == entryID }
+        if let request = flushOutput() { return request }
+        var source: ItemSource
+        switch adopt(queued, reuseCurrent: sameEntry) {
+        case .source(let adopted): source = adopted
+        case .request(let request): return request
+        case .failed(let error):
+            post(entryID, .failed(error))
+            return failedEntry(entryID, error: error)
+        }
+        let format = source.format!
+        let frame = startFrame(start, source: source)
+        switch source.position(at: frame) {
+        case .opened: break
+        case .interrupted: return takeRequest() ?? .play(entryID, .frame(frame))
+        case .failed(let error):
+            post(entryID, .failed(error))
+            return failedEntry(entryID, error: error)
+        }
+        if let sinkFormat, sinkFormat != format.streamFormat {
+            closeSink()
+        }
+        if sinkFormat == nil {
+            if let error = openSink(format: format, title: queued.item.title) {
+                post(entryID, .failed(error))
+                return failedEntry(entryID, error: error, fatal: true)
+            }
+        }
+        converter = nil
+        chain?.replaceFront(nil) { $0 is FormatConverter }
+        let speed = control.withLock { $0.speed }
+        guard speedStage?.setSpeed(speed) ?? false else {
+            let error = PlaybackError.audioOutput(reason: "out of memory changing the speed")
+            post(entryID, .failed(error))
+            return failedEntry(entryID, error: error, fatal: true)
+        }
+        let (changedEntry, state) = control.update { c -> (Bool, PlayerState) in
+            c.map.begin(entry: entryID, format: format, sourceStart: frame, ratio: speed)
+            c.decodedFrame = frame
+            let changed = c.heard != entryID
+            c.heard = entryID
+            c.resting = nil
+            c.errors[entryID] = nil
+            c.truncated.remove(entryID)
+            c.queue.setCurrent(entryID)
+            // Cues of this entry ahead of where it now plays are armed again (a seek back, a replay).
+            c.firedCues = c.firedCues.filter { id in
+                !c.cues.contains { $0.id == id && $0.entry == entryID && Self.frame(of: $0.at, in: format) > frame }
+            }
+            c.state = c.paused ? .paused : .buffering
+            return (changed, c.state)
+        }
+        if changedEntry {
+            post(entryID, .entryStarted)
+            control.withLock { $0.sink }?.setMediaName(queued.item.title)
+        } else {
+            post(entryID, .seeked(toFrame: frame))
+        }
+        post(entryID, .stateChanged(state))
+        return feed(source)
+    }
+
+    private enum Adopted {
+        case source(ItemSource)
+        case request(Request)
+        case failed(PlaybackError)
+    }
+
+    /// The source for `entry`, opened: the current one (a seek), the prefetched one, or a new one.
+    private func adopt(_ entry: QueueEntry, reuseCurrent: Bool) -> Adopted {
+        let (current, prefetch) = control.withLock { c -> (ItemSource?, ItemSource?) in
+            (c.item, c.prefetch)
+        }
+        var source: ItemSource
+        if reuseCurrent, let current {
+            source = current
+        } else {
+            current?.close()
+            if let prefetch, prefetch.entry == entry.id {
+                source = prefetch
+                control.withLock { $0.prefetch = nil }
+            } else {
+                do {
+                    source = try ItemSource(entry: entry.id, item: entry.item)
+                } catch {
+                    control.withLock { $0.item = nil }
+                    return .failed(error)
+                }
+            }
+            control.withLock { $0.item = source }
+        }
+        return open(source)
+    }
+
+    /// Opens `source`'s decoder, taking any request that interrupts it.
+    private func open(_ source: ItemSource) -> Adopted {
+        let downstream = Double(PulseStream.targetLatencyMicroseconds) / 1_000_000
+        while true {
+            switch source.open(readAheadSeconds: configuration.readAheadSeconds,
+                               readAheadMaximumBytes: configuration.readAheadMaximumBytes,
+                               downstreamSeconds: downstream) {
+            case .opened(let format):
+                post(source.entry, .formatKnown(format))
+                return .source(source)
+            case .interrupted:
+                if let request = takeRequest() { return .request(request) }
+                source.fetcher.clearInterrupt()
+            case .failed(let error):
+                return .failed(error)
+            }
+        }
+    }
+
+    /// The entry failed: record it and go on with the one after it, or stop there.
+    private func failedEntry(_ entryID: QueueEntryID, error: PlaybackError, fatal: Bool = false) -> Request? {
+        Log.info(.engine, "\(entryID) failed: \(error.message)")
+        let next = control.update { c -> QueueEntryID? in
+            c.errors[entryID] = error
+            let after = fatal ? nil : c.queue.entry(after: entryID).flatMap { $0.id == entryID ? nil : $0 }
+            if c.heard == nil || c.heard == entryID || after == nil {
+                c.heard = entryID
+                c.queue.setCurrent(entryID)
+            }
+            if c.queue.consume { c.queue.remove(entryID) }
+            if after == nil { c.state = .failed }
+            return after?.id
+        }
+        if let next { return .play(next, .itemStart) }
+        post(entryID, .stateChanged(.failed))
+        post(nil, .queueEnded)
+        return nil
+    }
+
+    /// Drops what the sink holds and what the stages hold: a new segment starts.
+    private func flushOutput() -> Request? {
+        let sink = control.withLock { $0.sink }
+        chain?.reset()
+        guard let sink else { return nil }
+        switch sink.flush() {
+        case .done: break
+        case .interrupted: return takeRequest()
+        case .failed(let error):
+            Log.info(.output, "flush failed: \(error.message)")
+            closeSink()
+        }
+        control.withLock { $0.map.reset() }
+        return nil
+    }
+
+    private func openSink(format: AudioFormat, title: String) -> PlaybackError? {
+        let streamFormat = format.streamFormat
+        let sink: any AudioSink
+        do {
+            sink = try makeSink(streamFormat, title)
+        } catch {
+            return error
+        }
+        sinkFormat = streamFormat
+        speedStage = SpeedStage(format: streamFormat, blockFrames: Self.chunkFrames)
+        let gain = GainStage(format: streamFormat, blockFrames: Self.chunkFrames)
+        gainStage = gain
+        chain = StageChain([speedStage!, gain])
+        control.update { c in
+            c.sink = sink
+            c.map.reset()
+            sink.setPaused(c.paused)
+            if c.held { sink.setHeld(true) }
+            gain.setTarget(c.volume * c.duck, ramp: 0)
+            c.gainChanged = false
+            if c.shutdown || c.request != nil { sink.interrupt() }
+        }
+        return nil
+    }
+
+    private func closeSink() {
+        let sink = control.withLock { c -> (any AudioSink)? in
+            defer {
+                c.sink = nil
+                c.map.reset()
+            }
+            return c.sink
+        }
+        sink?.close()
+        sinkFormat = nil
+        chain = nil
+        converter = nil
+    }
+
+    private func startFrame(_ start: Start, source: ItemSource) -> Int64 {
+        switch start {
+        case .itemStart: return source.frame(for: source.item.start)
+        case .position(let position): return source.frame(for: position)
+        case .frame(let frame):
+            guard let frames = source.format?.frames else { return max(0, frame) }
+            return min(max(0, frame), frames)
+        }
+    }
+
+    /// A buffer for one chunk of `format`, allocated once (and again only for a larger frame).
+    private func chunkBuffer(for format: AudioFormat) -> UnsafeMutableRawPointer {
+        let bytes = Self.chunkFrames * format.bytesPerFrame
+        if let buffer, bufferBytes >= bytes { return buffer }
+        buffer?.deallocate()
+        let made = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16)
+        buffer = made
+        bufferBytes = bytes
+        return made
+    }
+
+    /// Feeds `source` and the entries that follow it, joined, until the queue ends (nil) or a
+    /// request arrives (returned).
+    private func feed(_ first: ItemSource) -> Request? {
+        var source = first
+        while true {
+            if let request = takeRequest() { return request }
+            guard let sink = control.withLock({ $0.sink }), let chain, let format = source.format else { return nil }
+            applyGain()
+            let buffer = chunkBuffer(for: format)
+            guard let decoder = source.decoder else {
+                let at = control.withLock { $0.decodedFrame }
+                switch source.position(at: at) {
+                case .opened: continue
+                case .interrupted: continue
+                case .failed(let error):
+                    post(source.entry, .failed(error))
+                    return failedEntry(source.entry, error: error)
+                }
+            }
+            let frames = decoder.read(into: buffer, frames: Self.chunkFrames)
+            if frames > 0 {
+                control.withLock { $0.decodedFrame += Int64(frames) }
+                let result = chain.process(UnsafeRawBufferPointer(start: buffer, count: frames * format.bytesPerFrame)) {
+                    self.write($0, to: sink)
+                }
+                switch result {
+                case .done: markPlaying()
+                case .interrupted: continue
+                case .failed(let error): return outputFailed(error, entry: source.entry)
+                }
+                observe(sink)
+                prefetchIfDue(source)
+            }
+            if frames == Self.chunkFrames { continue }
+            if decoder.interrupted {
+                // A command cut a read short: the decoder's state is unknown; it is made again.
+                source.dropDecoder()
+                continue
+            }
+            // This entry's decoding has ended.
+            let decoded = control.withLock { $0.decodedFrame }
+            if let fetchFailure = source.fetcher.failure, let frames = format.frames, decoded < frames {
+                // The network gave up part-way: what was there has been written; it ends here, failed.
+                control.withLock { $0.map.end(at: decoded) }
+                return endOfQueue(after: source, sink: sink, failure: fetchFailure)
+            }
+            let truncated = decoder.isTruncated || (format.frames.map { decoded < $0 } ?? false)
+            control.withLock { c in
+                c.map.end(at: decoded)
+                if truncated { c.truncated.insert(source.entry) }
+            }
+            switch join(after: source) {
+            case .joined(let next): source = next
+            case .request(let request): return request
+            case .ended: return endOfQueue(after: source, sink: sink, failure: nil)
+            }
+        }
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer, to sink: any AudioSink) -> SinkResult {
+        let result = sink.write(bytes)
+        if case .done = result, let format = sinkFormat {
+            control.withLock { $0.map.advance(by: Int64(bytes.count / format.bytesPerFrame)) }
+        }
+        return result
+    }
+
+    private func applyGain() {
+        let change = control.withLock { c -> (Double, Double)? in
+            guard c.gainChanged else { return nil }
+            c.gainChanged = false
+            return (c.volume * c.duck, c.duckRamp)
+        }
+        if let (gain, ramp) = change { gainStage?.setTarget(gain, ramp: ramp) }
+    }
+
+    private enum Joined {
+        case joined(ItemSource)
+        case request(Request)
+        /// Nothing follows (or what follows cannot play): the queue ends here.
+        case ended
+    }
+
+    /// Opens what follows `source` and sets the chain for it, so its first frame is written right
+    /// after `source`'s last. Entries that fail to open are reported and passed over.
+    private func join(after source: ItemSource) -> Joined {
+        var after = source.entry
+        while true {
+            let (next, prefetch) = control.withLock { c -> (QueueEntry?, ItemSource?) in
+                (c.queue.entry(after: after), c.prefetch)
+            }
+            guard let next else { return .ended }
+            var opened: ItemSource
+            if next.id == source.entry {
+                // The entry loops: play it again from its start.
+                opened = source
+                switch source.position(at: 0) {
+                case .opened: break
+                case .interrupted: return takeRequest().map { .request($0) } ?? .ended
+                case .failed(let error):
+                    post(next.id, .failed(error))
+                    return .ended
+                }
+            } else {
+                if let prefetch, prefetch.entry != next.id {
+                    prefetch.close()
+                    control.withLock { $0.prefetch = nil }
+                }
+                let ready = prefetch?.entry == next.id ? prefetch : nil
+                let made: ItemSource
+                if let ready {
+                    made = ready
+                } else {
+                    do {
+                        made = try ItemSource(entry: next.id, item: next.item)
+                    } catch {
+                        post(next.id, .failed(error))
+                        control.withLock { $0.errors[next.id] = error }
+                        after = next.id
+                        continue
+                    }
+                }
+                control.withLock { c in
+                    c.prefetch = nil
+                    c.item = made
+                }
+                if made.format == nil {
+                    Log.info(.engine, "join: \(next.id) is not ready, waiting for its header")
+                }
+                switch open(made) {
+                case .source(let ready): opened = ready
+                case .request(let request):
+                    source.close()
+                    return .request(request)
+                case .failed(let error):
+                    post(next.id, .failed(error))
+                    control.withLock { $0.errors[next.id] = error }
+                    made.close()
+                    control.withLock { $0.item = source }
+                    after = next.id
+                    continue
+                }
+                source.close()
+            }
+            return prepareJoin(to: opened)
+        }
+    }
+
+    /// Sets the chain for `next` (a converter when its format is not the stream's), moves its
+    /// decoder to its start and maps what follows.
+    private func prepareJoin(to next: ItemSource) -> Joined {
+        guard let format = next.format, let sinkFormat, let sink = control.withLock({ $0.sink }) else { return .ended }
+        // What the stages still hold of the last entry goes out first, so the map's boundary is exact.
+        if let chain {
+            switch chain.flush(into: { self.write($0, to: sink) }) {
+            case .done: break
+            case .interrupted: return takeRequest().map { .request($0) } ?? .ended
+            case .failed(let error): return outputFailed(error, entry: next.entry).map { .request($0) } ?? .ended
+            }
+        }
+        var ratio = 1.0
+        if format.streamFormat != sinkFormat {
+            do {
+                let made = try FormatConverter(from: format, to: sinkFormat, maxInputFrames: Self.chunkFrames)
+                converter = made
+                ratio = made.ratio
+                chain?.replaceFront(made) { $0 is FormatConverter }
+                Log.info(.engine, "join: \(next.entry) converted from \(format.sampleRate) Hz, \(format.channels) ch to \(sinkFormat.sampleRate) Hz, \(sinkFormat.channels) ch")
+            } catch {
+                post(next.entry, .failed(error))
+                return .ended
+            }
+        } else {
+            converter = nil
+            chain?.replaceFront(nil) { $0 is FormatConverter }
+        }
+        let frame = next.frame(for: next.item.start)
+        switch next.position(at: frame) {
+        case .opened: break
+        case .interrupted: return takeRequest().map { .request($0) } ?? .ended
+        case .failed(let error):
+            post(next.entry, .failed(error))
+            return .ended
+        }
+        control.withLock { c in
+            c.map.begin(entry: next.entry, format: format, sourceStart: frame, ratio: ratio * c.speed)
+            c.decodedFrame = frame
+        }
+        return .joined(next)
+    }
+
+    /// The last entry's frames are written: let them play out, then report the end.
+    private func endOfQueue(after source: ItemSource, sink: any AudioSink, failure: PlaybackError?) -> Request? {
+        if let chain {
+            switch chain.flush(into: { self.write($0, to: sink) }) {
+            case .done: break
+            case .interrupted: return takeRequest()
+            case .failed(let error): return outputFailed(error, entry: source.entry)
+            }
+        }
+        switch sink.drain() {
+        case .done: break
+        case .interrupted: return takeRequest()
+        case .failed(let error): return outputFailed(error, entry: source.entry)
+        }
+        control.withLock { $0.map.markPlayedOut() }
+        observe(sink)
+        let (entry, truncated) = control.update { c -> (QueueEntryID?, Bool) in
+            guard let heard = c.heard else { return (nil, false) }
+            if let failure {
+                c.errors[heard] = failure
+                c.state = .failed
+            } else {
+                c.state = .ended
+            }
+            if c.queue.consume { c.queue.remove(heard) }
+            return (heard, c.truncated.contains(heard))
+        }
+        if let failure {
+            post(entry, .failed(failure))
+            post(entry, .stateChanged(.failed))
+        } else {
+            post(entry, .ended(truncated: truncated))
+            post(entry, .stateChanged(.ended))
+        }
+        post(nil, .queueEnded)
+        // Ended: the entry stays open (a seek plays it again at once) until the next request.
+        return waitForRequest()
+    }
+
+    private func waitForRequest() -> Request? {
+        control.withLock(waitingUntil: { $0.request != nil || $0.shutdown }) { c -> Request? in
+            guard !c.shutdown else { return nil }
+            defer { c.request = nil }
+            clearInterrupts(c)
+            return c.request
+        }
+    }
+
+    /// The stream failed (the server went away, the sink vanished): the player stops there.
+    private func outputFailed(_ error: PlaybackError, entry: QueueEntryID) -> Request? {
+        Log.info(.output, "output failed: \(error.message)")
+        let heard = control.update { c -> QueueEntryID? in
+            c.errors[c.heard ?? entry] = error
+            c.state = .failed
+            return c.heard ?? entry
+        }
+        post(heard, .failed(error))
+        post(heard, .stateChanged(.failed))
+        closeSink()
+        return waitForRequest()
+    }
+
+    private func markPlaying() {
+        let changed = control.withLock { c -> QueueEntryID?? in
+            guard c.state == .buffering && !c.paused else { return nil }
+            c.state = .playing
+            return .some(c.heard)
+        }
+        if let entry = changed { post(entry, .stateChanged(.playing)) }
+    }
+
+    /// Reads what the sink has played against the map: entries heard to their end, the entry heard
+    /// now, cues passed. Called after every write, so events follow the listener within a chunk.
+    private func observe(_ sink: any AudioSink) {
+        var events: [PlayerEvent] = []
+        control.withLock { c in
+            guard let location = c.map.locate(sink.playedFrames()) else { return }
+            for span in c.map.spans.prefix(location.span) {
+                events.append(PlayerEvent(entry: span.entry, kind: .ended(truncated: c.truncated.contains(span.entry))))
+                if c.queue.consume && span.entry != location.entry { c.queue.remove(span.entry) }
+            }
+            c.map.discard(before: location.span)
+            if location.span > 0 || c.heard != location.entry {
+                c.heard = location.entry
+                c.queue.setCurrent(location.entry)
+                c.firedCues = c.firedCues.filter { id in !c.cues.contains { $0.id == id && $0.entry == location.entry } }
+                events.append(PlayerEvent(entry: location.entry, kind: .entryStarted))
+            }
+            for cue in c.cues where cue.entry == location.entry && !c.firedCues.contains(cue.id) {
+                if Self.frame(of: cue.at, in: location.format) <= location.sourceFrame {
+                    c.firedCues.insert(cue.id)
+                    events.append(PlayerEvent(entry: cue.entry, kind: .cueReached(cue.id)))
+                }
+            }
+        }
+        for event in events { hub.post(event) }
+        if events.contains(where: { $0.kind == .entryStarted }), let title = control.withLock({ c in c.heard.flatMap { c.queue.entry($0)?.item.title } }) {
+            sink.setMediaName(title)
+        }
+    }
+
+    static func frame(of position: StartPosition, in format: AudioFormat) -> Int64 {
+        switch position {
+        case .seconds(let seconds): return Int64((seconds * Double(format.sampleRate)).rounded())
+        case .fraction(let fraction): return Int64((fraction * Double(format.frames ?? Int64.max / 2)).rounded())
+        }
+    }
+
+    /// When the entry decoding now has about its read-ahead left, the next one starts fetching, so
+    /// the join finds its header and first seconds there.
+    private func prefetchIfDue(_ source: ItemSource) {
+        guard let format = source.format, let frames = format.frames else { return }
+        let due = control.withLock { c -> QueueEntry? in
+            guard c.prefetch == nil, prefetched != c.queue.entry(after: source.entry)?.id else { return nil }
+            let left = Double(frames - c.decodedFrame) / Double(format.sampleRate)
+            guard left <= configuration.readAheadSeconds else { return nil }
+            guard let next = c.queue.entry(after: source.entry), next.id != source.entry else { return nil }
+            return next
+        }
+        guard let due else { return }
+        prefetched = due.id
+        do {
+            let made = try ItemSource(entry: due.id, item: due.item)
+            Log.info(.engine, "prefetching \(due.id) (\(due.item.location.display))")
+            control.withLock { $0.prefetch = made }
+        } catch {
+            // Reported when the join reaches it.
+            Log.info(.engine, "prefetch of \(due.id) failed: \(error.message)")
+        }
+    }
+}
+
+extension AudioFormat {
+    /// The stream's format for this item: the same samples, with no length of its own.
+    var streamFormat: AudioFormat {
+        AudioFormat(sampleRate: sampleRate, channels: channels, sampleType: sampleType, frames: nil)
+    }
+}

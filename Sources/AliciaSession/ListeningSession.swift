@@ -1,0 +1,209 @@
+import AliciaAudio
+
+/// What a listening session tells its front-end (the `play` loop, the Studio, the plain Studio),
+/// already read against the queue: which item it is about, in the listener's terms.
+public enum SessionNotice: Equatable, Sendable {
+    /// An item is now the one heard.
+    case started(QueueEntryID, QueueItem)
+    /// Its format (and so its length) is known.
+    case opened(QueueEntryID, QueueItem, AudioFormat)
+    /// It was heard to its end (`truncated`: the end of what the file held). The item is nil when
+    /// it has left the queue since.
+    case finished(QueueEntryID, QueueItem?, truncated: Bool)
+    /// It could not be played; the queue goes on.
+    case failed(QueueEntryID?, QueueItem?, PlaybackError)
+    /// Nothing more to play.
+    case queueEnded
+    case voice(VoiceEvent)
+}
+
+/// One listener's playback: the episode player and its queue, the voice-note player beside it,
+/// and the `--voice-at` cues between them. The front-ends only render and translate keys into the
+/// calls below; no command loop is written twice. Owned by one thread (the front-end's loop);
+/// the players run on threads of their own.
+public final class ListeningSession {
+    public struct Options: Sendable {
+        public var configuration = PlayerConfiguration()
+        public var speed = 1.0
+        public var voiceFocus: VoiceFocus = .pause
+        public var resumeRewind = 0.0
+        /// Whether there is a voice-note player at all (`voice` plays its note on the main one).
+        public var voiceNotes = true
+
+        public init() {}
+    }
+
+    public let player: Player
+    public let voiceNotes: VoiceNotes?
+    private let events: PlayerSubscription
+    /// Voice notes to queue when the episode reaches their cue, by cue id.
+    private var cueNotes: [Int: (location: MediaLocation, title: String)] = [:]
+    /// Everything that failed, in order.
+    public private(set) var failures: [PlaybackError] = []
+    /// Items heard to a truncated end.
+    public private(set) var truncated: [QueueItem] = []
+    /// The queue has ended (or failed) since the last `play`.
+    public private(set) var queueEnded = false
+
+    /// Within this many seconds of an item's start, "previous" goes to the item before; later it
+    /// starts the item again (as podcast apps do).
+    public static let restartThreshold = 3.0
+
+    public init(_ options: Options) {
+        player = Player(configuration: options.configuration)
+        player.setSpeed(options.speed)
+        events = player.subscribe()
+        if options.voiceNotes {
+            var noteConfiguration = PlayerConfiguration(device: options.configuration.device)
+            noteConfiguration.readAheadSeconds = options.configuration.readAheadSeconds
+            voiceNotes = VoiceNotes(episode: player, configuration: noteConfiguration,
+                                    focus: options.voiceFocus, resumeRewind: options.resumeRewind)
+        } else {
+            voiceNotes = nil
+        }
+    }
+
+    /// Stops both players. Idempotent.
+    public func close() {
+        voiceNotes?.stop()
+        player.stop()
+    }
+
+    /// Readable while the episode player has events waiting: for the front-end's `poll`.
+    public var fileDescriptor: Int32 { events.fileDescriptor }
+
+    /// Ends one `nextNotices` wait (a signal arrived); callable from any thread.
+    public var waker: @Sendable () -> Void {
+        let events = self.events
+        return { events.wake() }
+    }
+
+    // MARK: Commands
+
+    /// Plays `items` as the queue, from the one at `index`.
+    public func play(_ items: [QueueItem], at index: Int = 0, from start: StartPosition? = nil,
+                     loop: LoopMode = .off, shuffle: Bool = false) {
+        queueEnded = false
+        player.setLoop(loop)
+        var ordered = items
+        if shuffle {
+            var generator = SystemRandomNumberGenerator()
+            let first = ordered.indices.contains(index) ? ordered.remove(at: index) : nil
+            ordered.shuffle(using: &generator)
+            if let first { ordered.insert(first, at: 0) }
+            player.play(ordered, at: 0, from: start)
+        } else {
+            player.play(ordered, at: index, from: start)
+        }
+    }
+
+    /// Plays `notes` when the first entry of the queue reaches each position (`--voice-at`).
+    public func setVoiceCues(_ cues: [(at: StartPosition, location: MediaLocation, title: String)]) {
+        guard let first = player.queue.entries.first?.id else { return }
+        cueNotes = [:]
+        var made: [PositionCue] = []
+        for (index, cue) in cues.enumerated() {
+            cueNotes[index] = (cue.location, cue.title)
+            made.append(PositionCue(id: index, entry: first, at: cue.at))
+        }
+        player.setCues(made)
+    }
+
+    /// Adds an item at the end of the queue (playing it when nothing plays).
+    @discardableResult
+    public func append(_ item: QueueItem) -> QueueEntryID {
+        queueEnded = false
+        return player.add(item, .end, startIfIdle: true)
+    }
+
+    /// Adds an item right after the one heard.
+    @discardableResult
+    public func playNext(_ item: QueueItem) -> QueueEntryID {
+        queueEnded = false
+        return player.add(item, .next, startIfIdle: true)
+    }
+
+    /// The next item; false at the end of the queue.
+    public func next() -> Bool {
+        player.next()
+    }
+
+    /// The item before, within the first seconds of an item; later the start of this one. False
+    /// when there is nothing before and the item is at its start.
+    public func previous() -> Bool {
+        if player.snapshot().position > Self.restartThreshold {
+            player.seek(to: 0)
+            return true
+        }
+        return player.previous()
+    }
+
+    /// Space: pause or play; after the end, the last item again from its start.
+    public func togglePause() {
+        let snapshot = player.snapshot()
+        if snapshot.state == .ended || snapshot.state == .idle, let entry = snapshot.entry {
+            queueEnded = false
+            player.resume()
+            player.jump(to: entry, from: .seconds(0))
+        } else {
+            player.togglePause()
+        }
+    }
+
+    public func playVoiceNote(_ location: MediaLocation, title: String) {
+        voiceNotes?.enqueue(location, title: title)
+    }
+
+    // MARK: Events
+
+    /// Every notice waiting now, without blocking.
+    public func notices() -> [SessionNotice] {
+        var notices: [SessionNotice] = []
+        for event in events.drain() { notices += read(event) }
+        if let voiceNotes {
+            while let event = voiceNotes.nextEvent(timeout: .zero) { notices.append(.voice(event)) }
+        }
+        return notices
+    }
+
+    /// Waits up to `timeout` for the episode player's next event and returns it read (with any
+    /// voice-note events); empty on timeout or `wake()`.
+    public func nextNotices(timeout: Duration?) -> [SessionNotice] {
+        var notices: [SessionNotice] = []
+        if let event = events.next(timeout: timeout) { notices = read(event) }
+        return notices + self.notices()
+    }
+
+    /// Done: the queue has ended and no voice note plays or waits.
+    public var isFinished: Bool {
+        queueEnded && (voiceNotes?.isIdle ?? true)
+    }
+
+    private func read(_ event: PlayerEvent) -> [SessionNotice] {
+        let queue = player.queue
+        let item = event.entry.flatMap { queue.entry($0)?.item }
+        switch event.kind {
+        case .entryStarted:
+            guard let entry = event.entry, let item else { return [] }
+            return [.started(entry, item)]
+        case .formatKnown(let format):
+            guard let entry = event.entry, let item else { return [] }
+            return [.opened(entry, item, format)]
+        case .ended(let wasTruncated):
+            guard let entry = event.entry else { return [] }
+            if wasTruncated, let item { truncated.append(item) }
+            return [.finished(entry, item, truncated: wasTruncated)]
+        case .failed(let error):
+            failures.append(error)
+            return [.failed(event.entry, item, error)]
+        case .cueReached(let id):
+            if let note = cueNotes[id] { voiceNotes?.enqueue(note.location, title: note.title) }
+            return []
+        case .queueEnded:
+            queueEnded = true
+            return [.queueEnded]
+        case .stateChanged, .seeked, .queueChanged, .stopped:
+            return []
+        }
+    }
+}
