@@ -1,0 +1,159 @@
+import Testing
+import AliciaTestSupport
+@testable import AliciaAudio
+
+/// The queue engine against a real PulseAudio: positions across a join and a seek, checked
+/// against what the pipe sink received; the next command near an entry's end; a duck that leaves
+/// the listener's volume alone.
+@Suite(.serialized) struct QueueEngineTests {
+    static let rate = 48_000
+    /// One millisecond: how far the reported position may be from the frame heard.
+    static let millisecond = rate / 1000
+
+    private func items(_ server: NginxServer, _ names: [String]) throws -> [QueueItem] {
+        try names.map { QueueItem(location: try MediaLocation(server.url("/media/\($0)")), title: $0) }
+    }
+
+    /// Pauses and waits until the cork has reached the server (the sink then holds still).
+    private func pauseAndSettle(_ player: Player) {
+        player.pause()
+        player.waitForEvent { $0 == .stateChanged(.paused) }
+        _ = player.nextEvent(timeout: .milliseconds(500))
+    }
+
+    private func audible(_ capture: PipeSinkCapture) -> [Int16] {
+        AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar), channels: 2)
+    }
+
+    @Test func thePositionAcrossAJoinIsTheFrameHeard() async throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        let a = WAVFixture(seconds: 1.5, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 41)
+        let b = WAVFixture(seconds: 2, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 42)
+        try server.serve(a, as: "a.wav")
+        try server.serve(b, as: "b.wav")
+        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
+        player.play(try items(server, ["a.wav", "b.wav"]))
+        let second = player.queue.entries[1].id
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            let snapshot = player.snapshot()
+            if snapshot.entry == second && snapshot.position >= 0.5 { break }
+            _ = player.nextEvent(timeout: .milliseconds(20))
+        }
+        pauseAndSettle(player)
+        let snapshot = player.snapshot()
+        let heard = audible(capture)
+        player.stop()
+        _ = await capture.finish()
+
+        #expect(snapshot.entry == second, "\(snapshot)")
+        #expect(Array(heard.prefix(a.samples16.count)) == a.samples16, "the first entry is not exact")
+        let heardOfSecond = heard.count / 2 - a.frameCount
+        #expect(abs(Int(snapshot.positionFrames) - heardOfSecond) <= Self.millisecond,
+                "position \(snapshot.positionFrames) of the second entry, but the sink got \(heardOfSecond) of its frames")
+        #expect(Array(heard[a.samples16.count...]) == Array(b.samples16.prefix(heard.count - a.samples16.count)))
+    }
+
+    @Test func thePositionAfterASeekIsTheFrameHeard() async throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        let a = WAVFixture(seconds: 4, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 43)
+        try server.serve(a, as: "a.wav")
+        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
+        player.play(try items(server, ["a.wav"]))
+        player.waitForPosition(atLeast: 1.0)
+        let target = 2 * Self.rate
+        player.seek(to: 2.0)
+        player.waitForPosition(atLeast: 2.6)
+        pauseAndSettle(player)
+        let position = player.snapshot().positionFrames
+        let heard = audible(capture)
+        player.stop()
+        _ = await capture.finish()
+
+        // heard = a[0..<k] ++ a[target..<target + m]: find k, then m.
+        let k = (AudioCompare.firstMismatch(expected: a.samples16, actual: heard) ?? heard.count) / 2
+        let m = heard.count / 2 - k
+        #expect(Array(heard[(k * 2)...]) == Array(a.samples16[(target * 2)..<((target + m) * 2)]), "not exact after the seek")
+        #expect(abs(Int(position) - (target + m)) <= Self.millisecond, "position \(position), heard up to \(target + m)")
+    }
+
+    /// Guards the double skip: `n` pressed just before an entry ends used to move two entries,
+    /// the old entry's end arriving after the new one had started.
+    @Test func nextPressedInTheLastMomentsOfAnEntryMovesExactlyOne() async throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        let fixtures = (0..<3).map { WAVFixture(seconds: 1, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 44 + UInt64($0)) }
+        for (index, fixture) in fixtures.enumerated() { try server.serve(fixture, as: "\(index).wav") }
+        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
+        let events = player.subscribe()
+        player.play(try items(server, ["0.wav", "1.wav", "2.wav"]))
+        let ids = player.queue.entries.map(\.id)
+        var pressedWhileHearing: QueueEntryID?
+        var pressedAt = 0.0
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            let snapshot = player.snapshot()
+            if snapshot.entry == ids[0] && snapshot.position >= 0.92 {
+                pressedWhileHearing = snapshot.entry
+                pressedAt = snapshot.position
+                #expect(player.next())
+                break
+            }
+            _ = events.next(timeout: .milliseconds(2)).map { _ in () }
+        }
+        var started: [QueueEntryID] = []
+        let end = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < end {
+            guard let event = events.next(timeout: .milliseconds(100)) else { continue }
+            if event.kind == .entryStarted, let entry = event.entry { started.append(entry) }
+            if event.kind == .queueEnded { break }
+        }
+        player.stop()
+        let heard = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
+
+        #expect(pressedWhileHearing == ids[0], "pressed at \(pressedAt) s")
+        #expect(started.filter { $0 != ids[0] } == [ids[1], ids[2]], "entries started: \(started)")
+        let tail = fixtures[1].samples16 + fixtures[2].samples16
+        #expect(Array(heard.suffix(tail.count)) == tail, "the second and third entries are not whole and in order")
+    }
+
+    /// Guards the duck that wrote the listener's volume: after a duck, volume came back as 100 %.
+    @Test func aDuckLeavesTheListenersVolumeAlone() async throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        try server.serve(Tone.wav(frequency: 440, seconds: 4, rate: Self.rate, channels: 2, amplitude: 0.25), as: "tone.wav")
+        try server.serve(Tone.wav(frequency: 1500, seconds: 1.2, rate: Self.rate, channels: 2, amplitude: 0.25), as: "note.wav")
+        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
+        let voice = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: capture.sinkName), focus: .duck(decibels: -12))
+        defer { voice.stop() }
+        player.setVolume(0.6)
+        player.play(try items(server, ["tone.wav"]))
+        player.waitForPosition(atLeast: 1.0)
+        voice.enqueue(try MediaLocation(server.url("/media/note.wav")), title: "note")
+        #expect(voice.waitUntilIdle(timeout: .seconds(60)))
+        #expect(player.snapshot().volume == 0.6, "the listener's volume after the duck: \(player.snapshot().volume)")
+        player.waitForEnd()
+        player.stop()
+
+        let captured = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
+        let window = Self.rate / 50
+        let levels = stride(from: 0, to: captured.count / 2 - window, by: window).map {
+            Tone.level(captured, channels: 2, from: $0, frames: window, frequency: 440, rate: Self.rate)
+        }
+        guard levels.count > 150 else {
+            Issue.record("capture too short: \(levels.count) windows")
+            return
+        }
+        let before = levels[5..<40].sorted()[17]
+        let ducked = levels.sorted()[levels.count / 8]
+        let after = levels[(levels.count - 30)..<(levels.count - 5)].sorted()[12]
+        #expect(abs((ducked - before) - -12) <= 1, "ducked by \(ducked - before) dB")
+        #expect(abs(after - before) <= 1, "after the note the episode is \(after - before) dB from before it")
+    }
+}
