@@ -1,0 +1,117 @@
+@testable import AliciaAudio
+
+/// A sink without PulseAudio: it records every frame written, with the time, and "plays" only when
+/// the test says so (`play(frames:)`), so positions, joins and events can be checked frame by
+/// frame. Writes block while `capacity` frames wait unplayed, as a device's buffer does.
+final class RecordingSink: AudioSink, @unchecked Sendable {
+    // @unchecked: every field is behind `state`'s lock.
+    struct State {
+        var bytes: [UInt8] = []
+        var writes: [(frames: Int, at: ContinuousClock.Instant)] = []
+        /// Frames written and played, counted from the sink's opening.
+        var written: Int64 = 0
+        var played: Int64 = 0
+        /// Frame (from the opening) where the current segment began: the last flush.
+        var segmentStart: Int64 = 0
+        var interrupted = false
+        var paused = false
+        var held = false
+        var closed = false
+        var flushes = 0
+        var mediaNames: [String] = []
+    }
+
+    let format: AudioFormat
+    let capacity: Int64
+    let state: ConditionLock<State>
+
+    init(format: AudioFormat, capacity: Int64 = 8192, mediaName: String) {
+        self.format = format
+        self.capacity = capacity
+        var initial = State()
+        initial.mediaNames = [mediaName]
+        state = ConditionLock(initial)
+    }
+
+    // MARK: The test's side
+
+    /// The device plays up to `frames` more of what was written (fewer when less waits).
+    func play(frames: Int64) {
+        state.update { s in s.played = min(s.written, s.played + frames) }
+    }
+
+    /// Waits until at least `frames` frames (from the opening) have been written; false on timeout.
+    func waitForWritten(_ frames: Int64, timeout: Duration = .seconds(30)) -> Bool {
+        state.withLock(waitingUntil: { $0.written >= frames || $0.closed }, timeout: timeout) { $0.written >= frames }
+    }
+
+    var bytes: [UInt8] { state.withLock { $0.bytes } }
+    var snapshot: State { state.withLock { $0 } }
+
+    // MARK: AudioSink
+
+    func write(_ bytes: UnsafeRawBufferPointer) -> SinkResult {
+        let frames = Int64(bytes.count / format.bytesPerFrame)
+        defer { state.broadcast() }
+        return state.withLock(waitingUntil: { $0.interrupted || $0.closed || $0.written - $0.played + frames <= capacity }) { s -> SinkResult in
+            if s.interrupted { return .interrupted }
+            if s.closed { return .failed(.audioOutput(reason: "closed")) }
+            s.bytes.append(contentsOf: bytes)
+            s.written += frames
+            s.writes.append((Int(frames), ContinuousClock.now))
+            return .done
+        }
+    }
+
+    func setPaused(_ paused: Bool) { state.update { $0.paused = paused } }
+    func setHeld(_ held: Bool) { state.update { $0.held = held } }
+    func setMediaName(_ name: String) { state.update { $0.mediaNames.append(name) } }
+
+    func flush() -> SinkResult {
+        state.update { s -> SinkResult in
+            if s.interrupted { return .interrupted }
+            let unplayed = Int(s.written - s.played) * format.bytesPerFrame
+            s.bytes.removeLast(unplayed)
+            s.written = s.played
+            s.segmentStart = s.played
+            s.flushes += 1
+            return .done
+        }
+    }
+
+    func drain() -> SinkResult {
+        state.withLock(waitingUntil: { $0.played >= $0.written || $0.interrupted || $0.closed }) { s -> SinkResult in
+            s.interrupted ? .interrupted : .done
+        }
+    }
+
+    func interrupt() { state.update { $0.interrupted = true } }
+    func clearInterrupt() { state.update { $0.interrupted = false } }
+
+    func playedFrames() -> Int64 { state.withLock { $0.played - $0.segmentStart } }
+
+    var isStarved: Bool { state.withLock { $0.played >= $0.written } }
+
+    func close() { state.update { $0.closed = true } }
+}
+
+/// Makes `RecordingSink`s for a player and keeps them, newest last.
+final class RecordingSinks: @unchecked Sendable {
+    // @unchecked: `made` is behind its lock.
+    private let made = ConditionLock<[RecordingSink]>([])
+
+    var maker: SinkMaker {
+        { (format, name) throws(PlaybackError) -> any AudioSink in
+            let sink = RecordingSink(format: format, mediaName: name)
+            self.made.update { $0.append(sink) }
+            return sink
+        }
+    }
+
+    var all: [RecordingSink] { made.withLock { $0 } }
+
+    /// The newest sink, waiting for one to be made.
+    func current(timeout: Duration = .seconds(30)) -> RecordingSink? {
+        made.withLock(waitingUntil: { !$0.isEmpty }, timeout: timeout) { $0.last }
+    }
+}
