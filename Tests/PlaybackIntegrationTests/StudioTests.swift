@@ -139,6 +139,36 @@ struct StudioTests {
         _ = await capture.finish()
     }
 
+    @Test("the queue: the panel shows what plays next, A puts the selected episode next, n plays it")
+    func queueKeys() async throws {
+        try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        var environment = ProcessInfo.processInfo.environment.filter { ["PULSE_SERVER", "PATH", "HOME", "XDG_RUNTIME_DIR"].contains($0.key) }
+        environment["TERM"] = "xterm-256color"
+        environment["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "/alicia-no-config"
+        if let server = BackendCommandTests.pulseServer { environment["PULSE_SERVER"] = server }
+        let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
+
+        // The library plays as a queue in its own order: after the first episode comes the second.
+        _ = try tmux.waitFor("the first episode with the next one shown") {
+            $0.contains("▶ Morning Light") && $0.contains("next: The Long Way Round")
+        }
+        // G selects the last episode; A makes it the next one.
+        try tmux.keys("G")
+        try tmux.keys("A")
+        _ = try tmux.waitFor("the selected episode as next") { $0.contains("next: A Short Interlude") }
+        // n plays it, and what followed the first episode comes after it.
+        try tmux.keys("n")
+        _ = try tmux.waitFor("the next episode playing") {
+            $0.contains("▶ A Short Interlude") && $0.contains("next: The Long Way Round")
+        }
+        try tmux.keys("q")
+        _ = try tmux.waitFor("the exit status") { _ in tmux.file("status") != nil }
+        #expect(tmux.file("status")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        _ = await capture.finish()
+    }
+
     @Test("Ctrl-C quits at 40×12 with NO_COLOR, and the terminal is restored")
     func signalsRestoreTheTerminal() async throws {
         try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")

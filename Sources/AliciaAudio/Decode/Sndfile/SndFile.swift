@@ -18,6 +18,11 @@ final class SndFile: AudioDecoder {
             if file.interrupted { throw SndfileError(code: SndfileError.interrupted, message: "interrupted") }
             throw SndfileError(code: sf_error(nil), message: String(cString: sf_strerror(nil)))
         }
+        // Checked before `self` is whole: a throw after that would run `deinit`, closing the handle twice.
+        guard info.channels > 0, info.samplerate > 0 else {
+            sf_close(handle)
+            throw SndfileError(code: SndfileError.malformedFile, message: "no channels or no sample rate in the header")
+        }
         self.handle = handle
         let subtype = info.format & Int32(SF_FORMAT_SUBMASK)
         let sampleType: SampleType
@@ -41,10 +46,6 @@ final class SndFile: AudioDecoder {
             description: SndFile.describe(info.format)
         )
         isTruncated = SndFile.declaresMissingData(log)
-        guard info.channels > 0, info.samplerate > 0 else {
-            sf_close(handle)
-            throw SndfileError(code: SndfileError.malformedFile, message: "no channels or no sample rate in the header")
-        }
     }
 
     deinit { sf_close(handle) }

@@ -60,12 +60,16 @@ final class PulseContext: @unchecked Sendable {
         }
     }
 
-    /// Kept for the process's life: the shared context is never torn down, so
-    /// nothing can call back into freed memory at exit.
+    /// Made again after the server went away, the old one is freed: under the mainloop lock its
+    /// callback is cleared and the context disconnected, then the mainloop thread is stopped
+    /// (unlocked, as libpulse requires) before anything is freed.
     deinit {
+        pa_threaded_mainloop_lock(mainloop)
+        pa_context_set_state_callback(context, nil, nil)
         pa_context_disconnect(context)
-        pa_context_unref(context)
+        pa_threaded_mainloop_unlock(mainloop)
         pa_threaded_mainloop_stop(mainloop)
+        pa_context_unref(context)
         pa_threaded_mainloop_free(mainloop)
     }
 
