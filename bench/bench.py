@@ -101,8 +101,10 @@ class Sink:
     """A pipe sink with a reader that notes when the first non-silent byte arrives, and (when
     given the frames of a target region) when the first frame of that region arrives."""
 
-    def __init__(self, watch=None):
+    def __init__(self, watch=None, keep=False):
         self.watch = watch
+        self.keep = keep
+        self.kept = bytearray()
         self.target_seen = None
         self.carry = b""
         self.total = 0
@@ -136,6 +138,8 @@ class Sink:
             if self.watch is not None and self.target_seen is None:
                 self.scan(data, now)
             self.total += len(data)
+            if self.keep:
+                self.kept += data
             if data.count(0) != len(data):
                 if self.first_audio is None:
                     self.first_audio = now
@@ -213,6 +217,56 @@ def run(player, url, start=None, play_for=None, nginx=None, speed=None):
     audible = sink.audible_bytes / BYTE_RATE
     sink.close()
     return {"ttfa": ttfa, "rss": stats[0], "cpu": stats[1], "fetched": fetched, "audible": audible}
+
+
+def join_gap_run(player, first, second):
+    """Plays `first` then `second` as one queue into a kept capture; returns the frames of silence
+    between the first and the last audible frame (the test files have no silent frame) and whether
+    the audio is exactly the two files' samples in order."""
+    import array
+    sink = Sink(keep=True)
+    if player == "alicia-player":
+        cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play", first, second, "--device", sink.name]
+    else:
+        cmd = ["mpv", "--no-config", "--no-video", "--really-quiet", "--gapless-audio=yes", "--ao=pulse",
+               f"--audio-device=pulse/{sink.name}", first, second]
+    process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _wait_or_kill(process, timeout=60)
+    time.sleep(0.5)
+    sink.close()
+    frames = array.array("I", bytes(sink.kept[:len(sink.kept) // 4 * 4]))
+    start = next((i for i, v in enumerate(frames) if v), None)
+    end = next((i for i in range(len(frames) - 1, -1, -1) if frames[i]), None)
+    if start is None:
+        return {"gap": None, "exact": False}
+    inside = frames[start:end + 1]
+    expected = bytearray()
+    for path in (first, second):
+        local = path if not path.startswith("http") else os.path.join(ROOT, "bench", "out", path.rsplit("/", 1)[1])
+        with open(local, "rb") as f:
+            expected += f.read()[44:]
+    return {"gap": inside.count(0), "exact": inside.tobytes() == bytes(expected)}
+
+
+def queue_rss_run(player, path, entries=1000, play_for=10):
+    """Peak RSS while playing the first of `entries` queued copies of one local file."""
+    sink = Sink()
+    if player == "alicia-player":
+        cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play"] + [path] * entries + ["--device", sink.name]
+    else:
+        cmd = ["mpv", "--no-config", "--no-video", "--really-quiet", "--ao=pulse", f"--audio-device=pulse/{sink.name}"] + [path] * entries
+    process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while sink.first_audio is None and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.01)
+    end = (sink.first_audio or time.monotonic()) + play_for
+    while time.monotonic() < end and process.poll() is None:
+        time.sleep(0.05)
+    stats = proc_stats(process.pid) if process.poll() is None else (None, None)
+    process.send_signal(signal.SIGINT)
+    _wait_or_kill(process)
+    sink.close()
+    return {"rss": stats[0]}
 
 
 def target_windows(path, seconds_at, span=2.0):
@@ -299,10 +353,10 @@ def engine_seek_run(url, path):
             os.remove(log)
 
 
-def _wait_or_kill(process):
-    """Waits up to 5 s for a player told to stop, then kills it."""
+def _wait_or_kill(process, timeout=5):
+    """Waits up to `timeout` seconds for a player told to stop (or ending), then kills it."""
     try:
-        process.wait(5)
+        process.wait(timeout)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
@@ -339,6 +393,8 @@ def main():
     log("generating test files (10 min and 2 h, 48 kHz 16-bit stereo)")
     wav(os.path.join(media, "ten-minutes.wav"), 600, 1)
     wav(os.path.join(media, "two-hours.wav"), 7200, 2)
+    wav(os.path.join(media, "join-a.wav"), 5, 3)
+    wav(os.path.join(media, "join-b.wav"), 5, 4)
     nginx = Nginx(media)
     players = ["alicia-player", "mpv"]
     rows = []
@@ -378,6 +434,20 @@ def main():
                 lambda p: run(p, two_hours, play_for=20, nginx=nginx))
         compare("CPU per minute of audio at 2x, pitch kept (user+sys, 20 s = 40 s of audio played)", "cpu", "s", 1.5, 2,
                 lambda p: run(p, two_hours, play_for=20, nginx=nginx, speed=2))
+        exact = {}
+
+        def join(player, first, second, where):
+            result = join_gap_run(player, first, second)
+            exact.setdefault((player, where), []).append(result["exact"])
+            return result
+
+        join_a, join_b = os.path.join(media, "join-a.wav"), os.path.join(media, "join-b.wav")
+        compare("Join gap: frames of silence between two 5 s WAVs, local (mpv --gapless-audio=yes)", "gap", "frames", 1, 0,
+                lambda p: join(p, join_a, join_b, "local"))
+        compare("Join gap: frames of silence between two 5 s WAVs, HTTP (mpv --gapless-audio=yes)", "gap", "frames", 1, 0,
+                lambda p: join(p, nginx.url("join-a.wav"), nginx.url("join-b.wav"), "HTTP"))
+        compare("Peak RSS, a queue of 1,000 entries, 10 s played", "rss", "MiB", 1 / 1024, 1,
+                lambda p: queue_rss_run(p, join_a))
         compare("Bytes fetched, 10 s played from the start of 2 h", "fetched", "MiB", 1 / 2**20, 2,
                 lambda p: run(p, two_hours, play_for=10, nginx=nginx))
         compare("Bytes fetched, 10 s played from 80 % of 2 h", "fetched", "MiB", 1 / 2**20, 2,
@@ -416,6 +486,12 @@ def main():
         f"position out of the sink. The sink emits audio in ticks of {SINK_TICK * 1000:.1f} ms (one 4096-byte pipe",
         "buffer), so new audio waits 0 to one tick for the next one; each seek is sent at a random phase",
         "of the tick. The player's own part (alicia-player only) comes from its debug log, in separate runs.",
+        "",
+        "Join gap: the two files played as one queue into one pipe sink; the silent frames counted between",
+        "the first and the last audible frame (the noise has none of its own). Bit-exact (the capture is",
+        "the two files' samples in order, nothing dropped or repeated), by run: "
+        + "; ".join(f"{player} {where}: {', '.join('yes' if ok else 'no' for ok in runs)}"
+                    for (player, where), runs in sorted(exact.items())) + ".",
         "",
     ])
     if not args.only:

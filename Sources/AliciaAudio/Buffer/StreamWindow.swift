@@ -193,6 +193,12 @@ struct StreamWindow {
         }
     }
 
+    /// Fetches past the header from the start, without waiting for a reader to go there: a
+    /// prefetched entry's first seconds are then in the ring when its decoder opens at a join.
+    mutating func streamFromStart() {
+        streaming = true
+    }
+
     /// Grows (or shrinks, keeping what is buffered) the read-ahead.
     mutating func setReadAhead(_ bytes: Int) {
         ring.resize(to: max(bytes, ring.count, 4096))

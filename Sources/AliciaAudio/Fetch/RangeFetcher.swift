@@ -192,6 +192,14 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         multi.wakeUp()
     }
 
+    /// Fills the ring from the start of the file (a prefetched entry, played from its start).
+    func fetchAhead() {
+        shared.withLock { s in
+            s.window.streamFromStart()
+            if !s.wakePending { wake(&s) }
+        }
+    }
+
     private func wakeFetchThread() {
         shared.withLock { s in if !s.wakePending { wake(&s) } }
     }

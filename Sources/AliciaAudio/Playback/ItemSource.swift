@@ -16,10 +16,14 @@ final class ItemSource {
     /// a prefetched entry's first second or so (1.4 s of 48 kHz stereo 16-bit).
     static let headerWindow = 256 * 1024
 
-    init(entry: QueueEntryID, item: QueueItem) throws(PlaybackError) {
+    /// Starts fetching `item`. `ahead`: it will play from its start after the entry playing now, so
+    /// its window fills from the start at once (else only the header comes until the decoder reads
+    /// on, so that a start position never costs the bytes before it).
+    init(entry: QueueEntryID, item: QueueItem, ahead: Bool = false) throws(PlaybackError) {
         self.entry = entry
         self.item = item
         fetcher = try RangeFetcher(location: item.location, readAhead: Self.headerWindow)
+        if ahead && item.start == nil { fetcher.fetchAhead() }
         fetcher.start()
     }
 

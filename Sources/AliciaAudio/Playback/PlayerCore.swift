@@ -310,12 +310,13 @@ final class PlayerCore: @unchecked Sendable {
     /// Opens `source`'s decoder, taking any request that interrupts it.
     private func open(_ source: ItemSource) -> Adopted {
         let downstream = Double(PulseStream.targetLatencyMicroseconds) / 1_000_000
+        let alreadyOpen = source.format != nil && source.decoder != nil
         while true {
             switch source.open(readAheadSeconds: configuration.readAheadSeconds,
                                readAheadMaximumBytes: configuration.readAheadMaximumBytes,
                                downstreamSeconds: downstream) {
             case .opened(let format):
-                post(source.entry, .formatKnown(format))
+                if !alreadyOpen { post(source.entry, .formatKnown(format)) }
                 return .source(source)
             case .interrupted:
                 if let request = takeRequest() { return .request(request) }
@@ -375,15 +376,17 @@ final class PlayerCore: @unchecked Sendable {
         let gain = GainStage(format: streamFormat, blockFrames: Self.chunkFrames)
         gainStage = gain
         chain = StageChain([speedStage!, gain])
-        control.update { c in
+        let held = control.update { c -> Bool in
             c.sink = sink
             c.map.reset()
             sink.setPaused(c.paused)
-            if c.held { sink.setHeld(true) }
             gain.setTarget(c.volume * c.duck, ramp: 0)
             c.gainChanged = false
             if c.shutdown || c.request != nil { sink.interrupt() }
+            return c.held
         }
+        // A server round trip: not under the lock the UI's snapshots take.
+        if held { sink.setHeld(true) }
         return nil
     }
 
@@ -735,7 +738,7 @@ final class PlayerCore: @unchecked Sendable {
         guard let due else { return }
         prefetched = due.id
         do {
-            let made = try ItemSource(entry: due.id, item: due.item)
+            let made = try ItemSource(entry: due.id, item: due.item, ahead: true)
             Log.info(.engine, "prefetching \(due.id) (\(due.item.location.display))")
             control.withLock { $0.prefetch = made }
         } catch {
