@@ -85,7 +85,7 @@ let package = Package(
         // cues between them. What `play`, the Studio and the plain Studio share.
         .target(
             name: "AliciaSession",
-            dependencies: ["AliciaAudio"]
+            dependencies: ["AliciaAudio", "AliciaJSON"]
         ),
         // The terminal layer of the interactive UI: raw mode, keys, display width, diffed screens.
         .target(
@@ -118,6 +118,10 @@ let package = Package(
         .testTarget(
             name: "AliciaAudioTests",
             dependencies: ["AliciaAudio", "AliciaTestSupport"]
+        ),
+        .testTarget(
+            name: "AliciaSessionTests",
+            dependencies: ["AliciaSession", "AliciaAudio", "AliciaTestSupport"]
         ),
         .testTarget(
             name: "AliciaPlayerCLITests",

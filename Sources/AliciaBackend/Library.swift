@@ -74,7 +74,8 @@ extension Library {
     /// The normalised list for scripts (`tracks --json`): every episode with its
     /// index, the contract's defaults filled in, and `hasAudio`. Media paths are
     /// given without the token.
-    public func json() -> String {
+    /// As JSON for scripts; `progress` adds each episode's resume position and played mark, by label.
+    public func json(progress: [String: (position: Double, played: Bool)] = [:]) -> String {
         struct Item: Encodable {
             var index: Int
             var label: String?
@@ -89,13 +90,17 @@ extension Library {
             var collectionTitle: String
             var fileName: String?
             var hasAudio: Bool
+            var position: Double?
+            var played: Bool?
         }
         let items = entries.map { entry in
             let e = entry.episode
             return Item(index: entry.index, label: e.label, title: e.title, mood: e.mood, duration: e.duration,
                         symbol: e.symbol, season: e.season, episode: e.episode, series: e.series,
                         collection: e.collection, collectionTitle: e.collectionTitle,
-                        fileName: e.fileName, hasAudio: e.hasAudio)
+                        fileName: e.fileName, hasAudio: e.hasAudio,
+                        position: e.label.flatMap { progress[$0]?.position } ?? (progress.isEmpty ? nil : 0),
+                        played: e.label.flatMap { progress[$0]?.played } ?? (progress.isEmpty ? nil : false))
         }
         // Plain strings and finite numbers only: encoding cannot fail short of memory.
         guard let text = try? JSON.encode(items, layout: .indented) else { return "[]" }

@@ -54,6 +54,8 @@ public struct PlayOptions: Equatable, Sendable {
     public var loop = false
     /// `--shuffle`: the queue is shuffled once before it plays.
     public var shuffle = false
+    /// `--from-start`: every episode from its beginning, not where it was left.
+    public var fromStart = false
     public var start: StartPosition?
     /// As typed, for messages.
     public var startText: String?
@@ -115,6 +117,8 @@ extension Invocation {
         Options:
           --loop                 (play) start the queue again after its last item
           --shuffle              (play) shuffle the queue once before it plays
+          --from-start           (play, studio, demo) every episode from its beginning, not where
+                                 it was left (positions are kept in ~/.local/state/alicia-player)
           --start T              begin at T: seconds (90), m:ss, h:mm:ss or a percentage (50%)
           --speed X              (play, studio, demo) play X times as fast, 0.5 to 3 (1.5, or 1.5x);
                                  the pitch stays; in the Studio [ and ] change it
@@ -142,7 +146,8 @@ extension Invocation {
     private static let valued: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
                                               "--voice-at", "--voice-focus", "--resume-rewind", "--react"]
     /// Options without a value.
-    private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "-h", "--help", "-V", "--version"]
+    private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "--from-start",
+                                             "-h", "--help", "-V", "--version"]
 
     /// Parses the arguments after the program name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -202,7 +207,7 @@ extension Invocation {
             }
         }
         let backendOptions: Set<String> = ["--base-url", "--token", "--token-file"]
-        let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead"]
+        let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--from-start"]
         let voiceOptions: Set<String> = ["--voice-at", "--voice-focus", "--resume-rewind"]
 
         switch command {
@@ -244,13 +249,14 @@ extension Invocation {
             guard rest.count == 1 else { throw UsageError("notes takes one episode, got '\(rest[1])' too") }
             return .notes(reference: reference, backend: backend)
         case "studio":
-            try allow(backendOptions.union(["--speed", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet"]))
+            try allow(backendOptions.union(["--speed", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet",
+                                            "--from-start"]))
             guard rest.isEmpty else { throw UsageError("studio takes no arguments, got '\(rest[0])'") }
             var studio = try playOptions(reference: "", options)
             studio.backend = backend
             return .studio(studio, implicit: false)
         case "demo":
-            try allow(["--speed", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet"])
+            try allow(["--speed", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet", "--from-start"])
             guard rest.isEmpty else { throw UsageError("demo takes no arguments, got '\(rest[0])'") }
             return .demo(try playOptions(reference: "", options))
         default:
@@ -279,6 +285,7 @@ extension Invocation {
             play.device = device
         }
         play.quiet = options["--quiet"] != nil
+        play.fromStart = options["--from-start"] != nil
         if let mode = options["--voice-focus"] {
             switch mode {
             case "pause": play.voiceFocus = .pause

@@ -1,11 +1,18 @@
 import AliciaBackend
+import AliciaSession
 
 /// `alicia-player tracks [--json]` and `alicia-player notes <ref>`.
 enum LibraryCommands {
     static func tracks(json: Bool, backend options: BackendOptions) -> Int32 {
         do {
             let library = try BackendSession(options).library()
-            Console.out(json ? library.json() + "\n" : TrackList.render(library))
+            var progress: TrackList.Progress = [:]
+            if let directory = PositionStore.defaultDirectory() {
+                let store = PositionStore(directory: directory)
+                for warning in store.warnings { Console.fail("warning: " + warning) }
+                for (key, saved) in store.all { progress[key] = (saved.position, saved.played) }
+            }
+            Console.out(json ? library.json(progress: progress) + "\n" : TrackList.render(library, progress: progress))
             return CommandLineTool.Status.success
         } catch {
             Console.fail(error.message)

@@ -58,7 +58,8 @@ final class PlayCommand {
         if reference.contains("://") || Self.fileExists(reference) || reference.hasPrefix("/") || reference.hasPrefix(".") {
             do {
                 let location = try MediaLocation(reference)
-                return .success(QueueItem(location: location, title: Self.fileName(location)))
+                return .success(QueueItem(location: location, title: Self.fileName(location),
+                                          positionKey: PositionStore.key(label: nil, location: location)))
             } catch {
                 switch error {
                 case .empty: Console.fail("play needs a URL or a path")
@@ -92,7 +93,8 @@ final class PlayCommand {
         do {
             let location = try MediaLocation(backend.client.mediaURL(for: fileName))
             entries.append(entry)
-            return .success(QueueItem(location: location, title: entry.episode.title, label: entry.episode.label))
+            return .success(QueueItem(location: location, title: entry.episode.title, label: entry.episode.label,
+                                      positionKey: PositionStore.key(label: entry.episode.label, location: location)))
         } catch {
             Console.fail("the backend gave a media path that is not a URL: \(fileName)")
             return .failure(CommandLineTool.Status.failure)

@@ -38,8 +38,9 @@ struct PlaybackSession {
                 progress?.finish()
                 return .stopped(signal: signal)
             }
-            // Voice notes after the queue's end are waited for on a timer: their player has its own events.
-            let timeout: Duration? = progress != nil || session.queueEnded ? Self.refresh : nil
+            // Voice notes after the queue's end are waited for on a timer (their player has its own
+            // events), and positions are saved on one.
+            let timeout: Duration? = progress != nil || session.queueEnded ? Self.refresh : .seconds(1)
             for notice in session.nextNotices(timeout: timeout) {
                 switch notice {
                 case .opened(_, let item, let format) where !checkedStart:
@@ -64,6 +65,7 @@ struct PlaybackSession {
                     break
                 }
             }
+            session.tick()
             if session.isFinished { break }
             progress?.show(session.player.snapshot(), voice: session.voiceNotes?.nowPlaying.title)
         }
@@ -97,6 +99,12 @@ struct PlaybackSession {
         made.voiceFocus = options.voiceFocus
         made.resumeRewind = options.resumeRewind
         made.voiceNotes = voiceNotes
+        made.fromStart = options.fromStart
+        if let directory = PositionStore.defaultDirectory() {
+            let store = PositionStore(directory: directory)
+            for warning in store.warnings { Console.fail("warning: " + warning) }
+            made.positions = store
+        }
         return made
     }
 }

@@ -2,15 +2,18 @@ import AliciaBackend
 import AliciaTerminal
 
 /// `alicia-player tracks`: the library by collection, one aligned line per episode:
-/// index, label, title, mood, duration (or "no audio yet").
+/// index, label, title, mood, duration (or "no audio yet"), and where it was left (`12:03 of 45:00`)
+/// or `✓` once played.
 enum TrackList {
-    static func render(_ library: Library) -> String {
+    typealias Progress = [String: (position: Double, played: Bool)]
+
+    static func render(_ library: Library, progress: Progress = [:]) -> String {
         guard !library.isEmpty else { return "The backend's library is empty.\n" }
         let widths = columnWidths(library.entries)
         var out = ""
         for shelf in library.shelves {
             out += shelf.title + "\n"
-            for entry in shelf.entries { out += line(entry, widths: widths, hasAudioMark: true) + "\n" }
+            for entry in shelf.entries { out += line(entry, widths: widths, hasAudioMark: true, progress: progress) + "\n" }
         }
         return out
     }
@@ -33,10 +36,17 @@ enum TrackList {
         return widths
     }
 
-    private static func line(_ entry: Library.Entry, widths: Widths, hasAudioMark: Bool) -> String {
+    private static func line(_ entry: Library.Entry, widths: Widths, hasAudioMark: Bool, progress: Progress = [:]) -> String {
         let episode = entry.episode
         let index = String(repeating: " ", count: widths.index - String(entry.index).count) + String(entry.index)
-        let time = episode.hasAudio || !hasAudioMark ? TimeSpec.clock(episode.duration) : "no audio yet"
+        var time = episode.hasAudio || !hasAudioMark ? TimeSpec.clock(episode.duration) : "no audio yet"
+        if let saved = episode.label.flatMap({ progress[$0] }) {
+            if saved.played {
+                time += "  ✓"
+            } else if saved.position > 0 {
+                time = TimeSpec.clock(saved.position) + " of " + time
+            }
+        }
         return "  " + index + "  " + DisplayWidth.pad(episode.label ?? "—", to: widths.label)
             + "  " + DisplayWidth.pad(episode.title, to: widths.title)
             + "  " + DisplayWidth.pad(episode.mood, to: widths.mood)

@@ -22,13 +22,17 @@ public enum SessionNotice: Equatable, Sendable {
 /// calls below; no command loop is written twice. Owned by one thread (the front-end's loop);
 /// the players run on threads of their own.
 public final class ListeningSession {
-    public struct Options: Sendable {
+    public struct Options {
         public var configuration = PlayerConfiguration()
         public var speed = 1.0
         public var voiceFocus: VoiceFocus = .pause
         public var resumeRewind = 0.0
         /// Whether there is a voice-note player at all (`voice` plays its note on the main one).
         public var voiceNotes = true
+        /// Where resume positions are kept (nil: nowhere).
+        public var positions: PositionStore?
+        /// Start every item from its beginning, not where it was left (`--from-start`).
+        public var fromStart = false
 
         public init() {}
     }
@@ -44,12 +48,23 @@ public final class ListeningSession {
     public private(set) var truncated: [QueueItem] = []
     /// The queue has ended (or failed) since the last `play`.
     public private(set) var queueEnded = false
+    public let positions: PositionStore?
+    private let fromStart: Bool
+    /// The item heard last and where, for saving its position when another takes over.
+    private var lastHeard: (entry: QueueEntryID, key: String, position: Double, duration: Double?)?
+    private var lastSave = ContinuousClock.now
+    private var pausedAt: ContinuousClock.Instant?
+
+    /// Positions are saved this often while playing: a crash loses at most this much.
+    public static let saveInterval: Duration = .seconds(5)
 
     /// Within this many seconds of an item's start, "previous" goes to the item before; later it
     /// starts the item again (as podcast apps do).
     public static let restartThreshold = 3.0
 
     public init(_ options: Options) {
+        positions = options.positions
+        fromStart = options.fromStart
         player = Player(configuration: options.configuration)
         player.setSpeed(options.speed)
         events = player.subscribe()
@@ -63,8 +78,9 @@ public final class ListeningSession {
         }
     }
 
-    /// Stops both players. Idempotent.
+    /// Saves where the listener is, then stops both players. Idempotent.
     public func close() {
+        savePosition()
         voiceNotes?.stop()
         player.stop()
     }
@@ -83,9 +99,12 @@ public final class ListeningSession {
     /// Plays `items` as the queue, from the one at `index`.
     public func play(_ items: [QueueItem], at index: Int = 0, from start: StartPosition? = nil,
                      loop: LoopMode = .off, shuffle: Bool = false) {
+        savePosition()
         queueEnded = false
         player.setLoop(loop)
-        var ordered = items
+        var ordered = items.enumerated().map { offset, item in
+            offset == index && start != nil ? item : resumed(item)
+        }
         if shuffle {
             var generator = SystemRandomNumberGenerator()
             let first = ordered.indices.contains(index) ? ordered.remove(at: index) : nil
@@ -154,6 +173,51 @@ public final class ListeningSession {
         voiceNotes?.enqueue(location, title: title)
     }
 
+    /// `item` starting where it was left (less a step back after a long time away), unless it was
+    /// played to its end, asked to start elsewhere, or `--from-start` was given.
+    public func resumed(_ item: QueueItem) -> QueueItem {
+        guard !fromStart, item.start == nil, let key = item.positionKey, let saved = positions?.position(for: key),
+              !saved.played, saved.position > 0 else { return item }
+        var resumed = item
+        let away = PositionStore.now() - saved.updated
+        resumed.start = .seconds(max(0, saved.position - PositionStore.rewind(afterPause: away)))
+        return resumed
+    }
+
+    // MARK: Positions
+
+    /// Call from the front-end's loop (at least once a second): saves the position every
+    /// `saveInterval` while playing.
+    public func tick() {
+        guard positions != nil else { return }
+        noteHeard()
+        if player.snapshot().state == .playing, ContinuousClock.now - lastSave >= Self.saveInterval {
+            savePosition()
+        }
+    }
+
+    /// Records where the heard item stands and writes every change.
+    public func savePosition() {
+        guard let positions else { return }
+        noteHeard()
+        if let heard = lastHeard { positions.record(heard.key, position: heard.position, duration: heard.duration) }
+        positions.save()
+        lastSave = ContinuousClock.now
+    }
+
+    /// Keeps `lastHeard` up to date; when another item took over, the last one's place is recorded.
+    private func noteHeard() {
+        guard let positions else { return }
+        let snapshot = player.snapshot()
+        guard let entry = snapshot.entry, let key = snapshot.item?.positionKey else { return }
+        if let last = lastHeard, last.entry != entry {
+            positions.record(last.key, position: last.position, duration: last.duration)
+        }
+        if snapshot.format != nil {
+            lastHeard = (entry, key, snapshot.position, snapshot.duration)
+        }
+    }
+
     // MARK: Events
 
     /// Every notice waiting now, without blocking.
@@ -185,6 +249,10 @@ public final class ListeningSession {
         switch event.kind {
         case .entryStarted:
             guard let entry = event.entry, let item else { return [] }
+            if positions != nil {
+                noteHeard()
+                positions?.save()
+            }
             return [.started(entry, item)]
         case .formatKnown(let format):
             guard let entry = event.entry, let item else { return [] }
@@ -192,6 +260,11 @@ public final class ListeningSession {
         case .ended(let wasTruncated):
             guard let entry = event.entry else { return [] }
             if wasTruncated, let item { truncated.append(item) }
+            if let key = item?.positionKey, let positions {
+                positions.markPlayed(key, duration: lastHeard?.entry == entry ? lastHeard?.duration : nil)
+                positions.save()
+                if lastHeard?.entry == entry { lastHeard = nil }
+            }
             return [.finished(entry, item, truncated: wasTruncated)]
         case .failed(let error):
             failures.append(error)
@@ -202,7 +275,23 @@ public final class ListeningSession {
         case .queueEnded:
             queueEnded = true
             return [.queueEnded]
-        case .stateChanged, .seeked, .queueChanged, .stopped:
+        case .stateChanged(.paused):
+            pausedAt = ContinuousClock.now
+            savePosition()
+            return []
+        case .stateChanged(.playing):
+            // Back after a long pause: a few seconds again, to pick up the thread (AntennaPod's steps).
+            if let pausedAt {
+                let away = ContinuousClock.now - pausedAt
+                let rewind = PositionStore.rewind(afterPause: Double(away.components.seconds))
+                if rewind > 0 { player.seek(by: -rewind) }
+            }
+            pausedAt = nil
+            return []
+        case .seeked:
+            savePosition()
+            return []
+        case .stateChanged, .queueChanged, .stopped:
             return []
         }
     }

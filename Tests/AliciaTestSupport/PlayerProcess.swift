@@ -28,8 +28,26 @@ public enum PlayerProcess {
 
     /// Starts `alicia-player arguments…` and returns at once, for tests that signal it while it runs
     /// (``ChildProcess/send(_:)``), then collect it with ``result(of:timeout:)``.
+    ///
+    /// Every run gets a state directory of its own (`XDG_STATE_HOME`) unless the test gives one, so
+    /// no run resumes from where another left an episode.
     public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
-        try ChildProcess(executablePath(), arguments, environment: environment)
+        var environment = environment
+        if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = try freshStateDirectory() }
+        return try ChildProcess(executablePath(), arguments, environment: environment)
+    }
+
+    /// A new empty directory for one run's state, under `ALICIA_TEST_STATE` (which scripts/test
+    /// makes and removes) or the temporary directory.
+    public static func freshStateDirectory() throws -> String {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["ALICIA_TEST_STATE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/alicia-state.XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw HarnessError("cannot make a state directory under \(base): \(String(cString: strerror(errno)))")
+        }
+        return String(cString: made)
     }
 
     /// Waits for a started player; throws if it outlives `timeout` (it is killed first).

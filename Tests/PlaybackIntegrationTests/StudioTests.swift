@@ -76,6 +76,7 @@ struct StudioTests {
         let player = try PlayerProcess.executablePath()
         var environment = ProcessInfo.processInfo.environment.filter { ["PULSE_SERVER", "PATH", "HOME", "XDG_RUNTIME_DIR"].contains($0.key) }
         environment["TERM"] = "xterm-256color"
+        environment["XDG_STATE_HOME"] = try PlayerProcess.freshStateDirectory()
         environment["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "/alicia-no-config"
         if let server = BackendCommandTests.pulseServer { environment["PULSE_SERVER"] = server }
         let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
@@ -146,6 +147,7 @@ struct StudioTests {
         let player = try PlayerProcess.executablePath()
         var environment = ProcessInfo.processInfo.environment.filter { ["PULSE_SERVER", "PATH", "HOME", "XDG_RUNTIME_DIR"].contains($0.key) }
         environment["TERM"] = "xterm-256color"
+        environment["XDG_STATE_HOME"] = try PlayerProcess.freshStateDirectory()
         environment["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "/alicia-no-config"
         if let server = BackendCommandTests.pulseServer { environment["PULSE_SERVER"] = server }
         let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
@@ -176,6 +178,7 @@ struct StudioTests {
         let player = try PlayerProcess.executablePath()
         var environment = ProcessInfo.processInfo.environment.filter { ["PULSE_SERVER", "PATH", "HOME", "XDG_RUNTIME_DIR"].contains($0.key) }
         environment["TERM"] = "xterm-256color"
+        environment["XDG_STATE_HOME"] = try PlayerProcess.freshStateDirectory()
         environment["NO_COLOR"] = "1"
         if let server = BackendCommandTests.pulseServer { environment["PULSE_SERVER"] = server }
         let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", columns: 40, rows: 12, environment: environment)

@@ -7,12 +7,16 @@ public struct QueueItem: Sendable, Equatable {
     public var label: String?
     /// Where to begin the first time it plays (nil: the start).
     public var start: StartPosition?
+    /// Under what its resume position is kept (nil: none is, as for voice notes).
+    public var positionKey: String?
 
-    public init(location: MediaLocation, title: String, label: String? = nil, start: StartPosition? = nil) {
+    public init(location: MediaLocation, title: String, label: String? = nil, start: StartPosition? = nil,
+                positionKey: String? = nil) {
         self.location = location
         self.title = title
         self.label = label
         self.start = start
+        self.positionKey = positionKey
     }
 }
 

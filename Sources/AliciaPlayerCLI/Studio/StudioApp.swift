@@ -89,6 +89,10 @@ final class StudioApp {
             terminal.restore()
         }
         loadLibrary()
+        if let positions = session.positions {
+            model.played = Set(positions.all.filter { $0.value.played }.map(\.key))
+            for warning in positions.warnings { setStatus(warning, error: true) }
+        }
         refreshProactive()
         start(setup.autoplay)
         draw()
@@ -97,6 +101,7 @@ final class StudioApp {
             readKeys()
             handleSignals()
             collectEvents()
+            session.tick()
             draw()
         }
         return exitStatus
@@ -389,7 +394,8 @@ final class StudioApp {
         }
         guard let fileName = episode.fileName, episode.hasAudio,
               let location = try? MediaLocation(backend.client.mediaURL(for: fileName)) else { return nil }
-        return QueueItem(location: location, title: episode.title, label: episode.label)
+        return QueueItem(location: location, title: episode.title, label: episode.label,
+                         positionKey: PositionStore.key(label: episode.label, location: location))
     }
 
     /// The now-playing panel's record of `item`: its library entry when it is one.

@@ -75,7 +75,8 @@ struct PlainStudio {
             do {
                 let location = try MediaLocation(backend.client.mediaURL(for: fileName))
                 if case .entry(_, let index)? = autoplay, index == entry.index { start = items.count }
-                items.append(QueueItem(location: location, title: entry.episode.title, label: entry.episode.label))
+                items.append(QueueItem(location: location, title: entry.episode.title, label: entry.episode.label,
+                                       positionKey: PositionStore.key(label: entry.episode.label, location: location)))
             } catch {
                 Console.fail("\(entry.episode.label ?? entry.episode.title): the media path '\(fileName)' does not make a URL")
             }
@@ -91,6 +92,7 @@ struct PlainStudio {
         var lastStatus = ContinuousClock.now
         while !session.isFinished {
             if let signal = signals.signal { return 128 + signal }
+            session.tick()
             for notice in session.nextNotices(timeout: .milliseconds(500)) {
                 switch notice {
                 case .started(_, let item):

@@ -1,0 +1,132 @@
+import AliciaTestSupport
+import Foundation
+import Testing
+
+/// Resume positions: a played episode picks up where it was left, across quits and crashes, and
+/// instances share one state file without losing each other's positions.
+@Suite("Resume positions")
+struct ResumeTests {
+    static let long = WAVFixture(seconds: 20, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0x5E5)
+
+    /// Starts a player, waits until the sink has `seconds` of audio, sends `signal`.
+    private func play(_ arguments: [String], state: String, capture: PipeSinkCapture, for seconds: Double,
+                      signal: Int32) async throws -> PlayerResult {
+        await Playback.gate.enter()
+        let child: ChildProcess
+        do {
+            child = try PlayerProcess.start(arguments + ["--device", capture.sinkName], environment: ["XDG_STATE_HOME": state])
+        } catch {
+            await Playback.gate.leave()
+            throw error
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline, child.isRunning,
+              AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar), channels: 2).count
+                < Int(seconds * 48_000) * 2 {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        child.send(signal)
+        let outcome = await child.wait(timeout: .seconds(30))
+        await Playback.gate.leave()
+        return PlayerResult(outcome)
+    }
+
+    /// The saved positions file, as the test reads it (Foundation's JSON, not ours).
+    private func saved(_ state: String) throws -> [String: [String: Any]] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: state + "/alicia-player/positions.json"))
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return object?["positions"] as? [String: [String: Any]] ?? [:]
+    }
+
+    /// Where in `source` the capture's audio begins (frames), found by its first 64 samples.
+    private func startFrame(of captured: [Int16], in source: [Int16]) -> Int? {
+        guard captured.count >= 64 else { return nil }
+        let probe = Array(captured.prefix(64))
+        var frame = 0
+        while (frame + 32) * 2 <= source.count {
+            if source[(frame * 2)..<(frame * 2 + 64)].elementsEqual(probe) { return frame }
+            frame += 1
+        }
+        return nil
+    }
+
+    @Test("quit while playing, play again: it goes on from the frame where it stopped")
+    func resumeAfterQuit() async throws {
+        let directory = try TemporaryDirectory(prefix: "resume")
+        let state = try PlayerProcess.freshStateDirectory()
+        let path = try directory.write(Self.long.bytes, as: "long.wav")
+        let first = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let stopped = try await play(["play", path], state: state, capture: first, for: 2, signal: SIGTERM)
+        #expect(stopped.status == 143, "\(stopped)")
+        let heard = AudioCompare.trimmingSilentFrames(await first.finishInt16(), channels: 2).count / 2
+        let position = try saved(state)[path]?["position"] as? Double
+        #expect(position != nil, "no position saved for \(path)")
+
+        let second = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let resumed = try await play(["play", path], state: state, capture: second, for: 1, signal: SIGINT)
+        #expect(resumed.status == 130, "\(resumed)")
+        let captured = AudioCompare.trimmingSilentFrames(await second.finishInt16(), channels: 2)
+        let start = startFrame(of: captured, in: Self.long.samples16)
+        #expect(start != nil, "the second run's audio is not the file's")
+        if let start {
+            #expect(abs(start - heard) <= 48_000 / 20, "resumed at frame \(start), the first run was heard to \(heard)")
+        }
+        // --from-start overrides it.
+        let third = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        _ = try await play(["play", path, "--from-start"], state: state, capture: third, for: 0.5, signal: SIGINT)
+        let fresh = AudioCompare.trimmingSilentFrames(await third.finishInt16(), channels: 2)
+        #expect(startFrame(of: fresh, in: Self.long.samples16) == 0, "--from-start did not start at the beginning")
+    }
+
+    @Test("kill -9 in the middle of playback loses at most 5 s of position")
+    func crashLosesAtMostFiveSeconds() async throws {
+        let directory = try TemporaryDirectory(prefix: "resume")
+        let state = try PlayerProcess.freshStateDirectory()
+        let path = try directory.write(Self.long.bytes, as: "long.wav")
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let killed = try await play(["play", path], state: state, capture: capture, for: 7, signal: SIGKILL)
+        #expect(killed.signal == SIGKILL, "\(killed)")
+        let heard = Double(AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2).count / 2) / 48_000
+        let position = try saved(state)[path]?["position"] as? Double ?? 0
+        #expect(position > 0 && heard - position <= 5.5, "saved \(position) s; \(heard) s had been heard")
+    }
+
+    @Test("two players at once, one state file: both positions are kept")
+    func twoPlayersKeepBothPositions() async throws {
+        let directory = try TemporaryDirectory(prefix: "resume")
+        let state = try PlayerProcess.freshStateDirectory()
+        let a = try directory.write(Self.long.bytes, as: "a.wav")
+        let b = try directory.write(Self.long.bytes, as: "b.wav")
+        let captureA = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let captureB = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        async let first = play(["play", a], state: state, capture: captureA, for: 1.5, signal: SIGTERM)
+        async let second = play(["play", b], state: state, capture: captureB, for: 1.5, signal: SIGTERM)
+        let results = try await [first, second]
+        _ = await captureA.finish()
+        _ = await captureB.finish()
+        #expect(results.allSatisfy { $0.status == 143 }, "\(results)")
+        let positions = try saved(state)
+        #expect((positions[a]?["position"] as? Double ?? 0) > 1, "\(positions)")
+        #expect((positions[b]?["position"] as? Double ?? 0) > 1, "\(positions)")
+    }
+
+    @Test("a corrupt state file is moved aside with one warning, and playback goes on")
+    func corruptStateFile() async throws {
+        let directory = try TemporaryDirectory(prefix: "resume")
+        let state = try PlayerProcess.freshStateDirectory()
+        try FileManager.default.createDirectory(atPath: state + "/alicia-player", withIntermediateDirectories: true)
+        try Data("]]] not positions".utf8).write(to: URL(fileURLWithPath: state + "/alicia-player/positions.json"))
+        let short = WAVFixture(seconds: 0.5, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0x5E6)
+        let path = try directory.write(short.bytes, as: "short.wav")
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let result = try await Playback.run(["play", path, "--device", capture.sinkName], environment: ["XDG_STATE_HOME": state])
+        let captured = await capture.finishInt16()
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderrLines.count == 1 && result.stderrLines[0].contains("moved it to"), "\(result)")
+        expectBitExact(captured: captured, expected: short.samples16, channels: 2)
+        let names = try FileManager.default.contentsOfDirectory(atPath: state + "/alicia-player")
+        #expect(names.contains { $0.hasPrefix("positions.json.corrupt-") }, "\(names)")
+        // Played to its end: next time it starts from the beginning.
+        #expect(try saved(state)[path]?["played"] as? Bool == true)
+    }
+}
