@@ -43,10 +43,10 @@ let package = Package(
             name: "CSonic",
             providers: [.apt(["libsonic-dev"])]
         ),
-        // Sample-rate conversion where an item in another format joins a running stream.
+        // Sample-rate conversion where an item in another format joins a running stream. No
+        // pkgConfig and no link line: libsoxr is dlopen'ed on first use (Sources/CSoxr/shim.h).
         .systemLibrary(
             name: "CSoxr",
-            pkgConfig: "soxr",
             providers: [.apt(["libsoxr-dev"])]
         ),
         .systemLibrary(
