@@ -56,6 +56,12 @@ public struct PlayOptions: Equatable, Sendable {
     public var shuffle = false
     /// `--from-start`: every episode from its beginning, not where it was left.
     public var fromStart = false
+    /// `queue`: every reference is a list file (M3U, M3U8 or one reference a line; `-` for stdin).
+    public var referencesAreLists = false
+    /// `--keep-going`: a line of a list that cannot be played is skipped with a warning.
+    public var keepGoing = false
+    /// `--save FILE`: write the resolved queue as M3U8 instead of playing it.
+    public var saveQueue: String?
     public var start: StartPosition?
     /// As typed, for messages.
     public var startText: String?
@@ -91,6 +97,7 @@ extension Invocation {
     public static let usage = """
         Usage: alicia-player [studio]
                alicia-player play <ref>... [--loop] [--shuffle] [--start T] [--speed X] [--device SINK]
+               alicia-player queue <file>... [--loop] [--shuffle] [--keep-going] [--save FILE]
                alicia-player tracks [--json]
                alicia-player notes <ref>
                alicia-player demo [--device SINK]
@@ -107,6 +114,8 @@ extension Invocation {
                                  the library, a now-playing panel, Alicia's replies; press ? for keys
           play <ref>...          play to the end, one after another without a gap (on a terminal, in
                                  the Studio; Ctrl-C stops)
+          queue <file>...        play lists: M3U/M3U8 or one reference a line (a URL, a path relative
+                                 to the list, an episode, voice:REF); - reads standard input
           tracks                 list the backend's episodes by collection; --json for scripts
           notes <ref>            print an episode's show notes
           demo                   start a demo backend on this machine and play its library
@@ -115,8 +124,10 @@ extension Invocation {
                                  --voice asks for a voice note too and plays it; --react EMOJI reacts to the reply
 
         Options:
-          --loop                 (play) start the queue again after its last item
-          --shuffle              (play) shuffle the queue once before it plays
+          --loop                 (play, queue) start the queue again after its last item
+          --shuffle              (play, queue) shuffle the queue once before it plays
+          --keep-going           (queue) skip lines that cannot be played, with a warning
+          --save FILE            (queue) write the queue as M3U8 (episodes by label) instead of playing
           --from-start           (play, studio, demo) every episode from its beginning, not where
                                  it was left (positions are kept in ~/.local/state/alicia-player)
           --start T              begin at T: seconds (90), m:ss, h:mm:ss or a percentage (50%)
@@ -144,9 +155,9 @@ extension Invocation {
 
     /// Options that take a value.
     private static let valued: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
-                                              "--voice-at", "--voice-focus", "--resume-rewind", "--react"]
+                                              "--voice-at", "--voice-focus", "--resume-rewind", "--react", "--save"]
     /// Options without a value.
-    private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "--from-start",
+    private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "--from-start", "--keep-going",
                                              "-h", "--help", "-V", "--version"]
 
     /// Parses the arguments after the program name.
@@ -192,7 +203,7 @@ extension Invocation {
         if options["-V"] != nil || options["--version"] != nil { return .version }
         guard let command = positionals.first else {
             guard seen.allSatisfy({ ["--base-url", "--token", "--token-file", "--device", "--quiet"].contains($0) }) else {
-                throw UsageError("no command given (studio, play, tracks, notes, demo, voice or chat)")
+                throw UsageError("no command given (studio, play, queue, tracks, notes, demo, voice or chat)")
             }
             var studio = try playOptions(reference: "", options)
             studio.backend = BackendOptions(baseURL: options["--base-url"], token: options["--token"], tokenFile: options["--token-file"])
@@ -220,6 +231,21 @@ extension Invocation {
             play.shuffle = options["--shuffle"] != nil
             play.backend = backend
             play.voiceAt = try voiceAt.map { (text) throws(UsageError) -> VoiceTrigger in try trigger(text) }
+            return .play(play)
+        case "queue":
+            try allow(backendOptions.union(playbackOptions).union(["--loop", "--shuffle", "--keep-going", "--save"]))
+            guard !rest.isEmpty else { throw UsageError("queue needs a list file (or - for standard input)") }
+            var play = try playOptions(reference: "", options)
+            play.references = rest
+            play.referencesAreLists = true
+            play.loop = options["--loop"] != nil
+            play.shuffle = options["--shuffle"] != nil
+            play.keepGoing = options["--keep-going"] != nil
+            if let save = options["--save"] {
+                guard !save.isEmpty else { throw UsageError("--save needs a file name") }
+                play.saveQueue = save
+            }
+            play.backend = backend
             return .play(play)
         case "voice":
             try allow(backendOptions.union(["--device", "--read-ahead"]))

@@ -21,10 +21,22 @@ final class PlayCommand {
         let signals = SignalWatcher(interactive: Studio.isInteractive)
         var items: [QueueItem] = []
         for reference in options.references {
+            if options.referencesAreLists || Self.isList(reference) {
+                switch list(reference) {
+                case .success(let listed): items += listed
+                case .failure(let status): return status
+                }
+                continue
+            }
             switch resolve(reference) {
             case .success(let item): items.append(item)
             case .failure(let status): return status
             }
+        }
+        if let path = options.saveQueue { return save(items, to: path) }
+        guard !items.isEmpty else {
+            Console.fail("nothing to play: the list is empty")
+            return CommandLineTool.Status.usage
         }
         if Studio.isInteractive && options.voiceAt.isEmpty {
             // On a terminal, `play` opens the Studio with the queue playing.
@@ -53,13 +65,70 @@ final class PlayCommand {
         case failure(Int32)
     }
 
+    private enum Listed {
+        case success([QueueItem])
+        case failure(Int32)
+    }
+
+    /// `.m3u` and `.m3u8` files are lists wherever a reference is taken.
+    static func isList(_ reference: String) -> Bool {
+        let lower = reference.lowercased()
+        return (lower.hasSuffix(".m3u") || lower.hasSuffix(".m3u8")) && !reference.hasURLScheme
+    }
+
+    /// The items of the list at `path`: every line checked before anything plays; a line that
+    /// cannot be played stops it here (exit 2) unless `--keep-going` (then a warning each).
+    private func list(_ path: String) -> Listed {
+        let bytes: [UInt8]
+        switch QueueResolver.contents(of: path) {
+        case .success(let read): bytes = read
+        case .failure(let problem):
+            Console.fail(problem.message)
+            return .failure(CommandLineTool.Status.usage)
+        }
+        let resolver = self.resolver
+        let (items, problems) = resolver.items(of: QueueFile.parse(bytes), named: path == "-" ? "stdin" : path,
+                                               relativeTo: QueueResolver.directory(of: path))
+        if !problems.isEmpty {
+            if !options.keepGoing {
+                for problem in problems { Console.fail(problem) }
+                return .failure(CommandLineTool.Status.usage)
+            }
+            for problem in problems { Console.fail("warning: \(problem) (skipped)") }
+        }
+        return .success(items)
+    }
+
+    private lazy var resolver = QueueResolver(backend: options.backend)
+
+    /// `--save FILE`: the queue as M3U8, its episodes by label (a saved list never holds the token).
+    private func save(_ items: [QueueItem], to path: String) -> Int32 {
+        let entries = items.map { item in
+            (reference: item.reference ?? item.label ?? PositionStore.key(label: nil, location: item.location),
+             title: item.title, duration: nil as Double?)
+        }
+        let text = QueueFile.m3u8(entries)
+        let fd = path == "-" ? 1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            Console.fail("cannot write \(path): \(String(cString: strerror(errno)))")
+            return CommandLineTool.Status.failure
+        }
+        defer { if fd != 1 { close(fd) } }
+        let written = text.utf8.withContiguousStorageIfAvailable { write(fd, $0.baseAddress, $0.count) } ?? -1
+        guard written == text.utf8.count else {
+            Console.fail("cannot write \(path): \(String(cString: strerror(errno)))")
+            return CommandLineTool.Status.failure
+        }
+        return CommandLineTool.Status.success
+    }
+
     /// A URL or an existing path plays as it is; anything else is looked up in the backend's library.
     private func resolve(_ reference: String) -> Resolved {
-        if reference.contains("://") || Self.fileExists(reference) || reference.hasPrefix("/") || reference.hasPrefix(".") {
+        if reference.hasURLScheme || Self.fileExists(reference) || reference.hasPrefix("/") || reference.hasPrefix(".") {
             do {
                 let location = try MediaLocation(reference)
-                return .success(QueueItem(location: location, title: Self.fileName(location),
-                                          positionKey: PositionStore.key(label: nil, location: location)))
+                let key = PositionStore.key(label: nil, location: location)
+                return .success(QueueItem(location: location, title: Self.fileName(location), positionKey: key, reference: key))
             } catch {
                 switch error {
                 case .empty: Console.fail("play needs a URL or a path")
@@ -93,8 +162,9 @@ final class PlayCommand {
         do {
             let location = try MediaLocation(backend.client.mediaURL(for: fileName))
             entries.append(entry)
+            let key = PositionStore.key(label: entry.episode.label, location: location)
             return .success(QueueItem(location: location, title: entry.episode.title, label: entry.episode.label,
-                                      positionKey: PositionStore.key(label: entry.episode.label, location: location)))
+                                      positionKey: key, reference: entry.episode.label ?? key))
         } catch {
             Console.fail("the backend gave a media path that is not a URL: \(fileName)")
             return .failure(CommandLineTool.Status.failure)

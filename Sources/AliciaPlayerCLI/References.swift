@@ -6,7 +6,7 @@ enum References {
     /// A voice note: a URL, an existing path, or a media path on the backend
     /// (`/api/audio/voice-1.wav`, joined to the base URL with the token). Prints why not.
     static func voiceNote(_ reference: String, backend options: BackendOptions) -> (location: MediaLocation, title: String)? {
-        if reference.contains("://") || PlayCommand.fileExists(reference) || !reference.hasPrefix("/api/") {
+        if reference.hasURLScheme || PlayCommand.fileExists(reference) || !reference.hasPrefix("/api/") {
             do {
                 let location = try MediaLocation(reference)
                 return (location, PlayCommand.fileName(location))

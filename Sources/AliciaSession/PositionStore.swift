@@ -5,7 +5,7 @@ import AliciaAudio
 import AliciaJSON
 
 /// Where an episode was left, as saved.
-public struct SavedPosition: Codable, Equatable, Sendable {
+public struct SavedPosition: Equatable, Sendable {
     /// Seconds into the episode.
     public var position: Double
     public var duration: Double?
@@ -52,9 +52,43 @@ public final class PositionStore {
         return duration - position <= min(playedMargin, duration * playedShare)
     }
 
-    private struct File: Codable {
-        var version = 1
-        var positions: [String: SavedPosition]
+    // The file, `{"version": 2, "positions": {KEY: {"position_ms", "duration_ms", "played",
+    // "updated_ms"}}}` (milliseconds, the last since 1970: integers), is read and written
+    // through the JSON tree directly. This runs every 5 s while playing: the Codable machinery,
+    // sorting and float printing would each bring a 64 KiB window of the static Swift runtime
+    // into the resident set for it (DECISIONS.md, "Link order").
+
+    static func decode(_ bytes: [UInt8]) -> [String: SavedPosition]? {
+        guard case .object(let root)? = JSONValue(parsing: bytes),
+              case .object(let entries)? = root.first(where: { $0.key == "positions" })?.value else { return nil }
+        var positions: [String: SavedPosition] = [:]
+        for entry in entries {
+            guard case .object(let fields) = entry.value else { return nil }
+            func field(_ name: String) -> JSONValue? { fields.first { $0.key == name }?.value }
+            guard case .number(let position)? = field("position_ms"), case .bool(let played)? = field("played"),
+                  case .number(let updated)? = field("updated_ms") else { return nil }
+            var duration: Double?
+            if case .number(let value)? = field("duration_ms") { duration = value / 1000 }
+            positions[entry.key] = SavedPosition(position: position / 1000, duration: duration, played: played,
+                                                 updated: updated / 1000)
+        }
+        return positions
+    }
+
+    static func encode(_ positions: [String: SavedPosition]) -> [UInt8]? {
+        func milliseconds(_ seconds: Double) -> JSONValue {
+            .number(seconds.isFinite ? (max(0, seconds) * 1000).rounded() : 0)
+        }
+        var entries: [JSONValue.Member] = []
+        for (key, saved) in positions {
+            var fields: [JSONValue.Member] = []
+            if let duration = saved.duration { fields.append(.init("duration_ms", milliseconds(duration))) }
+            fields.append(.init("played", .bool(saved.played)))
+            fields.append(.init("position_ms", milliseconds(saved.position)))
+            fields.append(.init("updated_ms", milliseconds(saved.updated)))
+            entries.append(.init(key, .object(fields)))
+        }
+        return JSONValue.object([.init("positions", .object(entries)), .init("version", .number(2))]).text(layout: .indented)
     }
 
     public init(directory: String) {
@@ -111,7 +145,7 @@ public final class PositionStore {
             var merged = readFile()
             for key in changed {
                 guard let mine = positions[key] else { continue }
-                if let theirs = merged[key], theirs.updated > mine.updated { continue }
+                if let theirs = merged[key], theirs.updated >= mine.updated, theirs != mine { continue }
                 merged[key] = mine
             }
             guard writeFile(merged) else { return false }
@@ -175,19 +209,25 @@ public final class PositionStore {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return [:] }
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var failed = false
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { failed = true }
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
-            // Positions of thousands of episodes fit in a few hundred KiB: more is not our file.
-            if bytes.count > 16 * 1024 * 1024 { failed = true; break }
+        // Read in small steps into a buffer on the stack: the file is a few KiB, and a big heap
+        // buffer would stay in the resident set for the whole run.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { chunk in
+            while true {
+                let n = read(fd, chunk.baseAddress, chunk.count)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failed = true }
+                if n <= 0 { break }
+                bytes.append(contentsOf: chunk[0..<n])
+                // Positions of thousands of episodes fit in a few hundred KiB: more is not our file.
+                if bytes.count > 16 * 1024 * 1024 {
+                    failed = true
+                    break
+                }
+            }
         }
         close(fd)
-        if !failed, !bytes.isEmpty, let file = try? JSON.decode(File.self, from: bytes) { return file.positions }
+        if !failed, !bytes.isEmpty, let positions = Self.decode(bytes) { return positions }
         if bytes.isEmpty && !failed { return [:] }
         let aside = path + ".corrupt-\(Int(Self.now()))"
         if rename(path, aside) == 0 {
@@ -199,10 +239,7 @@ public final class PositionStore {
     }
 
     private func writeFile(_ positions: [String: SavedPosition]) -> Bool {
-        let bytes: [UInt8]
-        do {
-            bytes = try JSON.encode(File(positions: positions), layout: .indented)
-        } catch {
+        guard let bytes = Self.encode(positions) else {
             warn("cannot encode the resume positions")
             return false
         }

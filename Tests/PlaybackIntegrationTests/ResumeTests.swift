@@ -31,11 +31,18 @@ struct ResumeTests {
         return PlayerResult(outcome)
     }
 
-    /// The saved positions file, as the test reads it (Foundation's JSON, not ours).
+    /// The saved positions file, as the test reads it (Foundation's JSON, not ours), positions in
+    /// seconds.
     private func saved(_ state: String) throws -> [String: [String: Any]] {
         let data = try Data(contentsOf: URL(fileURLWithPath: state + "/alicia-player/positions.json"))
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        return object?["positions"] as? [String: [String: Any]] ?? [:]
+        var positions = object?["positions"] as? [String: [String: Any]] ?? [:]
+        for (key, fields) in positions {
+            if let milliseconds = (fields["position_ms"] as? NSNumber)?.doubleValue {
+                positions[key]?["position"] = milliseconds / 1000
+            }
+        }
+        return positions
     }
 
     /// Where in `source` the capture's audio begins (frames), found by its first 64 samples.

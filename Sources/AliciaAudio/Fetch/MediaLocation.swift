@@ -94,3 +94,17 @@ public struct MediaLocation: Sendable, Equatable {
         return String(cString: cwd)
     }
 }
+
+extension StringProtocol {
+    /// Whether the text starts with a URL scheme (`http://`, `file://`…). A byte scan: the string
+    /// searching of `contains(_:)` lives in _StringProcessing, whose code the player otherwise never
+    /// needs resident.
+    public var hasURLScheme: Bool {
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in utf8 {
+            if previous == (UInt8(ascii: ":"), UInt8(ascii: "/")) && byte == UInt8(ascii: "/") { return true }
+            previous = (previous.1, byte)
+        }
+        return false
+    }
+}

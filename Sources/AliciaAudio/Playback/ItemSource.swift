@@ -11,6 +11,8 @@ final class ItemSource {
     private(set) var format: AudioFormat?
     /// Bytes per second of the file (for read-ahead and the time buffered).
     private(set) var byteRate: Double = 0
+    /// The decoder has just opened: it stands at frame 0 without a seek.
+    private var fresh = false
 
     /// Until the format is known the fetcher keeps a small window: enough for any header, and for
     /// a prefetched entry's first second or so (1.4 s of 48 kHz stereo 16-bit).
@@ -42,6 +44,7 @@ final class ItemSource {
             let opened = try SndFile(source: fetcher)
             decoder = opened
             format = opened.format
+            fresh = true
         } catch {
             if error.code == SndfileError.interrupted { return .interrupted }
             return .failed(fetcher.failure ?? .cannotDecode(url: item.location.display, reason: error.message))
@@ -60,6 +63,11 @@ final class ItemSource {
     /// Moves the decoder to `frame`, reopening it when a read was cut short (its state is then
     /// unknown; the header comes from the fetcher's cache, so that costs no request).
     func position(at frame: Int64) -> Opened {
+        if let decoder, fresh, frame == 0, !decoder.interrupted {
+            fresh = false
+            return format.map { .opened($0) } ?? .interrupted
+        }
+        fresh = false
         if let decoder, !decoder.interrupted, decoder.seek(toFrame: frame), !decoder.interrupted {
             return format.map { .opened($0) } ?? .interrupted
         }

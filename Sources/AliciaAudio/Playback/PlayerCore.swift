@@ -259,8 +259,8 @@ final class PlayerCore: @unchecked Sendable {
             c.truncated.remove(entryID)
             c.queue.setCurrent(entryID)
             // Cues of this entry ahead of where it now plays are armed again (a seek back, a replay).
-            c.firedCues = c.firedCues.filter { id in
-                !c.cues.contains { $0.id == id && $0.entry == entryID && Self.frame(of: $0.at, in: format) > frame }
+            for cue in c.cues where cue.entry == entryID && Self.frame(of: cue.at, in: format) > frame {
+                c.firedCues.remove(cue.id)
             }
             c.state = c.paused ? .paused : .buffering
             return (changed, c.state)
@@ -701,7 +701,7 @@ final class PlayerCore: @unchecked Sendable {
             if location.span > 0 || c.heard != location.entry {
                 c.heard = location.entry
                 c.queue.setCurrent(location.entry)
-                c.firedCues = c.firedCues.filter { id in !c.cues.contains { $0.id == id && $0.entry == location.entry } }
+                for cue in c.cues where cue.entry == location.entry { c.firedCues.remove(cue.id) }
                 events.append(PlayerEvent(entry: location.entry, kind: .entryStarted))
             }
             for cue in c.cues where cue.entry == location.entry && !c.firedCues.contains(cue.id) {

@@ -9,14 +9,17 @@ public struct QueueItem: Sendable, Equatable {
     public var start: StartPosition?
     /// Under what its resume position is kept (nil: none is, as for voice notes).
     public var positionKey: String?
+    /// How a saved queue names it again (a label, a path, `voice:/api/audio/…`): never with a token.
+    public var reference: String?
 
     public init(location: MediaLocation, title: String, label: String? = nil, start: StartPosition? = nil,
-                positionKey: String? = nil) {
+                positionKey: String? = nil, reference: String? = nil) {
         self.location = location
         self.title = title
         self.label = label
         self.start = start
         self.positionKey = positionKey
+        self.reference = reference
     }
 }
 

@@ -395,7 +395,7 @@ final class StudioApp {
         guard let fileName = episode.fileName, episode.hasAudio,
               let location = try? MediaLocation(backend.client.mediaURL(for: fileName)) else { return nil }
         return QueueItem(location: location, title: episode.title, label: episode.label,
-                         positionKey: PositionStore.key(label: episode.label, location: location))
+                         positionKey: PositionStore.key(label: episode.label, location: location), reference: episode.label)
     }
 
     /// The now-playing panel's record of `item`: its library entry when it is one.

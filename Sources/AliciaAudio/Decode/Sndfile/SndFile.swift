@@ -81,7 +81,7 @@ final class SndFile: AudioDecoder {
     /// notes it in its log as `data : 384000 (should be 192000)`.
     static func declaresMissingData(_ log: String) -> Bool {
         log.split(separator: "\n").contains { line in
-            line.hasPrefix("data") && line.contains("(should be")
+            line.hasPrefix("data") && line.utf8.split(separator: UInt8(ascii: "(")).dropFirst().contains { $0.starts(with: "should be".utf8) }
         }
     }
 
