@@ -165,10 +165,11 @@ public final class PositionStore {
         }
     }
 
+    /// Seconds since 1970, to the millisecond the file keeps (so a time read back compares equal).
     public static func now() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        return Double(Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000) / 1000
     }
 
     // MARK: The file

@@ -1,0 +1,70 @@
+import Testing
+@testable import AliciaSession
+
+@Suite struct QueueFileTests {
+    private func parse(_ text: String) -> QueueFile { QueueFile.parse(Array(text.utf8)) }
+
+    @Test func m3u8WithExtinfTitlesCommentsAndBlankLines() {
+        let file = parse("#EXTM3U\n#EXTINF:183,Morning Light\nhttp://h/a.wav\n\n# a comment\r\nS1E02\r\n  b.wav  \n")
+        #expect(file.problems.isEmpty)
+        #expect(file.lines == [
+            .init(number: 3, reference: "http://h/a.wav", title: "Morning Light", duration: 183),
+            .init(number: 6, reference: "S1E02"),
+            .init(number: 7, reference: "b.wav"),
+        ])
+    }
+
+    @Test(arguments: [
+        ("#EXTINF:-1,Live\nx", "Live" as String?, nil as Double?),
+        ("#EXTINF:12.5 tvg-id=\"a\",Title, with comma\nx", "Title, with comma", 12.5),
+        ("#EXTINF:7\nx", nil, 7),
+        ("#EXTINF:abc,T\nx", "T", nil),
+    ] as [(String, String?, Double?)])
+    func extinfVariants(text: String, title: String?, duration: Double?) {
+        let line = parse(text).lines.first
+        #expect(line?.title == title)
+        #expect(line?.duration == duration)
+    }
+
+    @Test func anExtinfAppliesOnlyToTheNextItem() {
+        let file = parse("#EXTINF:1,First\na\nb\n")
+        #expect(file.lines.map(\.title) == ["First", nil])
+    }
+
+    @Test func aByteOrderMarkIsNotPartOfTheFirstLine() {
+        let file = QueueFile.parse([0xEF, 0xBB, 0xBF] + Array("a.wav\n".utf8))
+        #expect(file.lines.first?.reference == "a.wav")
+    }
+
+    @Test func aLineThatIsNotUTF8IsAProblemOnItsLine() {
+        let file = QueueFile.parse(Array("a.wav\n".utf8) + [0xFF, 0xFE, 0x41, 0x0A] + Array("b.wav".utf8))
+        #expect(file.problems == [.init(line: 2, "the line is not UTF-8 text")])
+        #expect(file.lines.map(\.reference) == ["a.wav", "b.wav"])
+    }
+
+    @Test func aMegabyteLineIsRefusedNotRead() {
+        let file = QueueFile.parse(Array("a.wav\n".utf8) + [UInt8](repeating: 0x61, count: 1 << 20) + [0x0A])
+        #expect(file.problems.count == 1 && file.problems[0].line == 2, "\(file.problems)")
+        #expect(file.lines.count == 1)
+    }
+
+    @Test func tenThousandItemsMakeABoundedQueueAndOneMoreIsAProblem() {
+        let text = String(repeating: "a.wav\n", count: QueueFile.maximumItems)
+        #expect(parse(text).lines.count == QueueFile.maximumItems)
+        #expect(parse(text).problems.isEmpty)
+        let over = parse(text + "b.wav\n")
+        #expect(over.lines.count == QueueFile.maximumItems)
+        #expect(over.problems.first?.line == QueueFile.maximumItems + 1)
+    }
+
+    @Test func emptyAndCommentOnlyFilesHaveNoItems() {
+        #expect(parse("").lines.isEmpty)
+        #expect(parse("#EXTM3U\n# nothing\n\n").lines.isEmpty)
+    }
+
+    @Test func m3u8IsWrittenWithLengthsAndTitlesAndReadsBack() {
+        let text = QueueFile.m3u8([(reference: "S1E01", title: "Morning\nLight", duration: 180.4), (reference: "/a.wav", title: "a", duration: nil)])
+        #expect(text == "#EXTM3U\n#EXTINF:180,Morning Light\nS1E01\n#EXTINF:-1,a\n/a.wav\n")
+        #expect(parse(text).lines.map(\.reference) == ["S1E01", "/a.wav"])
+    }
+}
