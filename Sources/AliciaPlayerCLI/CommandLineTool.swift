@@ -29,6 +29,8 @@ public enum CommandLineTool {
             return Status.success
         case .play(let options):
             return PlayCommand(options: options).run()
+        case .script(let path, let check, let options):
+            return ScriptCommand(path: path, checkOnly: check, options: options).run()
         case .studio(let options, let implicit):
             return StudioCommand(options: options, implicit: implicit).run()
         case .tracks(let json, let backend):

@@ -5,6 +5,8 @@ public enum Invocation: Equatable, Sendable {
     case help
     case version
     case play(PlayOptions)
+    /// `script FILE` (`--check`: only check it).
+    case script(path: String, check: Bool, PlayOptions)
     case tracks(json: Bool, backend: BackendOptions)
     case notes(reference: String, backend: BackendOptions)
     case demo(PlayOptions)
@@ -98,6 +100,7 @@ extension Invocation {
         Usage: alicia-player [studio]
                alicia-player play <ref>... [--loop] [--shuffle] [--start T] [--speed X] [--device SINK]
                alicia-player queue <file>... [--loop] [--shuffle] [--keep-going] [--save FILE]
+               alicia-player script <file> [--check]
                alicia-player tracks [--json]
                alicia-player notes <ref>
                alicia-player demo [--device SINK]
@@ -116,6 +119,9 @@ extension Invocation {
                                  the Studio; Ctrl-C stops)
           queue <file>...        play lists: M3U/M3U8 or one reference a line (a URL, a path relative
                                  to the list, an episode, voice:REF); - reads standard input
+          script <file>          run a playback script, one command a line (play, append, next, previous,
+                                 pause, resume, toggle, seek, volume, speed, voice, say, wait, echo,
+                                 status, quit); the whole script is checked first; --check only checks
           tracks                 list the backend's episodes by collection; --json for scripts
           notes <ref>            print an episode's show notes
           demo                   start a demo backend on this machine and play its library
@@ -157,7 +163,7 @@ extension Invocation {
     private static let valued: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
                                               "--voice-at", "--voice-focus", "--resume-rewind", "--react", "--save"]
     /// Options without a value.
-    private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "--from-start", "--keep-going",
+    private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "--from-start", "--keep-going", "--check",
                                              "-h", "--help", "-V", "--version"]
 
     /// Parses the arguments after the program name.
@@ -203,7 +209,7 @@ extension Invocation {
         if options["-V"] != nil || options["--version"] != nil { return .version }
         guard let command = positionals.first else {
             guard seen.allSatisfy({ ["--base-url", "--token", "--token-file", "--device", "--quiet"].contains($0) }) else {
-                throw UsageError("no command given (studio, play, queue, tracks, notes, demo, voice or chat)")
+                throw UsageError("no command given (studio, play, queue, script, tracks, notes, demo, voice or chat)")
             }
             var studio = try playOptions(reference: "", options)
             studio.backend = BackendOptions(baseURL: options["--base-url"], token: options["--token"], tokenFile: options["--token-file"])
@@ -247,6 +253,15 @@ extension Invocation {
             }
             play.backend = backend
             return .play(play)
+        case "script":
+            try allow(backendOptions.union(playbackOptions).union(voiceOptions).union(["--check", "--loop", "--shuffle"]))
+            guard let path = rest.first else { throw UsageError("script needs a script file (or - for standard input)") }
+            guard rest.count == 1 else { throw UsageError("script takes one file, got '\(rest[1])' too") }
+            var play = try playOptions(reference: "", options)
+            play.loop = options["--loop"] != nil
+            play.shuffle = options["--shuffle"] != nil
+            play.backend = backend
+            return .script(path: path, check: options["--check"] != nil, play)
         case "voice":
             try allow(backendOptions.union(["--device", "--read-ahead"]))
             guard let reference = rest.first else { throw UsageError("voice needs a URL, a path or a media path") }

@@ -68,7 +68,7 @@ import AliciaAudio
     }
 
     @Test(arguments: [
-        (["--json"], "no command given (studio, play, queue, tracks, notes, demo, voice or chat)"),
+        (["--json"], "no command given (studio, play, queue, script, tracks, notes, demo, voice or chat)"),
         (["--frobnicate"], "unknown option '--frobnicate'"),
         (["dance"], "unknown command 'dance'"),
         (["play"], "play needs a URL or a path"),

@@ -265,13 +265,16 @@ public final class Player: Sendable {
         return clamped
     }
 
-    /// Seeks to `seconds` from the start of the entry heard now.
+    /// Seeks to `seconds` from the start of the entry heard now (or the one about to play).
     public func seek(to seconds: Double) {
         core.control.update { c in
-            guard let (entry, _, format) = aim(c), let format else { return }
-            var frame = Int64((max(0, seconds) * Double(format.sampleRate)).rounded())
-            if let frames = format.frames { frame = min(frame, frames) }
-            core.ask(.play(entry, .frame(frame)), &c)
+            if let (entry, _, format) = aim(c), let format {
+                var frame = Int64((max(0, seconds) * Double(format.sampleRate)).rounded())
+                if let frames = format.frames { frame = min(frame, frames) }
+                core.ask(.play(entry, .frame(frame)), &c)
+            } else if let entry = loading(c) {
+                core.ask(.play(entry, .position(.seconds(max(0, seconds)))), &c)
+            }
         }
     }
 
@@ -279,29 +282,47 @@ public final class Player: Sendable {
     /// up), else from the position heard.
     public func seek(by delta: Double) {
         core.control.update { c in
-            guard let (entry, frame, format) = aim(c), let format else { return }
-            var target = max(0, frame + Int64((delta * Double(format.sampleRate)).rounded()))
-            if let frames = format.frames { target = min(target, frames) }
-            core.ask(.play(entry, .frame(target)), &c)
+            if let (entry, frame, format) = aim(c), let format {
+                var target = max(0, frame + Int64((delta * Double(format.sampleRate)).rounded()))
+                if let frames = format.frames { target = min(target, frames) }
+                core.ask(.play(entry, .frame(target)), &c)
+            } else if let entry = loading(c) {
+                var from = 0.0
+                if case .play(_, .position(.seconds(let seconds)))? = c.request { from = seconds }
+                core.ask(.play(entry, .position(.seconds(max(0, from + delta)))), &c)
+            }
         }
     }
 
-    /// Seeks to a fraction (0…1) of the entry heard now.
+    /// Seeks to a fraction (0…1) of the entry heard now (or the one about to play).
     public func seek(toFraction fraction: Double) {
+        let share = min(max(fraction, 0), 1)
         core.control.update { c in
-            guard let (entry, _, format) = aim(c), let frames = format?.frames else { return }
-            core.ask(.play(entry, .frame(Int64((Double(frames) * min(max(fraction, 0), 1)).rounded()))), &c)
+            if let (entry, _, format) = aim(c), let frames = format?.frames {
+                core.ask(.play(entry, .frame(Int64((Double(frames) * share).rounded()))), &c)
+            } else if let entry = loading(c) {
+                core.ask(.play(entry, .position(.fraction(share))), &c)
+            }
         }
     }
 
     /// What a seek starts from: the pending request's entry and frame, else the heard ones.
     private func aim(_ c: PlayerCore.Control) -> (QueueEntryID, Int64, AudioFormat?)? {
         if case .play(let entry, .frame(let frame))? = c.request {
-            let format = c.map.spans.first { $0.entry == entry }?.format ?? c.item.flatMap { $0.entry == entry ? $0.format : nil }
+            let format = c.map.spans.first { $0.entry == entry }?.format ?? (c.opened?.entry == entry ? c.opened?.format : nil)
             return (entry, frame, format)
         }
+        if case .play? = c.request { return nil }
         if let location = core.location(c) { return (location.entry, location.sourceFrame, location.format) }
         if let resting = c.resting { return (resting.entry, resting.frame, resting.format) }
+        return nil
+    }
+
+    /// The entry about to play whose format is not known yet (asked for, or opening): a seek then
+    /// becomes where it starts.
+    private func loading(_ c: PlayerCore.Control) -> QueueEntryID? {
+        if case .play(let entry, _)? = c.request { return entry }
+        if let entry = c.opening { return entry }
         return nil
     }
 
@@ -341,7 +362,10 @@ public final class Player: Sendable {
                 let rate = Double(location.format.sampleRate)
                 let ratio = c.map.spans.last?.ratio ?? 1
                 let queued = Double(max(0, c.map.written - played)) * ratio / rate
-                let fetched = (c.item?.byteRate ?? 0) > 0 ? Double(c.item!.fetcher.bufferedBytes) / c.item!.byteRate : 0
+                var fetched = 0.0
+                if let opened = c.opened, opened.byteRate > 0, let item = c.item {
+                    fetched = Double(item.fetcher.bufferedBytes) / opened.byteRate
+                }
                 snapshot.bufferedAhead = queued + fetched
             } else if let resting = c.resting {
                 entry = resting.entry
@@ -349,7 +373,7 @@ public final class Player: Sendable {
                 snapshot.format = resting.format
             } else {
                 entry = c.heard
-                if let item = c.item, item.entry == entry { snapshot.format = item.format }
+                if let opened = c.opened, opened.entry == entry { snapshot.format = opened.format }
             }
             snapshot.entry = entry ?? c.queue.currentID
             if let entry = snapshot.entry {

@@ -126,8 +126,10 @@ public final class VoiceNotes: Sendable {
         var focusTaken = false
         var heldAt: Int64?
         while true {
+            // Taken and counted busy in one step: never idle in between.
             let (incoming, skip, shutdown) = state.withLock { s -> ([QueueItem], Bool, Bool) in
                 defer {
+                    s.busy += s.incoming.count
                     s.incoming.removeAll()
                     s.skip = false
                 }
@@ -141,10 +143,7 @@ public final class VoiceNotes: Sendable {
                 }
                 for item in incoming {
                     let id = player.add(item, startIfIdle: true)
-                    state.update { s in
-                        s.titles[id] = item.title
-                        s.busy += 1
-                    }
+                    state.update { s in s.titles[id] = item.title }
                 }
             }
             if skip && !player.next() {

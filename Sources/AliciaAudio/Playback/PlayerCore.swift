@@ -49,9 +49,14 @@ final class PlayerCore: @unchecked Sendable {
         var gainChanged = false
         var speed = 1.0
         var sink: (any AudioSink)?
-        /// The entry being decoded and the one fetched ahead, for interrupting their reads.
+        /// The entry being decoded and the one fetched ahead, for interrupting their reads (their
+        /// other fields are the feeder's: read `opened` instead).
         var item: ItemSource?
         var prefetch: ItemSource?
+        /// The entry the feeder took a play request for and has not started yet (opening it).
+        var opening: QueueEntryID?
+        /// What the feeder knows of the entry it decodes, once it has opened.
+        var opened: (entry: QueueEntryID, format: AudioFormat, byteRate: Double)?
         var map = FrameMap()
         /// The entry heard now; nil before anything played.
         var heard: QueueEntryID?
@@ -151,6 +156,7 @@ final class PlayerCore: @unchecked Sendable {
                 return c.request
             }
             guard var next = request else { break }
+            if case .play(let entry, _) = next { control.withLock { $0.opening = entry } }
             while true {
                 let following: Request?
                 switch next {
@@ -181,6 +187,7 @@ final class PlayerCore: @unchecked Sendable {
             if c.shutdown { return .stop }
             guard let request = c.request else { return nil }
             c.request = nil
+            if case .play(let entry, _) = request { c.opening = entry }
             clearInterrupts(c)
             return request
         }
@@ -194,6 +201,8 @@ final class PlayerCore: @unchecked Sendable {
                 }
                 c.item = nil
                 c.prefetch = nil
+                c.opening = nil
+                c.opened = nil
                 c.sink = nil
                 c.map.reset()
                 c.decodedFrame = 0
@@ -252,6 +261,7 @@ final class PlayerCore: @unchecked Sendable {
         let (changedEntry, state) = control.update { c -> (Bool, PlayerState) in
             c.map.begin(entry: entryID, format: format, sourceStart: frame, ratio: speed)
             c.decodedFrame = frame
+            c.opening = nil
             let changed = c.heard != entryID
             c.heard = entryID
             c.resting = nil
@@ -316,6 +326,7 @@ final class PlayerCore: @unchecked Sendable {
                                readAheadMaximumBytes: configuration.readAheadMaximumBytes,
                                downstreamSeconds: downstream) {
             case .opened(let format):
+                control.withLock { $0.opened = (source.entry, format, source.byteRate) }
                 if !alreadyOpen { post(source.entry, .formatKnown(format)) }
                 return .source(source)
             case .interrupted:

@@ -1,0 +1,210 @@
+import AliciaAudio
+
+/// A playback script: one command a line, the vocabulary the control socket shares. Pure: `parse`
+/// checks every line (and says what is wrong with each, by line number) before anything runs.
+struct Script: Equatable {
+    enum Seek: Equatable {
+        /// `+30`, `-15`: seconds from where playback stands.
+        case relative(Double)
+        /// `1:20`, `80`: seconds from the start; `50%`: a share of the length.
+        case to(StartPosition)
+    }
+
+    enum Wait: Equatable {
+        /// `wait`: until the item playing now ends.
+        case item
+        /// `wait end`: until the queue ends.
+        case queue
+        /// `wait voice`: until no voice note plays or waits.
+        case voice
+        /// `wait 5s`, `wait 1.5`, `wait 200ms`, `wait 2m`.
+        case seconds(Double)
+    }
+
+    enum Command: Equatable {
+        case play([String])
+        case append([String])
+        case next, previous, pause, resume, toggle
+        case seek(Seek)
+        /// Percent, 0–150.
+        case volume(Double)
+        case speed(Double)
+        case voice(String)
+        case say(String)
+        case wait(Wait)
+        case echo(String)
+        case status
+        case quit
+    }
+
+    struct Line: Equatable {
+        var number: Int
+        var command: Command
+    }
+
+    var lines: [Line] = []
+    /// `(line, what is wrong)`.
+    var problems: [(line: Int, message: String)] = []
+
+    static func == (a: Script, b: Script) -> Bool {
+        a.lines == b.lines && a.problems.map { "\($0.line):\($0.message)" } == b.problems.map { "\($0.line):\($0.message)" }
+    }
+
+    /// The longest line a script may have: past it, the line is refused unread.
+    static let maximumLineBytes = 64 * 1024
+    static let maximumLines = 100_000
+
+    static let vocabulary = "play, append, next, previous, pause, resume, toggle, seek, volume, speed, voice, say, wait, echo, status, quit"
+
+    static func parse(_ bytes: [UInt8]) -> Script {
+        var script = Script()
+        var number = 0
+        var start = 0
+        while start < bytes.count {
+            number += 1
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            defer { start = end + 1 }
+            if number > maximumLines {
+                script.problems.append((number, "more than \(maximumLines) lines"))
+                break
+            }
+            if end - start > maximumLineBytes {
+                script.problems.append((number, "the line is longer than \(maximumLineBytes / 1024) KiB"))
+                continue
+            }
+            guard let text = String(validating: bytes[start..<end], as: UTF8.self) else {
+                script.problems.append((number, "the line is not UTF-8 text"))
+                continue
+            }
+            let line = text.trimmingCharacters()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            switch command(line) {
+            case .success(let command): script.lines.append(Line(number: number, command: command))
+            case .failure(let problem): script.problems.append((number, problem.message))
+            }
+        }
+        return script
+    }
+
+    /// One command line (no comment, trimmed).
+    static func command(_ line: String) -> Result<Command, UsageError> {
+        let name = String(line.prefix { $0 != " " && $0 != "\t" })
+        let rest = String(line.dropFirst(name.count)).trimmingCharacters()
+        let words: [String]
+        switch split(rest) {
+        case .success(let split): words = split
+        case .failure(let problem): return .failure(problem)
+        }
+        func none(_ command: Command) -> Result<Command, UsageError> {
+            words.isEmpty ? .success(command) : .failure(UsageError("\(name) takes no argument, got '\(words[0])'"))
+        }
+        func one(_ what: String) -> Result<String, UsageError> {
+            guard let first = words.first else { return .failure(UsageError("\(name) needs \(what)")) }
+            guard words.count == 1 else { return .failure(UsageError("\(name) takes one \(what), got '\(words[1])' too")) }
+            return .success(first)
+        }
+        switch name {
+        case "play", "append":
+            guard !words.isEmpty else { return .failure(UsageError("\(name) needs something to play (a URL, a path, an episode)")) }
+            return .success(name == "play" ? .play(words) : .append(words))
+        case "next": return none(.next)
+        case "previous", "prev": return none(.previous)
+        case "pause": return none(.pause)
+        case "resume", "unpause": return none(.resume)
+        case "toggle": return none(.toggle)
+        case "status": return none(.status)
+        case "quit": return none(.quit)
+        case "seek":
+            return one("position (+30, -15, 1:20 or 50%)").flatMap { text in
+                if text.hasPrefix("+") || text.hasPrefix("-"), let seconds = Double(text), seconds.isFinite {
+                    return .success(.seek(.relative(seconds)))
+                }
+                guard let position = TimeSpec.parse(text) else {
+                    return .failure(UsageError("seek '\(text)' is not +30, -15, 1:20 or 50%"))
+                }
+                return .success(.seek(.to(position)))
+            }
+        case "volume":
+            return one("level (0 to 150)").flatMap { text in
+                guard let level = Double(text.hasSuffix("%") ? String(text.dropLast()) : text), (0...150).contains(level) else {
+                    return .failure(UsageError("volume '\(text)' is not a level from 0 to 150"))
+                }
+                return .success(.volume(level))
+            }
+        case "speed":
+            return one("speed (0.5 to 3)").flatMap { text in
+                let number = text.hasSuffix("x") || text.hasSuffix("×") ? String(text.dropLast()) : text
+                guard let speed = Double(number), Player.speedRange.contains(speed) else {
+                    return .failure(UsageError("speed '\(text)' is not a speed from 0.5 to 3"))
+                }
+                return .success(.speed(speed))
+            }
+        case "voice":
+            return one("voice note").map { .voice($0) }
+        case "say":
+            guard !rest.isEmpty else { return .failure(UsageError("say needs something to say to Alicia")) }
+            return .success(.say(rest))
+        case "echo":
+            return .success(.echo(rest))
+        case "wait":
+            if words.isEmpty { return .success(.wait(.item)) }
+            return one("thing to wait for (end, voice, or a time such as 5s)").flatMap { text in
+                switch text {
+                case "end": return .success(.wait(.queue))
+                case "voice": return .success(.wait(.voice))
+                default:
+                    guard let seconds = duration(text) else {
+                        return .failure(UsageError("wait '\(text)' is not end, voice, or a time such as 5s, 200ms, 2m"))
+                    }
+                    return .success(.wait(.seconds(seconds)))
+                }
+            }
+        default:
+            return .failure(UsageError("unknown command '\(name)' (the commands: \(vocabulary))"))
+        }
+    }
+
+    /// `5s`, `5`, `200ms`, `2m`, `1:30`: seconds, at most a day.
+    static func duration(_ text: String) -> Double? {
+        var number = text
+        var scale = 1.0
+        if text.hasSuffix("ms") {
+            number = String(text.dropLast(2))
+            scale = 0.001
+        } else if text.hasSuffix("s") {
+            number = String(text.dropLast())
+        } else if text.hasSuffix("m") {
+            number = String(text.dropLast())
+            scale = 60
+        } else if case .seconds(let seconds)? = TimeSpec.parse(text), text.contains(":") {
+            return seconds
+        }
+        guard let value = Double(number), value.isFinite, value >= 0, value * scale <= 86_400 else { return nil }
+        return value * scale
+    }
+
+    /// Words separated by spaces; `"two words"` is one.
+    static func split(_ text: String) -> Result<[String], UsageError> {
+        var words: [String] = []
+        var current = ""
+        var quoted = false
+        var inWord = false
+        for character in text {
+            if character == "\"" {
+                quoted.toggle()
+                inWord = true
+            } else if (character == " " || character == "\t") && !quoted {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(character)
+                inWord = true
+            }
+        }
+        if quoted { return .failure(UsageError("a quote is not closed")) }
+        if inWord { words.append(current) }
+        return .success(words)
+    }
+}
