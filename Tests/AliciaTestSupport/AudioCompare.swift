@@ -47,14 +47,19 @@ public enum AudioCompare {
 
     /// The length in frames of the longest run of silent frames.
     public static func longestSilentRun<Sample: Numeric>(_ samples: [Sample], channels: Int) -> Int {
-        var longest = 0
-        var current = 0
+        longestSilentRunFrames(samples, channels: channels).count
+    }
+
+    /// The frame indexes of the longest run of silent frames (the first of the longest, when several
+    /// are as long); empty when no frame is silent. For failure messages that say where a gap is.
+    public static func longestSilentRunFrames<Sample: Numeric>(_ samples: [Sample], channels: Int) -> Range<Int> {
+        var longest = 0..<0
+        var start = 0
         for frame in 0..<samples.count / channels {
             if isSilentFrame(samples, frame, channels) {
-                current += 1
-                longest = max(longest, current)
+                if frame + 1 - start > longest.count { longest = start..<frame + 1 }
             } else {
-                current = 0
+                start = frame + 1
             }
         }
         return longest

@@ -131,6 +131,9 @@ struct AudioCompareTests {
     @Test func silentRuns() {
         let samples: [Int16] = [1, 1, 0, 0, 0, 0, 2, 0, 0, 0, 3, 3]
         #expect(AudioCompare.longestSilentRun(samples, channels: 2) == 2)
+        #expect(AudioCompare.longestSilentRunFrames(samples, channels: 2) == 1..<3)
+        #expect(AudioCompare.longestSilentRunFrames([0, 1, 0, 0, 1, 0, 0] as [Int16], channels: 1) == 2..<4)
+        #expect(AudioCompare.longestSilentRunFrames([1, 2, 3] as [Int16], channels: 1).isEmpty)
         #expect(AudioCompare.containsSilentRun(samples, channels: 2, minFrames: 2))
         #expect(!AudioCompare.containsSilentRun(samples, channels: 2, minFrames: 3))
         #expect(!AudioCompare.containsSilentRun([1, 2, 3] as [Int16], channels: 1, minFrames: 1))
