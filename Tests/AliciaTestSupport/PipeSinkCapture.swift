@@ -196,11 +196,16 @@ private final class FIFOReader: Sendable {
             }
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count > 0 {
-                let audible = chunk[0..<count].contains { $0 != 0 }
-                let now = ContinuousClock.now
-                state.withLock { state in
-                    state.bytes.append(contentsOf: chunk[0..<count])
-                    if audible { state.lastAudible = now }
+                // Scanned a word at a time and appended with one copy: a closure per byte took debug
+                // and ASan builds long enough that the reader fell behind the sink.
+                chunk.withUnsafeBytes { chunk in
+                    let bytes = UnsafeRawBufferPointer(rebasing: chunk[0..<count])
+                    let audible = AudioCompare.containsNonZeroByte(bytes)
+                    let now = ContinuousClock.now
+                    state.withLock { state in
+                        state.bytes.append(contentsOf: bytes)
+                        if audible { state.lastAudible = now }
+                    }
                 }
             } else if count == 0 {
                 // No writer (the module has not opened the FIFO yet, or has closed it): POLLHUP would

@@ -98,6 +98,21 @@ struct AudioCompareTests {
     @Test func decodesLittleEndian() {
         #expect(AudioCompare.int16Samples(littleEndian: [0x01, 0x80, 0xFF, 0x7F, 0x09]) == [-32_767, 32_767])
         #expect(AudioCompare.float32Samples(littleEndian: [0, 0, 0x80, 0x3F, 0, 0, 0, 0xBF]) == [1, -0.5])
+        // A slice (contiguous, not at index 0) and a collection that is not contiguous decode alike.
+        let bytes: [UInt8] = [0x09, 0x01, 0x80, 0xFF, 0x7F, 0x02, 0x00, 0x00, 0x80]
+        #expect(AudioCompare.int16Samples(littleEndian: bytes[1...]) == [-32_767, 32_767, 2, -32_768])
+        #expect(AudioCompare.int16Samples(littleEndian: bytes.reversed()) == [0x0080, 0x0200, -129, 0x0180])
+        #expect(AudioCompare.int32Samples(littleEndian: bytes[1...]) == [0x7FFF_8001, Int32(bitPattern: 0x8000_0002)])
+    }
+
+    @Test func findsNonZeroBytes() {
+        #expect(!AudioCompare.containsNonZeroByte([UInt8](repeating: 0, count: 1000)))
+        #expect(!AudioCompare.containsNonZeroByte([]))
+        for position in [0, 7, 8, 500, 999] {
+            var bytes = [UInt8](repeating: 0, count: 1000)
+            bytes[position] = 0x40
+            #expect(AudioCompare.containsNonZeroByte(bytes), "byte \(position)")
+        }
     }
 
     @Test func trimsOnlyWhollySilentFramesAtTheEnds() {
@@ -305,7 +320,7 @@ struct PipeSinkCaptureTests {
         // Silence counts as quiet (the idle sink keeps writing zeros): it returns long before the
         // timeout. Not a speed check: the bound only tells "quiet was seen" from "timed out".
         #expect(ContinuousClock.now - start < .seconds(60))
-        #expect(!bytes.contains { $0 != 0 })
+        #expect(!AudioCompare.containsNonZeroByte(bytes))
     }
 
     @Test("the sink is gone after finish")
