@@ -2,17 +2,23 @@ import AliciaTestSupport
 import Foundation
 
 /// A raw TCP connection to 127.0.0.1 that sends one request, reads its answer and then stays open
-/// and idle, as an HTTP client's keep-alive connection does between requests.
+/// and idle, as an HTTP client's keep-alive connection does between requests; or reads a streamed
+/// answer as far as a marker, to see what has arrived before what the server holds back.
 final class IdleConnection {
     private let fd: Int32
-    /// The answer as text (headers and body up to what had arrived after a short wait).
+    /// The answer as text (headers and body up to what the first read returned).
     let response: String
+    /// Everything received so far, `response` first.
+    private var received: [UInt8]
+
+    /// How long a read waits for the next bytes: a hang guard, not a figure the server must meet.
+    static let readTimeout = 30
 
     init(port: Int, request: String) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket() failed") }
         self.fd = fd
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        var timeout = timeval(tv_sec: Self.readTimeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -32,7 +38,29 @@ final class IdleConnection {
         }
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let count = recv(fd, &buffer, buffer.count, 0)
-        response = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+        received = count > 0 ? Array(buffer[0..<count]) : []
+        response = String(decoding: received, as: UTF8.self)
+    }
+
+    /// `POST /api/chat` with `text`, authorised by `token`.
+    static func chatRequest(token: String, text: String) -> String {
+        let body = #"{"text":"\#(text)"}"#
+        return "POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+    }
+
+    /// Reads until what has been received contains `marker` (or the peer closes, or nothing comes
+    /// for ``readTimeout`` seconds); returns all of it as text, the first answer included.
+    func read(until marker: String) -> String {
+        var text = String(decoding: received, as: UTF8.self)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while !text.contains(marker) {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            received += buffer[0..<count]
+            text = String(decoding: received, as: UTF8.self)
+        }
+        return text
     }
 
     /// True when the peer has closed the connection: a read returns end of file (or a reset).

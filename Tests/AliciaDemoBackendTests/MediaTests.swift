@@ -44,7 +44,8 @@ struct MediaTests {
         }
     }
 
-    @Test("ranges far into the 45-minute episode answer at once")
+    /// What such a read costs is SynthesisTests' (frames synthesized, no clock); here, the answer.
+    @Test("ranges far into the 45-minute episode answer with their bytes, odd offsets included")
     func longEpisodeRange() async throws {
         let backend = try DemoBackend(token: "t")
         defer { backend.stop() }
@@ -55,7 +56,6 @@ struct MediaTests {
         #expect(transfer.status == 206)
         #expect(transfer.header("content-range") == "bytes \(offset)-\(offset + 65_535)/\(length)")
         #expect(result.body.count == 65_536)
-        #expect(transfer.totalTime < 2, "64 KiB at 400 MB took \(transfer.totalTime) s")
         // An odd offset starts in the middle of a sample: the same bytes as a wider, even request.
         let wider = try await Curl.run([Curl.mediaURL(backend, "/api/audio/nights-1.wav"), "--range", "\(offset - 1)-\(offset + 65_535)"])
         #expect(Array(wider.body.dropFirst()) == result.body)

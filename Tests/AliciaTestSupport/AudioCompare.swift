@@ -1,12 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Comparisons of captured audio with its source, over interleaved samples.
 ///
 /// "Frame" is one sample per channel; indexes returned are frame indexes unless a name says "sample".
 /// A frame is silent when all its samples are zero, which a ``WAVFixture`` frame never is.
+///
+/// Whole captures (a million samples and more) go through raw buffers, `memcpy` and `memcmp`, not a
+/// closure or a generic iterator step per sample: debug builds, and AddressSanitizer builds even more,
+/// run those per-sample calls unoptimised, hundreds of times slower.
 public enum AudioCompare {
     // MARK: Decoding raw captures
 
     /// Little-endian 16-bit samples; a trailing odd byte is ignored.
     public static func int16Samples<Bytes: Collection<UInt8>>(littleEndian bytes: Bytes) -> [Int16] {
+        #if _endian(little)
+        if let samples = bytes.withContiguousStorageIfAvailable({ copySamples(UnsafeRawBufferPointer($0), as: Int16.self) }) {
+            return samples
+        }
+        #endif
         var samples: [Int16] = []
         samples.reserveCapacity(bytes.count / 2)
         var iterator = bytes.makeIterator()
@@ -18,15 +31,56 @@ public enum AudioCompare {
 
     /// Little-endian 32-bit integer samples; trailing bytes short of a sample are ignored.
     public static func int32Samples<Bytes: Collection<UInt8>>(littleEndian bytes: Bytes) -> [Int32] {
-        littleEndianWords(bytes).map { Int32(bitPattern: $0) }
+        #if _endian(little)
+        if let samples = bytes.withContiguousStorageIfAvailable({ copySamples(UnsafeRawBufferPointer($0), as: Int32.self) }) {
+            return samples
+        }
+        #endif
+        return littleEndianWords(bytes).map { Int32(bitPattern: $0) }
     }
 
     /// Little-endian IEEE float samples; trailing bytes short of a sample are ignored.
     public static func float32Samples<Bytes: Collection<UInt8>>(littleEndian bytes: Bytes) -> [Float] {
-        littleEndianWords(bytes).map { Float(bitPattern: $0) }
+        #if _endian(little)
+        if let samples = bytes.withContiguousStorageIfAvailable({ copySamples(UnsafeRawBufferPointer($0), as: Float.self) }) {
+            return samples
+        }
+        #endif
+        return littleEndianWords(bytes).map { Float(bitPattern: $0) }
+    }
+
+    /// The whole `Sample`s at the start of `bytes`, copied as they lie: on a little-endian machine,
+    /// little-endian samples are already the values (float bit patterns included).
+    private static func copySamples<Sample>(_ bytes: UnsafeRawBufferPointer, as _: Sample.Type) -> [Sample] {
+        let count = bytes.count / MemoryLayout<Sample>.size
+        return [Sample](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0 {
+                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: bytes.baseAddress!, byteCount: count * MemoryLayout<Sample>.size)
+            }
+            initialized = count
+        }
     }
 
     // MARK: Silence
+
+    /// Whether any byte is non-zero (a raw capture chunk holds more than silence), a word at a time.
+    public static func containsNonZeroByte(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            if bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != 0 { return true }
+            offset += 8
+        }
+        while offset < bytes.count {
+            if bytes[offset] != 0 { return true }
+            offset += 1
+        }
+        return false
+    }
+
+    /// As ``containsNonZeroByte(_:)-(UnsafeRawBufferPointer)`` for an array.
+    public static func containsNonZeroByte(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { containsNonZeroByte($0) }
+    }
 
     /// `samples` without the leading and trailing silent frames (a sink's output before the stream
     /// started and after it ended). A trailing partial frame is dropped first.
@@ -47,14 +101,19 @@ public enum AudioCompare {
 
     /// The length in frames of the longest run of silent frames.
     public static func longestSilentRun<Sample: Numeric>(_ samples: [Sample], channels: Int) -> Int {
-        var longest = 0
-        var current = 0
+        longestSilentRunFrames(samples, channels: channels).count
+    }
+
+    /// The frame indexes of the longest run of silent frames (the first of the longest, when several
+    /// are as long); empty when no frame is silent. For failure messages that say where a gap is.
+    public static func longestSilentRunFrames<Sample: Numeric>(_ samples: [Sample], channels: Int) -> Range<Int> {
+        var longest = 0..<0
+        var start = 0
         for frame in 0..<samples.count / channels {
             if isSilentFrame(samples, frame, channels) {
-                current += 1
-                longest = max(longest, current)
+                if frame + 1 - start > longest.count { longest = start..<frame + 1 }
             } else {
-                current = 0
+                start = frame + 1
             }
         }
         return longest
@@ -65,12 +124,33 @@ public enum AudioCompare {
     /// The first sample index where the two differ, or nil if they are equal. When one is a prefix of
     /// the other, the index is the shorter one's count.
     public static func firstMismatch(expected: [Int16], actual: [Int16]) -> Int? {
-        firstMismatch(expected, actual) { $0 == $1 }
+        let common = min(expected.count, actual.count)
+        if samplesEqual(expected, from: 0, actual, from: 0, count: common) {
+            return expected.count == actual.count ? nil : common
+        }
+        return expected.withUnsafeBufferPointer { expected in
+            actual.withUnsafeBufferPointer { actual in
+                var index = 0
+                while expected[index] == actual[index] { index += 1 }
+                return index
+            }
+        }
     }
 
     /// As ``firstMismatch(expected:actual:)-(_,[Int16])``, samples being equal within `tolerance`.
     public static func firstMismatch(expected: [Float], actual: [Float], tolerance: Float) -> Int? {
-        firstMismatch(expected, actual) { abs($0 - $1) <= tolerance }
+        let common = min(expected.count, actual.count)
+        let mismatch = expected.withUnsafeBufferPointer { expected in
+            actual.withUnsafeBufferPointer { actual -> Int? in
+                // `magnitude` is what `abs` returns for a Float, NaN included (never within tolerance).
+                for index in 0..<common where !((expected[index] - actual[index]).magnitude <= tolerance) {
+                    return index
+                }
+                return nil
+            }
+        }
+        if let mismatch { return mismatch }
+        return expected.count == actual.count ? nil : common
     }
 
     /// The `k` for which `capture == source[0..<k] ++ source[target...]` (frames), or nil if there is
@@ -82,9 +162,21 @@ public enum AudioCompare {
         guard target >= 0, target <= sourceFrames else { return nil }
         let k = captureFrames - (sourceFrames - target)
         guard k >= 0, k <= sourceFrames else { return nil }
-        let headEqual = capture[0..<k * channels].elementsEqual(source[0..<k * channels])
-        let tailEqual = capture[k * channels..<captureFrames * channels].elementsEqual(source[target * channels..<sourceFrames * channels])
+        let headEqual = samplesEqual(capture, from: 0, source, from: 0, count: k * channels)
+        let tailEqual = samplesEqual(capture, from: k * channels, source, from: target * channels, count: (captureFrames - k) * channels)
         return headEqual && tailEqual ? k : nil
+    }
+
+    /// `a[aStart..<aStart + count] == b[bStart..<bStart + count]`, by `memcmp`.
+    private static func samplesEqual(_ a: [Int16], from aStart: Int, _ b: [Int16], from bStart: Int, count: Int) -> Bool {
+        precondition(aStart >= 0 && bStart >= 0 && count >= 0 && aStart + count <= a.count && bStart + count <= b.count,
+                     "AudioCompare.samplesEqual: \(aStart)+\(count) of \(a.count), \(bStart)+\(count) of \(b.count)")
+        guard count > 0 else { return true }
+        return a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                memcmp(a.baseAddress! + aStart, b.baseAddress! + bStart, count * MemoryLayout<Int16>.stride) == 0
+            }
+        }
     }
 
     // MARK: Messages
@@ -114,14 +206,6 @@ public enum AudioCompare {
             text += ": one ends there"
         }
         return text
-    }
-
-    private static func firstMismatch<Sample>(_ expected: [Sample], _ actual: [Sample], _ equal: (Sample, Sample) -> Bool) -> Int? {
-        let common = min(expected.count, actual.count)
-        for index in 0..<common where !equal(expected[index], actual[index]) {
-            return index
-        }
-        return expected.count == actual.count ? nil : common
     }
 
     private static func isSilentFrame<Sample: Numeric>(_ samples: [Sample], _ frame: Int, _ channels: Int) -> Bool {

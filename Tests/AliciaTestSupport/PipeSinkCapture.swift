@@ -13,6 +13,12 @@ import Synchronization
 /// as the reader reads and every stream underruns. With it the sink also keeps writing silence in
 /// real time while no stream is connected (unless module-suspend-on-idle suspends it), so "quiet" below
 /// means "nothing but zero bytes", not "no bytes".
+///
+/// Reading a failed capture: when the player's stream runs dry (it was not scheduled for longer than
+/// the ~200 ms it has queued), the sink keeps its clock and mixes silence in whole render blocks of
+/// ~21 ms (1023 frames of 48 kHz 16-bit stereo): a silent run in the middle. When this reader falls
+/// behind and the pipe fills, the sink drops what does not fit instead (module-pipe-sink.c,
+/// `process_render_use_timing`): frames missing, never silence inserted.
 public final class PipeSinkCapture: Sendable {
     public enum SampleFormat: String, Sendable {
         case s16le, float32le
@@ -34,6 +40,13 @@ public final class PipeSinkCapture: Sendable {
     private let tornDown = Atomic<Bool>(false)
 
     private static let counter = Atomic<Int>(0)
+
+    /// The FIFO's capacity: 1 MiB (Linux's default pipe-max-size), 5.4 s of 48 kHz 16-bit stereo
+    /// where the default 64 KiB holds 341 ms, so that a reader slowed down by a busy machine or a
+    /// sanitizer catches up instead of making the sink drop audio.
+    private static let pipeCapacity: Int32 = 1 << 20
+    /// `F_SETPIPE_SZ` from <linux/fcntl.h>, which Swift's Glibc does not import (it needs _GNU_SOURCE).
+    private static let setPipeSize: Int32 = 1031
 
     /// Loads the sink and starts reading. Throws (a failing test, never a skip) if no PulseAudio
     /// server answers.
@@ -58,6 +71,9 @@ public final class PipeSinkCapture: Sendable {
         guard fd >= 0 else {
             throw HarnessError("cannot open \(fifoPath): \(String(cString: strerror(errno)))")
         }
+        // The pipe keeps this size while any end is open; the module opens the other end later.
+        // A smaller limit (an unprivileged user with pipe-max-size lowered) leaves the default.
+        _ = fcntl(fd, Self.setPipeSize, Self.pipeCapacity)
         reader = FIFOReader(fd: fd, name: "capture \(sinkName)")
         do {
             try TestEnvironment.requirePulseAudio()
@@ -180,11 +196,16 @@ private final class FIFOReader: Sendable {
             }
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count > 0 {
-                let audible = chunk[0..<count].contains { $0 != 0 }
-                let now = ContinuousClock.now
-                state.withLock { state in
-                    state.bytes.append(contentsOf: chunk[0..<count])
-                    if audible { state.lastAudible = now }
+                // Scanned a word at a time and appended with one copy: a closure per byte took debug
+                // and ASan builds long enough that the reader fell behind the sink.
+                chunk.withUnsafeBytes { chunk in
+                    let bytes = UnsafeRawBufferPointer(rebasing: chunk[0..<count])
+                    let audible = AudioCompare.containsNonZeroByte(bytes)
+                    let now = ContinuousClock.now
+                    state.withLock { state in
+                        state.bytes.append(contentsOf: bytes)
+                        if audible { state.lastAudible = now }
+                    }
                 }
             } else if count == 0 {
                 // No writer (the module has not opened the FIFO yet, or has closed it): POLLHUP would

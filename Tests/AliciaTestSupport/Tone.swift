@@ -19,8 +19,16 @@ public enum Tone {
 
     /// The same tone as a 16-bit PCM WAV file.
     public static func wav(frequency: Double, seconds: Double, rate: Int, channels: Int, amplitude: Double) -> [UInt8] {
-        let data = samples(frequency: frequency, seconds: seconds, rate: rate, channels: channels, amplitude: amplitude)
-            .flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
+        let samples = samples(frequency: frequency, seconds: seconds, rate: rate, channels: channels, amplitude: amplitude)
+        // Stored into one buffer: an array of two bytes per sample crawls in debug and ASan builds.
+        var data = [UInt8](repeating: 0, count: 2 * samples.count)
+        data.withUnsafeMutableBytes { bytes in
+            samples.withUnsafeBufferPointer { samples in
+                for index in 0..<samples.count {
+                    bytes.storeBytes(of: samples[index].littleEndian, toByteOffset: 2 * index, as: Int16.self)
+                }
+            }
+        }
         func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
         func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
         return Array("RIFF".utf8) + le32(36 + data.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(channels)
@@ -44,6 +52,11 @@ public enum Tone {
 
     /// As above, for 16-bit samples.
     public static func level(_ samples: [Int16], channels: Int, from frame: Int, frames: Int, frequency: Double, rate: Int) -> Double {
-        level(samples.map { Double($0) / 32768 }, channels: channels, from: frame, frames: frames, frequency: frequency, rate: rate)
+        // Only the samples the window reads become doubles: converting the whole capture for every
+        // window made a sweep of windows over a capture quadratic.
+        let start = frame * channels
+        let end = frames > 0 ? (frame + frames - 1) * channels + 1 : start
+        let window = samples[start..<end].map { Double($0) / 32768 }
+        return level(window, channels: channels, from: 0, frames: frames, frequency: frequency, rate: rate)
     }
 }

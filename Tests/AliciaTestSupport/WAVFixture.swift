@@ -151,29 +151,37 @@ public struct WAVFixture: Sendable {
         return header
     }
 
+    /// Samples stored little-endian into one buffer: an array of bytes per sample, appended, crawls
+    /// in debug and ASan builds (a 20 s fixture has two million samples).
     private static func noise(samples: Int, format: SampleFormat, using generator: inout Xorshift64) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(samples * format.bytesPerSample)
-        for _ in 0..<samples {
-            let random = generator.next()
-            switch format {
-            case .pcm16:
-                // Never 0, never -32768 (so the range is symmetric).
-                let value = signed(random, magnitudeIn: 1...32_767)
-                out += le16(value)
-            case .pcm24:
-                // At least two 16-bit LSBs (2 × 256).
-                let value = signed(random, magnitudeIn: 512...8_388_607)
-                out += Array(le32(value)[0..<3])
-            case .pcm32:
-                // At least two 16-bit LSBs (2 × 65536).
-                let value = signed(random, magnitudeIn: 131_072...2_147_483_647)
-                out += le32(value)
-            case .float32:
-                // 2/32768 ... 0.99: clear of zero after any 16-bit path, clear of clipping at ±1.
-                let unit = Float(random >> 40) / Float(1 << 24)
-                let magnitude = 2 / Float(32_768) + unit * (0.99 - 2 / Float(32_768))
-                out += le32(Int((random & 1 == 1 ? -magnitude : magnitude).bitPattern))
+        let width = format.bytesPerSample
+        var out = [UInt8](repeating: 0, count: samples * width)
+        out.withUnsafeMutableBytes { out in
+            for index in 0..<samples {
+                let random = generator.next()
+                let offset = index * width
+                switch format {
+                case .pcm16:
+                    // Never 0, never -32768 (so the range is symmetric).
+                    let value = signed(random, magnitudeIn: 1...32_767)
+                    out.storeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: offset, as: UInt16.self)
+                case .pcm24:
+                    // At least two 16-bit LSBs (2 × 256).
+                    let value = UInt32(truncatingIfNeeded: signed(random, magnitudeIn: 512...8_388_607))
+                    out[offset] = UInt8(truncatingIfNeeded: value)
+                    out[offset + 1] = UInt8(truncatingIfNeeded: value >> 8)
+                    out[offset + 2] = UInt8(truncatingIfNeeded: value >> 16)
+                case .pcm32:
+                    // At least two 16-bit LSBs (2 × 65536).
+                    let value = signed(random, magnitudeIn: 131_072...2_147_483_647)
+                    out.storeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian, toByteOffset: offset, as: UInt32.self)
+                case .float32:
+                    // 2/32768 ... 0.99: clear of zero after any 16-bit path, clear of clipping at ±1.
+                    let unit = Float(random >> 40) / Float(1 << 24)
+                    let magnitude = 2 / Float(32_768) + unit * (0.99 - 2 / Float(32_768))
+                    let value = random & 1 == 1 ? -magnitude : magnitude
+                    out.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: offset, as: UInt32.self)
+                }
             }
         }
         return out

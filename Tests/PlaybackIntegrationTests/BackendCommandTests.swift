@@ -231,9 +231,9 @@ struct BackendCommandTests {
     func demo() async throws {
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let child = try PlayerProcess.start(["demo", "--device", capture.sinkName, "--quiet"], environment: Self.isolatedEnvironment(nil))
-        #expect(await capture.waitForAudio(timeout: .seconds(20)), "the demo made no sound")
+        #expect(await capture.waitForAudio(timeout: .seconds(30)), "the demo made no sound")
         child.send(SIGINT)
-        let result = try await PlayerProcess.result(of: child, timeout: .seconds(10))
+        let result = try await PlayerProcess.result(of: child, timeout: .seconds(30))
         _ = await capture.finish()
         #expect(result.status == 130, "\(result)")
         #expect(result.signal == nil)

@@ -45,8 +45,8 @@ func expectBitExact(
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     let trimmed = AudioCompare.trimmingSilentFrames(captured, channels: channels)
-    let gap = AudioCompare.longestSilentRun(trimmed, channels: channels)
-    #expect(gap == 0, "silent run of \(gap) frames inside the capture (underrun?)", sourceLocation: sourceLocation)
+    let gap = AudioCompare.longestSilentRunFrames(trimmed, channels: channels)
+    #expect(gap.isEmpty, "silent run of \(gap.count) frames from frame \(gap.lowerBound) inside the capture (underrun?)", sourceLocation: sourceLocation)
     #expect(
         AudioCompare.firstMismatch(expected: expected, actual: trimmed) == nil,
         "capture differs from source: \(AudioCompare.describeDifference(expected: expected, actual: trimmed, channels: channels))",
@@ -64,8 +64,8 @@ func expectClose(
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     let trimmed = AudioCompare.trimmingSilentFrames(captured, channels: channels)
-    let gap = AudioCompare.longestSilentRun(trimmed, channels: channels)
-    #expect(gap == 0, "silent run of \(gap) frames inside the capture (underrun?)", sourceLocation: sourceLocation)
+    let gap = AudioCompare.longestSilentRunFrames(trimmed, channels: channels)
+    #expect(gap.isEmpty, "silent run of \(gap.count) frames from frame \(gap.lowerBound) inside the capture (underrun?)", sourceLocation: sourceLocation)
     #expect(
         AudioCompare.firstMismatch(expected: expected, actual: trimmed, tolerance: tolerance) == nil,
         "capture differs from source: \(AudioCompare.describeDifference(expected: expected, actual: trimmed, channels: channels, tolerance: tolerance))",

@@ -83,7 +83,7 @@ struct StudioTests {
 
         var screen = try tmux.waitFor("the Studio with an episode playing") { $0.contains("Alicia Studio") && $0.contains("playing") }
         #expect(screen.contains("Season") || screen.contains("Nights"), "\(screen)")
-        #expect(await capture.waitForAudio(timeout: .seconds(10)), "no audio reached the sink")
+        #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio reached the sink")
 
         // Pause: the state says so and the sink stops receiving audio.
         try tmux.keys("Space")

@@ -11,7 +11,7 @@ import AliciaTestSupport
 
     private func events(_ notes: VoiceNotes, until last: VoiceEvent) -> [VoiceEvent] {
         var seen: [VoiceEvent] = []
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             guard let event = notes.nextEvent(timeout: .milliseconds(100)) else { continue }
             seen.append(event)

@@ -46,15 +46,26 @@ extension Player {
 
 /// Interleaved 16-bit samples without their silent frames: what a sink played, less the
 /// silence it fills gaps with (a cork, a held episode). Noise fixtures have no silent frame.
+///
+/// Over raw buffers: a slice and a closure per frame crawl in debug and AddressSanitizer builds.
 func withoutSilentFrames(_ samples: [Int16], channels: Int = 2) -> [Int16] {
-    var kept: [Int16] = []
-    kept.reserveCapacity(samples.count)
-    var frame = 0
-    while frame + channels <= samples.count {
-        if samples[frame..<frame + channels].contains(where: { $0 != 0 }) {
-            kept.append(contentsOf: samples[frame..<frame + channels])
+    samples.withUnsafeBufferPointer { samples in
+        [Int16](unsafeUninitializedCapacity: samples.count) { kept, count in
+            count = 0
+            var frame = 0
+            while frame + channels <= samples.count {
+                var audible = false
+                for index in frame..<frame + channels where samples[index] != 0 {
+                    audible = true
+                }
+                if audible {
+                    for index in frame..<frame + channels {
+                        (kept.baseAddress! + count).initialize(to: samples[index])
+                        count += 1
+                    }
+                }
+                frame += channels
+            }
         }
-        frame += channels
     }
-    return kept
 }
