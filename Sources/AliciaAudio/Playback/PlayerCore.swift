@@ -235,7 +235,11 @@ final class PlayerCore: @unchecked Sendable {
         let format = source.format!
         let frame = startFrame(start, source: source)
         switch source.position(at: frame) {
-        case .opened: break
+        case .opened:
+            // From the start, the ring fills at once rather than when the decoder first reads past
+            // the header (a late answer to that request could underrun). Elsewhere the decoder's
+            // first read moves the window there; fetching from the header on would waste the bytes.
+            if frame == 0 { source.fetcher.fetchAhead() }
         case .interrupted: return takeRequest() ?? .play(entryID, .frame(frame))
         case .failed(let error):
             post(entryID, .failed(error))

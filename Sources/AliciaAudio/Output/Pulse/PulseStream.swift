@@ -35,9 +35,14 @@ final class PulseStream: AudioSink, @unchecked Sendable {
     /// Bytes written in the current segment.
     private var segmentWritten: Int64 = 0
 
-    /// Target buffer: 200 ms. Short enough for prompt starts, long enough that a
-    /// busy two-core machine does not underrun; pause speed comes from corking.
-    static let targetLatencyMicroseconds: UInt64 = 200_000
+    /// Target buffer: 500 ms, so the player (or the server) may go unscheduled for almost half a
+    /// second on a busy machine without an underrun; 200 ms gapped when a two-core machine was
+    /// installing packages (stalls of 340–450 ms were measured). Pause, seek and hold cork and flush,
+    /// so they stay immediate; what the bigger buffer delays is a change of gain (about 0.5 s).
+    static let targetLatencyMicroseconds: UInt64 = 500_000
+    /// A segment starts once this much is queued (the server restarts after an underrun at the same
+    /// mark): prompt starts and seeks, whatever the target.
+    static let prebufferMicroseconds: UInt64 = 200_000
 
     /// Connects a stream for `format` to `device` (nil: the default sink).
     init(context: PulseContext, format: AudioFormat, device: String?, mediaName: String, role: String = "music") throws(PlaybackError) {
@@ -77,7 +82,7 @@ final class PulseStream: AudioSink, @unchecked Sendable {
         var attributes = pa_buffer_attr(
             maxlength: UInt32.max,
             tlength: UInt32(pa_usec_to_bytes(Self.targetLatencyMicroseconds, &sampleSpec)),
-            prebuf: UInt32.max,
+            prebuf: UInt32(pa_usec_to_bytes(Self.prebufferMicroseconds, &sampleSpec)),
             minreq: UInt32.max,
             fragsize: UInt32.max
         )
