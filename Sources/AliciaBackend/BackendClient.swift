@@ -11,6 +11,12 @@ public final class BackendClient {
         http = try HTTPClient(hostAndPort: configuration.hostAndPort)
     }
 
+    /// Ends the client's running request, and every later one, once it returns true (checked
+    /// about once a second and as data arrives). For a front-end that quits while a request runs.
+    public func cancel(when cancelled: @escaping @Sendable () -> Bool) {
+        http.isCancelled = cancelled
+    }
+
     /// `GET /api/tracks`.
     public func tracks() throws(BackendError) -> [Episode] {
         try decode([Episode].self, from: get("/api/tracks"), endpoint: "/api/tracks")

@@ -13,6 +13,10 @@ struct HTTPResponse: Sendable {
 final class HTTPClient {
     private let easy: CurlEasy
     private let hostAndPort: String
+    /// When it says so, the running request ends at once (a UI quitting while a chat streams).
+    var isCancelled: (@Sendable () -> Bool)? {
+        didSet { easy.abortWhen(isCancelled.map { cancelled in { cancelled() } }) }
+    }
     /// Replies larger than this are refused: a hostile or broken server cannot exhaust memory.
     static let maximumBody = 32 * 1024 * 1024
 

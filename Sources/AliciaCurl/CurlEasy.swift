@@ -11,6 +11,8 @@ package final class CurlEasy {
 
     package let handle: UnsafeMutableRawPointer
     private var onBody: BodyHandler?
+    /// Asked about once a second and on every chunk while a transfer runs; true ends it.
+    private var shouldAbort: (() -> Bool)?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     /// libcurl writes the detail of a failure here (`CURLOPT_ERRORBUFFER`).
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -41,6 +43,18 @@ package final class CurlEasy {
 
     /// Sets what receives the body. Wraps `CURLOPT_WRITEFUNCTION`.
     package func onBody(_ handler: @escaping BodyHandler) { onBody = handler }
+
+    /// Ends a running transfer (with `CURLE_ABORTED_BY_CALLBACK`) once `abort` says so, even one
+    /// that receives nothing. Wraps `CURLOPT_XFERINFOFUNCTION`.
+    package func abortWhen(_ abort: (() -> Bool)?) {
+        shouldAbort = abort
+        alicia_easy_setopt_long(handle, CURLOPT_NOPROGRESS, abort == nil ? 1 : 0)
+        alicia_easy_setopt_ptr(handle, CURLOPT_XFERINFODATA, Unmanaged.passUnretained(self).toOpaque())
+        alicia_easy_setopt_xferinfo(handle) { user, _, _, _, _ in
+            let easy = Unmanaged<CurlEasy>.fromOpaque(user!).takeUnretainedValue()
+            return easy.shouldAbort?() == true ? 1 : 0
+        }
+    }
 
     package func set(_ option: CURLoption, _ value: Int) {
         alicia_easy_setopt_long(handle, option, value)

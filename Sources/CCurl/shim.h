@@ -25,6 +25,9 @@ static inline CURLcode alicia_easy_setopt_slist(CURL *e, CURLoption o, struct cu
 static inline CURLcode alicia_easy_setopt_write(CURL *e, curl_write_callback cb) {
     return curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, cb);
 }
+static inline CURLcode alicia_easy_setopt_xferinfo(CURL *e, curl_xferinfo_callback cb) {
+    return curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, cb);
+}
 static inline CURLcode alicia_easy_setopt_header(CURL *e, curl_write_callback cb) {
     return curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, cb);
 }

@@ -181,8 +181,8 @@ public final class Player: Sendable {
 
     /// Plays on from the frame heard, dropping what was queued after it. Lock held.
     private func replayHeard(_ c: inout PlayerCore.Control) {
-        guard c.request == nil, let heard = c.heard, let location = core.location(c), location.entry == heard else { return }
-        core.ask(.play(heard, .frame(location.sourceFrame)), &c)
+        guard c.request == nil, let heard = c.heard else { return }
+        core.ask(.play(heard, .heard), &c)
     }
 
     // MARK: Transport
@@ -308,6 +308,9 @@ public final class Player: Sendable {
 
     /// What a seek starts from: the pending request's entry and frame, else the heard ones.
     private func aim(_ c: PlayerCore.Control) -> (QueueEntryID, Int64, AudioFormat?)? {
+        if case .play(_, .heard)? = c.request, let location = core.location(c) {
+            return (location.entry, location.sourceFrame, location.format)
+        }
         if case .play(let entry, .frame(let frame))? = c.request {
             let format = c.map.spans.first { $0.entry == entry }?.format ?? (c.opened?.entry == entry ? c.opened?.format : nil)
             return (entry, frame, format)

@@ -18,6 +18,9 @@ protocol AudioSink: AnyObject, Sendable {
     func setHeld(_ held: Bool)
     /// What mixers call the stream (the item playing).
     func setMediaName(_ name: String)
+    /// Stops the device where it is (corked, its position read back from it) and returns the exact
+    /// frame of the segment it stopped at; the next segment starts held, as after `flush`.
+    func freeze() -> Int64
     /// Drops everything queued and starts a new segment: `playedFrames` counts from 0 again.
     func flush() -> SinkResult
     /// Blocks until everything queued has been played.

@@ -32,6 +32,9 @@ final class PlayerCore: @unchecked Sendable {
         case itemStart
         case position(StartPosition)
         case frame(Int64)
+        /// Where the listener is when the feeder takes it: the device is stopped first and its exact
+        /// frame read back (a speed change: nothing heard twice, nothing skipped).
+        case heard
     }
 
     struct Control {
@@ -220,7 +223,12 @@ final class PlayerCore: @unchecked Sendable {
 
     /// A jump or a seek: plays `entryID` from `start` until the queue ends (nil) or a newer request
     /// arrives (returned).
-    private func play(_ entryID: QueueEntryID, from start: Start) -> Request? {
+    private func play(_ asked: QueueEntryID, from askedStart: Start) -> Request? {
+        var entryID = asked
+        var start = askedStart
+        if case .heard = askedStart {
+            (entryID, start) = stopWhereHeard(asked)
+        }
         guard let queued = control.withLock({ $0.queue.entry(entryID) }) else { return nil }
         let sameEntry = control.withLock { $0.item?.entry == entryID }
         if let request = flushOutput() { return request }
@@ -287,6 +295,18 @@ final class PlayerCore: @unchecked Sendable {
         }
         post(entryID, .stateChanged(state))
         return feed(source)
+    }
+
+    /// Stops the device and reads back where it stopped: the entry and frame to go on from.
+    private func stopWhereHeard(_ entry: QueueEntryID) -> (QueueEntryID, Start) {
+        guard let sink = control.withLock({ $0.sink }) else {
+            let resting = control.withLock { $0.resting }
+            if let resting, resting.entry == entry { return (entry, .frame(resting.frame)) }
+            return (entry, .itemStart)
+        }
+        let played = sink.freeze()
+        guard let location = control.withLock({ $0.map.locate(played) }) else { return (entry, .itemStart) }
+        return (location.entry, .frame(location.sourceFrame))
     }
 
     private enum Adopted {
@@ -421,7 +441,7 @@ final class PlayerCore: @unchecked Sendable {
 
     private func startFrame(_ start: Start, source: ItemSource) -> Int64 {
         switch start {
-        case .itemStart: return source.frame(for: source.item.start)
+        case .itemStart, .heard: return source.frame(for: source.item.start)
         case .position(let position): return source.frame(for: position)
         case .frame(let frame):
             guard let frames = source.format?.frames else { return max(0, frame) }

@@ -42,6 +42,21 @@ final class StudioApp {
     private var exitStatus = CommandLineTool.Status.success
     /// Written by the chat and proactive threads, read each frame.
     private let inbox = Mailbox()
+    /// The chat and proactive threads: joined once done, and all of them (cancelled) at exit.
+    private var workers: [Worker] = []
+    private let quitting = Flag()
+
+    /// A background request's thread and whether it has finished.
+    private struct Worker {
+        let thread: NativeThread
+        let done: Flag
+    }
+
+    final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+        func set() { value.store(true, ordering: .releasing) }
+        var isSet: Bool { value.load(ordering: .acquiring) }
+    }
     private var lastProactiveFetch: ContinuousClock.Instant?
     private var pendingEscapeSince: ContinuousClock.Instant?
     private var statusSetAt: ContinuousClock.Instant?
@@ -85,6 +100,10 @@ final class StudioApp {
         }
         terminal.enterFullScreen()
         defer {
+            // The chat and proactive requests end at once (their clients are cancelled) and are
+            // joined, so nothing of theirs runs while the process exits.
+            quitting.set()
+            for worker in workers { worker.thread.join() }
             session.close()
             terminal.restore()
         }
@@ -205,6 +224,11 @@ final class StudioApp {
         if let proactive { model.proactive = proactive }
         if let error { setStatus(error, error: true) }
         if let since = lastProactiveFetch, ContinuousClock.now - since >= Self.proactiveInterval { refreshProactive() }
+        workers.removeAll { worker in
+            guard worker.done.isSet else { return false }
+            worker.thread.join()
+            return true
+        }
         if let at = statusSetAt, ContinuousClock.now - at >= .seconds(8), model.status?.isError == false {
             model.status = nil
             statusSetAt = nil
@@ -416,10 +440,14 @@ final class StudioApp {
         let configuration = backend.client.configuration
         let inbox = self.inbox
         let voiceNotes = self.voiceNotes
-        _ = NativeThread(name: "alicia-chat") {
+        let quitting = self.quitting
+        let done = Flag()
+        let thread = NativeThread(name: "alicia-chat") {
+            defer { done.set() }
             var panel = StudioModel.ChatPanel(prompt: text, text: "", streaming: true, messageID: nil)
             do {
                 let client = try BackendClient(configuration: configuration)
+                client.cancel { quitting.isSet }
                 let reply = try client.chat(text, voice: true) { event in
                     switch event {
                     case .token(let piece):
@@ -453,6 +481,7 @@ final class StudioApp {
             let final = panel
             inbox.withLock { $0.reply = final }
         }
+        workers.append(Worker(thread: thread, done: done))
     }
 
     private func refreshProactive() {
@@ -460,9 +489,14 @@ final class StudioApp {
         guard let backend = setup.backend else { return }
         let configuration = backend.client.configuration
         let inbox = self.inbox
-        _ = NativeThread(name: "alicia-proactive") {
+        let quitting = self.quitting
+        let done = Flag()
+        let thread = NativeThread(name: "alicia-proactive") {
+            defer { done.set() }
             do {
-                let messages = try BackendClient(configuration: configuration).proactive(limit: 5)
+                let client = try BackendClient(configuration: configuration)
+                client.cancel { quitting.isSet }
+                let messages = try client.proactive(limit: 5)
                 inbox.withLock { $0.proactive = messages }
             } catch let error as BackendError {
                 inbox.withLock { $0.error = "proactive messages: \(error.message)" }
@@ -470,6 +504,7 @@ final class StudioApp {
                 inbox.withLock { $0.error = "proactive messages: \(error)" }
             }
         }
+        workers.append(Worker(thread: thread, done: done))
     }
 
     private func setStatus(_ text: String, error: Bool = false) {

@@ -81,6 +81,36 @@ import AliciaTestSupport
         #expect(abs(Int(position) - (target + m)) <= Self.millisecond, "position \(position), heard up to \(target + m)")
     }
 
+    /// After a speed change the position counts source frames at the new speed: the frames heard
+    /// since the change, twice over at 2×.
+    @Test func thePositionAfterASpeedChangeIsTheFrameHeard() async throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        let a = WAVFixture(seconds: 4, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 48)
+        try server.serve(a, as: "a.wav")
+        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
+        player.play(try items(server, ["a.wav"]))
+        player.waitForPosition(atLeast: 1.0)
+        player.setSpeed(2)
+        let seen = player.waitForEvent { if case .seeked = $0 { true } else { false } }
+        guard case .seeked(let target)? = seen.last else { return }
+        player.waitForPosition(atLeast: Double(target) / Double(Self.rate) + 1.0)
+        pauseAndSettle(player)
+        let position = player.snapshot().positionFrames
+        let heard = audible(capture)
+        player.stop()
+        _ = await capture.finish()
+
+        // heard = a[0..<target] at 1×, then the rest at 2×: the frames after the change count double.
+        let k = (AudioCompare.firstMismatch(expected: a.samples16, actual: heard) ?? heard.count) / 2
+        #expect(abs(k - Int(target)) <= Self.millisecond, "the change came at frame \(k) of the capture, the player says \(target)")
+        let afterChange = heard.count / 2 - k
+        let expected = Int(target) + 2 * afterChange
+        #expect(abs(Int(position) - expected) <= 2 * Self.millisecond,
+                "position \(position), but \(afterChange) frames at 2× were heard after frame \(target): \(expected)")
+    }
+
     /// Guards the double skip: `n` pressed just before an entry ends used to move two entries,
     /// the old entry's end arriving after the new one had started.
     @Test func nextPressedInTheLastMomentsOfAnEntryMovesExactlyOne() async throws {

@@ -67,6 +67,8 @@ final class RecordingSink: AudioSink, @unchecked Sendable {
     func setHeld(_ held: Bool) { state.update { $0.held = held } }
     func setMediaName(_ name: String) { state.update { $0.mediaNames.append(name) } }
 
+    func freeze() -> Int64 { state.withLock { $0.played - $0.segmentStart } }
+
     func flush() -> SinkResult {
         state.update { s -> SinkResult in
             if s.interrupted { return .interrupted }

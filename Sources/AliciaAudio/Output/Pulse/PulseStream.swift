@@ -220,6 +220,21 @@ final class PulseStream: AudioSink, @unchecked Sendable {
         }
     }
 
+    /// Corks (waiting for the server) and refreshes the timing info: corked, the read index is
+    /// exactly the frame that stopped. Wraps `pa_stream_cork` and `pa_stream_update_timing_info`.
+    func freeze() -> Int64 {
+        context.withLock {
+            guard !closed else { return }
+            holding = true
+            if !corked {
+                corked = true
+                context.finish(pa_stream_cork(stream, 1, PulseContext.signalOnCompletion, context.completionUserData))
+            }
+            context.finish(pa_stream_update_timing_info(stream, PulseContext.signalOnCompletion, context.completionUserData))
+        }
+        return playedFrames()
+    }
+
     /// Wraps `pa_stream_flush`, then refreshes the timing info so the new
     /// segment's start index is the server's.
     func flush() -> SinkResult {
