@@ -40,7 +40,7 @@ public final class BackendClient {
         configuration.mediaURL(for: fileName)
     }
 
-    private func get(_ endpoint: String) throws(BackendError) -> [UInt8] {
+    func get(_ endpoint: String) throws(BackendError) -> [UInt8] {
         try http.request(configuration.apiURL(endpoint), endpoint: endpoint, bearer: configuration.token).body
     }
 
@@ -55,7 +55,7 @@ public final class BackendClient {
                          jsonBody: body, onChunk: onChunk).status
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], endpoint: String) throws(BackendError) -> T {
+    func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], endpoint: String) throws(BackendError) -> T {
         do {
             return try JSON.decode(T.self, from: body)
         } catch {

@@ -17,6 +17,8 @@ public enum BackendError: Error, Sendable, Equatable {
     case badReply(endpoint: String, detail: String)
     /// A token file or config file that cannot be read.
     case unreadableFile(path: String, reason: String)
+    /// The backend refused an action in its own words (`{"ok": false, "error": …}`).
+    case backend(endpoint: String, message: String)
 
     public var message: String {
         switch self {
@@ -38,6 +40,8 @@ public enum BackendError: Error, Sendable, Equatable {
             return "the backend's reply to \(endpoint) is not what was expected: \(detail)"
         case .unreadableFile(let path, let reason):
             return "cannot read \(path): \(reason)"
+        case .backend(let endpoint, let message):
+            return "the backend refused \(endpoint): \(message)"
         }
     }
 }

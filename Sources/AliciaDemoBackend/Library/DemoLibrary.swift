@@ -13,6 +13,7 @@ struct DemoLibrary: Sendable {
         if let episode = episodes.first(where: { $0.audioName == base }) {
             return episode.sound
         }
+        if let chunk = DemoPlaylists.chunkSound(named: base) { return chunk }
         let prefix = "voice-"
         let digits = base.dropFirst(prefix.count)
         // One spelling per note: no sign, no leading zeros.

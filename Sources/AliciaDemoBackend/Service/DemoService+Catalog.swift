@@ -19,3 +19,35 @@ extension DemoService {
         return .json(DemoAPI.EpisodeNotes(label: label, markdown: episode.showNotes))
     }
 }
+
+extension DemoService {
+    /// `POST /api/playlist`: `{"ok": true, "playlists": [...]}` or `{"ok": false, "error": ...}`.
+    func playlistAction(_ request: HTTPRequest) -> HTTPReply {
+        struct Reply: Encodable {
+            var ok: Bool
+            var playlists: [DemoPlaylists.Playlist]?
+            var error: String?
+        }
+        let action: DemoPlaylists.Action
+        do {
+            action = try decodeBody(DemoPlaylists.Action.self, from: request)
+        } catch {
+            return .error(error.status, error.message)
+        }
+        let (problem, shelf) = playlists.withLock { lists in (lists.apply(action), lists.playlists) }
+        if let problem { return .json(Reply(ok: false, error: problem)) }
+        return .json(Reply(ok: true, playlists: shelf))
+    }
+
+    /// `POST /api/speak`: `{"status", "chunks", "duration"}`.
+    func speak(_ request: HTTPRequest) -> HTTPReply {
+        struct Body: Decodable { var text: String; var kind: String? }
+        let body: Body
+        do {
+            body = try decodeBody(Body.self, from: request)
+        } catch {
+            return .error(error.status, error.message)
+        }
+        return .json(playlists.withLock { $0.speak(body.text) })
+    }
+}

@@ -17,6 +17,8 @@ final class DemoService: HTTPRequestHandler {
     /// The last chat message number handed out; voice notes exist up to it. It starts at 100, as if
     /// a conversation had come before (and left voice notes 1…100).
     let latestMessageID = Mutex(100)
+    /// The playlists as the listener has edited them, and what `/api/speak` has voiced.
+    let playlists = Mutex(DemoPlaylists.standard)
 
     init(token: String, faults: DemoBackend.Faults, library: DemoLibrary, stopSignal: StopSignal) {
         self.token = token
@@ -44,7 +46,7 @@ final class DemoService: HTTPRequestHandler {
 
     /// The API's endpoints, by path under `/api/`.
     private enum Endpoint {
-        case tracks, audio(String), chat, react, proactive, episode(String), health
+        case tracks, audio(String), chat, react, proactive, episode(String), health, playlists, playlist, speak
 
         init?(_ segments: [Substring]) {
             switch segments.count {
@@ -55,6 +57,9 @@ final class DemoService: HTTPRequestHandler {
                 case "react": self = .react
                 case "proactive": self = .proactive
                 case "health": self = .health
+                case "playlists": self = .playlists
+                case "playlist": self = .playlist
+                case "speak": self = .speak
                 default: return nil
                 }
             case 2 where !segments[1].isEmpty:
@@ -70,7 +75,7 @@ final class DemoService: HTTPRequestHandler {
 
         var methods: [String] {
             switch self {
-            case .chat, .react: ["POST"]
+            case .chat, .react, .playlist, .speak: ["POST"]
             default: ["GET", "HEAD"]
             }
         }
@@ -101,6 +106,9 @@ final class DemoService: HTTPRequestHandler {
         case .proactive: return proactive(request)
         case .episode(let label): return episodeNotes(label)
         case .health: return .json(BackendVitals.all)
+        case .playlists: return .json(playlists.withLock { $0.playlists })
+        case .playlist: return playlistAction(request)
+        case .speak: return speak(request)
         }
     }
 

@@ -98,7 +98,8 @@ import AliciaTestSupport
         player.waitForPosition(atLeast: Double(target) / Double(Self.rate) + 1.0)
         pauseAndSettle(player)
         let position = player.snapshot().positionFrames
-        let heard = audible(capture)
+        // Silence is no frame of the entry: an underrun on a loaded machine adds some, heard as a gap.
+        let heard = withoutSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar))
         player.stop()
         _ = await capture.finish()
 
