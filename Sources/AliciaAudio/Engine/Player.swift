@@ -275,8 +275,8 @@ public final class Player: Sendable {
         }
     }
 
-    /// Seeks `delta` seconds from the position last asked for (so presses that arrive together add
-    /// up), else from the position heard.
+    /// Seeks `delta` seconds from the position last asked for, while that seek is still pending or
+    /// being carried out (so presses that arrive together add up), else from the position heard.
     public func seek(by delta: Double) {
         core.control.update { c in
             guard let (entry, frame, format) = aim(c), let format else { return }
@@ -294,9 +294,16 @@ public final class Player: Sendable {
         }
     }
 
-    /// What a seek starts from: the pending request's entry and frame, else the heard ones.
+    /// What a seek starts from: the pending request's entry and frame, else those of the seek the
+    /// feeder is carrying out, else the heard ones.
     private func aim(_ c: PlayerCore.Control) -> (QueueEntryID, Int64, AudioFormat?)? {
+        var asked: (entry: QueueEntryID, frame: Int64)?
         if case .play(let entry, .frame(let frame))? = c.request {
+            asked = (entry, frame)
+        } else if c.request == nil {
+            asked = c.seeking
+        }
+        if let (entry, frame) = asked {
             let format = c.map.spans.first { $0.entry == entry }?.format ?? c.item.flatMap { $0.entry == entry ? $0.format : nil }
             return (entry, frame, format)
         }

@@ -63,6 +63,18 @@ final class PlayerCore: @unchecked Sendable {
         var firedCues: Set<Int> = []
         /// Frame the decoder of `item` produces next.
         var decodedFrame: Int64 = 0
+        /// A seek the feeder has taken and not yet begun (it is flushing, opening or moving the
+        /// decoder, and the map holds nothing of it yet). A relative seek asked meanwhile starts
+        /// from it: presses that arrive together add up instead of each starting from the frame
+        /// heard before the first.
+        var seeking: (entry: QueueEntryID, frame: Int64)?
+
+        /// Takes the waiting request, noting a seek in flight.
+        mutating func takeRequest() -> Request? {
+            defer { request = nil }
+            if case .play(let entry, .frame(let frame))? = request { seeking = (entry, frame) } else { seeking = nil }
+            return request
+        }
     }
 
     let configuration: PlayerConfiguration
@@ -145,10 +157,9 @@ final class PlayerCore: @unchecked Sendable {
         while true {
             let request = control.withLock(waitingUntil: { $0.request != nil || $0.shutdown }) { c -> Request? in
                 guard !c.shutdown else { return nil }
-                defer { c.request = nil }
                 c.idle = false
                 clearInterrupts(c)
-                return c.request
+                return c.takeRequest()
             }
             guard var next = request else { break }
             while true {
@@ -179,10 +190,9 @@ final class PlayerCore: @unchecked Sendable {
     private func takeRequest() -> Request? {
         control.withLock { c -> Request? in
             if c.shutdown { return .stop }
-            guard let request = c.request else { return nil }
-            c.request = nil
+            guard c.request != nil else { return nil }
             clearInterrupts(c)
-            return request
+            return c.takeRequest()
         }
     }
 
@@ -197,6 +207,7 @@ final class PlayerCore: @unchecked Sendable {
                 c.sink = nil
                 c.map.reset()
                 c.decodedFrame = 0
+                c.seeking = nil
                 if !c.shutdown { c.state = .idle }
             }
             return (c.item, c.prefetch, c.sink)
@@ -212,7 +223,10 @@ final class PlayerCore: @unchecked Sendable {
     /// A jump or a seek: plays `entryID` from `start` until the queue ends (nil) or a newer request
     /// arrives (returned).
     private func play(_ entryID: QueueEntryID, from start: Start) -> Request? {
-        guard let queued = control.withLock({ $0.queue.entry(entryID) }) else { return nil }
+        guard let queued = control.withLock({ $0.queue.entry(entryID) }) else {
+            control.withLock { $0.seeking = nil }
+            return nil
+        }
         let sameEntry = control.withLock { $0.item?.entry == entryID }
         if let request = flushOutput() { return request }
         var source: ItemSource
@@ -252,6 +266,7 @@ final class PlayerCore: @unchecked Sendable {
         let (changedEntry, state) = control.update { c -> (Bool, PlayerState) in
             c.map.begin(entry: entryID, format: format, sourceStart: frame, ratio: speed)
             c.decodedFrame = frame
+            c.seeking = nil
             let changed = c.heard != entryID
             c.heard = entryID
             c.resting = nil
@@ -331,6 +346,7 @@ final class PlayerCore: @unchecked Sendable {
     private func failedEntry(_ entryID: QueueEntryID, error: PlaybackError, fatal: Bool = false) -> Request? {
         Log.info(.engine, "\(entryID) failed: \(error.message)")
         let next = control.update { c -> QueueEntryID? in
+            c.seeking = nil
             c.errors[entryID] = error
             let after = fatal ? nil : c.queue.entry(after: entryID).flatMap { $0.id == entryID ? nil : $0 }
             if c.heard == nil || c.heard == entryID || after == nil {
@@ -658,9 +674,8 @@ final class PlayerCore: @unchecked Sendable {
     private func waitForRequest() -> Request? {
         control.withLock(waitingUntil: { $0.request != nil || $0.shutdown }) { c -> Request? in
             guard !c.shutdown else { return nil }
-            defer { c.request = nil }
             clearInterrupts(c)
-            return c.request
+            return c.takeRequest()
         }
     }
 
