@@ -74,9 +74,10 @@ final class PlayCommand {
         } else {
             do {
                 backend = try BackendSession(options.backend)
-            } catch .notConfigured {
+            } catch .notConfigured(let configPath) {
                 Console.fail("no such file '\(reference)', and no backend is configured to look it up as an episode: "
-                    + "pass --base-url and --token, set ALICIA_BASE_URL and ALICIA_TOKEN, or try `alicia-player demo`")
+                    + "pass --base-url and --token, set ALICIA_BASE_URL and ALICIA_TOKEN, write them to \(configPath), "
+                    + "or try `alicia-player demo`")
                 return .failure(CommandLineTool.Status.failure)
             } catch {
                 Console.fail(error.message)

@@ -130,12 +130,45 @@ struct BackendCommandTests {
         }
     }
 
-    @Test("no backend configured: says how to set one and mentions demo")
+    @Test("no backend configured: says how to set one, names the config file looked at, and mentions demo")
     func notConfigured() async throws {
-        let result = try await Playback.run(["tracks"], environment: Self.isolatedEnvironment(nil))
-        expectErrorLine(result, status: 1, containing: ["ALICIA_BASE_URL", "demo"])
-        let play = try await Playback.run(["play", "S1E01"], environment: Self.isolatedEnvironment(nil))
-        expectErrorLine(play, status: 1, containing: ["S1E01", "demo"])
+        let environment = try Self.isolatedEnvironment(nil)
+        let configPath = try #require(environment["XDG_CONFIG_HOME"]) + "/alicia/config"
+        let result = try await Playback.run(["tracks"], environment: environment)
+        expectErrorLine(result, status: 1, containing: ["ALICIA_BASE_URL", "demo", configPath])
+        let play = try await Playback.run(["play", "S1E01"], environment: environment)
+        expectErrorLine(play, status: 1, containing: ["S1E01", "demo", configPath])
+    }
+
+    /// Guards issue 17: a URL without a token was told "the backend rejected the token (401)".
+    @Test("a base URL and no token: the error says no token was given")
+    func noToken() async throws {
+        let backend = try DemoBackend(token: Self.token)
+        defer { backend.stop() }
+        var environment = try Self.isolatedEnvironment(nil)
+        environment["ALICIA_BASE_URL"] = backend.baseURL
+        for command in [["tracks"], ["play", "1"]] {
+            let result = try await Playback.run(command, environment: environment)
+            expectErrorLine(result, status: 1, containing: ["no token was given"])
+        }
+    }
+
+    /// Guards issue 17: `tokn = abc` in the config file was ignored without a word.
+    @Test("a misspelt config key gets a warning naming the file and the line")
+    func misspeltConfigKey() async throws {
+        let backend = try DemoBackend(token: Self.token)
+        defer { backend.stop() }
+        let home = try TemporaryDirectory(prefix: "home")
+        let configDirectory = home.file("config/alicia")
+        try FileManager.default.createDirectory(atPath: configDirectory, withIntermediateDirectories: true)
+        let config = configDirectory + "/config"
+        try "base_url = \(backend.baseURL)\ntokn = \(Self.token)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        chmod(config, 0o600)
+        let result = try await Playback.run(["tracks"], environment: ["XDG_CONFIG_HOME": home.file("config")])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("warning: \(config):2: unknown key 'tokn' (did you mean 'token'?)"), "\(result)")
+        #expect(result.stderr.contains("no token was given"), "\(result)")
+        expectNoToken(result)
     }
 
     @Test("a refused connection names the host and port")
