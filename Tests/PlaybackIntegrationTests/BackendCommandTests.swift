@@ -260,6 +260,39 @@ struct BackendCommandTests {
         #expect(captured.count / 2 > 24_000)
     }
 
+    /// Guards issue 17: the demo backend could be used only from its own Studio.
+    @Test("demo --serve prints a line a shell can eval, serves the other commands, and stops on Ctrl-C")
+    func demoServe() async throws {
+        let token = "demo-\(UInt32.random(in: 1000...9999))"
+        let child = try PlayerProcess.start(["demo", "--serve", "--token", token], environment: Self.isolatedEnvironment(nil))
+        let line = try #require(await BlockingWork.run { child.firstLine(timeout: .seconds(20)) }, "no export line")
+        #expect(line.hasPrefix("export ALICIA_BASE_URL=http://127.0.0.1:"), "\(line)")
+        #expect(line.hasSuffix(" ALICIA_TOKEN=\(token)"), "\(line)")
+        // What a shell makes of it, and a command run with that environment.
+        let shell = try ChildProcess.runBlocking("bash", ["-c", line + #"; printf '%s\n%s' "$ALICIA_BASE_URL" "$ALICIA_TOKEN""#],
+                                                 timeout: .seconds(10))
+        let values = shell.stdoutText.split(separator: "\n").map(String.init)
+        #expect(values.count == 2 && values[1] == token, "\(shell.stdoutText)")
+        var environment = try Self.isolatedEnvironment(nil)
+        environment["ALICIA_BASE_URL"] = values.first ?? ""
+        environment["ALICIA_TOKEN"] = token
+        let tracks = try await Playback.run(["tracks"], environment: environment)
+        #expect(tracks.status == 0, "\(tracks)")
+        #expect(tracks.stdout.contains("Morning Light"), "\(tracks)")
+        child.send(SIGINT)
+        let result = try await PlayerProcess.result(of: child, timeout: .seconds(10))
+        #expect(result.status == 130, "\(result)")
+        #expect(result.stdout.split(separator: "\n").count == 1, "\(result)")
+    }
+
+    @Test("demo --port serves on that port; a port in use is one clear line")
+    func demoPort() async throws {
+        let refusing = try LoopbackPort.refusing()
+        let busy = try await Playback.run(["demo", "--serve", "--port", String(refusing.port)], environment: Self.isolatedEnvironment(nil))
+        expectErrorLine(busy, status: 1, containing: ["cannot start the demo backend", "127.0.0.1:\(refusing.port)"])
+        withExtendedLifetime(refusing) {}
+    }
+
     @Test("demo starts its own backend and plays; Ctrl-C stops it cleanly")
     func demo() async throws {
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)

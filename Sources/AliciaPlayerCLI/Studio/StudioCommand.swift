@@ -17,9 +17,10 @@ struct StudioCommand {
         let backend: BackendSession
         do {
             backend = try BackendSession(options.backend)
-        } catch .notConfigured where implicit {
-            Console.fail("no command given, and no backend configured for the Studio")
-            Console.error(Invocation.usage + "\n")
+        } catch .notConfigured(let configPath) where implicit {
+            Console.fail("no command given, and no backend configured for the Studio (flags, ALICIA_BASE_URL or \(configPath)); "
+                + "`alicia-player demo` runs one of its own")
+            Console.error(UsageError("").hint + "\n")
             return CommandLineTool.Status.usage
         } catch {
             Console.fail(error.message)
