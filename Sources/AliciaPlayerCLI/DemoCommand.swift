@@ -44,7 +44,7 @@ struct DemoCommand {
             return CommandLineTool.Status.failure
         }
         return Studio.open(backend: backend, backendName: "demo backend on \(server.baseURL)",
-                           autoplay: first, options: options, signals: signals)
+                           autoplay: first, mode: .browse, options: options, signals: signals)
     }
 
     /// Prints the line that points a shell at the backend (the one place a token is shown: the

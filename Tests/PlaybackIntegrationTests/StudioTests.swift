@@ -14,6 +14,9 @@ struct StudioTests {
 
         init(command: String, columns: Int = 100, rows: Int = 30, environment: [String: String]) throws {
             directory = try TemporaryDirectory(prefix: "tmux")
+            var environment = environment
+            // Volume and speed are remembered in the state directory: each run gets its own.
+            if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = directory.file("state") }
             let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
             let script = """
                 \(exports)
@@ -38,6 +41,9 @@ struct StudioTests {
 
         func screen() -> String { (try? run(["capture-pane", "-p", "-t", "studio"])) ?? "" }
 
+        /// The screen with lines the terminal wrapped joined again.
+        func joinedScreen() -> String { (try? run(["capture-pane", "-p", "-J", "-t", "studio"])) ?? "" }
+
         /// Waits (bounded) until the screen satisfies `condition`; returns the last screen.
         @discardableResult
         func waitFor(_ what: String, timeout: Duration = .seconds(20), _ condition: (String) -> Bool) throws -> String {
@@ -59,6 +65,27 @@ struct StudioTests {
             _ = try? run(["kill-server"])
             directory.remove()
         }
+    }
+
+    /// What the Studio's player needs in tmux: the PATH, PulseAudio, a terminal type, and no config
+    /// or remembered state of the machine's.
+    static func environment(_ extra: [String: String] = [:]) throws -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.filter { ["PULSE_SERVER", "PATH", "HOME", "XDG_RUNTIME_DIR"].contains($0.key) }
+        environment["TERM"] = "xterm-256color"
+        environment["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "/alicia-no-config"
+        if let server = BackendCommandTests.pulseServer { environment["PULSE_SERVER"] = server }
+        environment.merge(extra) { _, new in new }
+        return environment
+    }
+
+    static func requireTmux() throws {
+        try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")
+    }
+
+    /// The exit status the script recorded, waiting for it (bounded).
+    static func status(_ tmux: Tmux) throws -> String {
+        _ = try tmux.waitFor("the exit status") { _ in tmux.file("status") != nil }
+        return tmux.file("status")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 
     static func elapsed(_ screen: String) -> Int? {
@@ -169,6 +196,50 @@ struct StudioTests {
         _ = await capture.finish()
     }
 
+    /// Guards issue 17: on a terminal `play` opened the Studio over a missing file, a file that is not
+    /// audio or a start past the end, and exited 0 on `q`; off a terminal the same said one line.
+    @Test("play on a terminal fails before the Studio opens, with the line and status it has off a terminal",
+          arguments: ["missing", "not audio", "start past the end"])
+    func playFailsBeforeTheStudio(_ what: String) async throws {
+        try Self.requireTmux()
+        let directory = try TemporaryDirectory(prefix: "studio-play")
+        var arguments: [String]
+        switch what {
+        case "missing":
+            arguments = [directory.file("nonexist.wav")]
+        case "not audio":
+            arguments = [try directory.write(Array("just some text, not a WAV file\n".utf8), as: "notes.wav")]
+        default:
+            arguments = [try directory.write(WAVFixture(seconds: 3, seed: 71).bytes, as: "short.wav"), "--start", "10"]
+        }
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        arguments += ["--device", capture.sinkName]
+        let offTerminal = try await Playback.run(["play"] + arguments, environment: try Self.environment())
+        let line = try #require(expectErrorLine(offTerminal))
+        let player = try PlayerProcess.executablePath()
+        let tmux = try Tmux(command: "'\(player)' play " + arguments.map { "'\($0)'" }.joined(separator: " "), environment: try Self.environment())
+        #expect(try Self.status(tmux) == String(offTerminal.status), "\(tmux.screen())")
+        let screen = tmux.joinedScreen()
+        #expect(screen.contains(line), "the terminal does not show \(line.debugDescription):\n\(screen)")
+        #expect(tmux.file("stty-before") == tmux.file("stty-after"), "terminal modes not restored")
+        _ = await capture.finish()
+    }
+
+    /// Guards issue 17: on a terminal `play` sat at `ended` until `q`.
+    @Test("play on a terminal exits 0 when what it was asked to play has ended")
+    func playEndsWithTheQueue() async throws {
+        try Self.requireTmux()
+        let directory = try TemporaryDirectory(prefix: "studio-play")
+        let path = try directory.write(WAVFixture(seconds: 1, seed: 72).bytes, as: "one second.wav")
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        let tmux = try Tmux(command: "'\(player)' play '\(path)' '\(path)' --device \(capture.sinkName)", environment: try Self.environment())
+        #expect(try Self.status(tmux) == "0", "\(tmux.screen())")
+        #expect(tmux.file("stty-before") == tmux.file("stty-after"), "terminal modes not restored")
+        let captured = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
+        #expect(captured.count / 2 >= 2 * 48_000 - 480, "both items did not play: \(captured.count / 2) frames")
+    }
+
     @Test("Ctrl-C quits at 40×12 with NO_COLOR, and the terminal is restored")
     func signalsRestoreTheTerminal() async throws {
         try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")
@@ -182,8 +253,8 @@ struct StudioTests {
         let screen = try tmux.waitFor("the Studio at 40×12") { $0.contains("Alicia Studio") }
         #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 40 })
         try tmux.keys("C-c")
-        _ = try tmux.waitFor("the exit status") { _ in tmux.file("status") != nil }
-        #expect(tmux.file("status")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        // Guards issue 17: Ctrl-C in the Studio exited 0; it is an interrupt, 130, as documented.
+        #expect(try Self.status(tmux) == "130")
         _ = try tmux.waitFor("stty after") { _ in tmux.file("stty-after") != nil }
         #expect(tmux.file("stty-before") == tmux.file("stty-after"), "terminal modes not restored")
         _ = await capture.finish()

@@ -22,6 +22,8 @@ enum StudioAction: Equatable {
     case redraw
     case suspend
     case quit
+    /// Ctrl-C: quit with the status of an interrupt (130), as off the Studio.
+    case interrupt
 
     /// The action for a key in the main view (no composer or search line open).
     static func forKey(_ key: Key, pageSize: Int) -> StudioAction? {
@@ -55,7 +57,8 @@ enum StudioAction: Equatable {
         case .escape: return .dismiss
         case .control("l"): return .redraw
         case .control("z"): return .suspend
-        case .character("q"), .control("c"): return .quit
+        case .character("q"): return .quit
+        case .control("c"): return .interrupt
         default: return nil
         }
     }
@@ -77,6 +80,6 @@ enum StudioAction: Equatable {
         ("t", "talk to Alicia (she answers with a voice note)"),
         ("?", "this help; Esc closes it"),
         ("ctrl-z", "suspend (fg resumes)"),
-        ("q", "quit"),
+        ("q, ctrl-c", "quit (ctrl-c: with status 130)"),
     ]
 }

@@ -19,7 +19,16 @@ final class StudioApp {
         var backendName: String
         /// Play this at once: an entry of the library, or a stream of its own.
         var autoplay: Autoplay?
+        var mode: Mode = .browse
         var options: PlayOptions
+    }
+
+    enum Mode {
+        /// `studio`, `demo`: the Studio stays until the listener quits.
+        case browse
+        /// `play` on a terminal: the first item is opened before the Studio takes the screen (an
+        /// error is said as off a terminal, with its exit status), and the Studio ends with the queue.
+        case play
     }
 
     enum Autoplay {
@@ -45,6 +54,8 @@ final class StudioApp {
     private var lastProactiveFetch: ContinuousClock.Instant?
     private var pendingEscapeSince: ContinuousClock.Instant?
     private var statusSetAt: ContinuousClock.Instant?
+    /// Notices read before the Studio took the screen, handled with the first frame's.
+    private var earlyNotices: [SessionNotice] = []
 
     private struct Inbox: Sendable {
         var reply: StudioModel.ChatPanel?
@@ -77,9 +88,16 @@ final class StudioApp {
     }
 
     func run() -> Int32 {
+        loadLibrary()
+        start(setup.autoplay)
+        if setup.mode == .play, let status = openFirstItem() {
+            session.close()
+            return status
+        }
         do {
             try terminal.enterRawMode()
         } catch {
+            session.close()
             Console.fail("cannot use the terminal: \(error)")
             return CommandLineTool.Status.failure
         }
@@ -88,9 +106,7 @@ final class StudioApp {
             session.close()
             terminal.restore()
         }
-        loadLibrary()
         refreshProactive()
-        start(setup.autoplay)
         draw()
         while running {
             waitForInput()
@@ -100,6 +116,40 @@ final class StudioApp {
             draw()
         }
         return exitStatus
+    }
+
+    /// `play`: waits until the first item has opened (or failed) and checks `--start` against its
+    /// length, before anything takes the screen, so a missing file, a file that is not audio or a
+    /// start past the end is said in one line with the status `play` has off a terminal. Returns
+    /// that status, or nil to go on. The probe is the playback itself: nothing is fetched twice.
+    private func openFirstItem() -> Int32? {
+        let waker = session.waker
+        signals.whenSignalled { waker() }
+        defer { signals.whenSignalled {} }
+        let queueCount = player.queue.count
+        var checkStart = true
+        while true {
+            if let signal = signals.signal { return 128 + signal }
+            for notice in session.nextNotices(timeout: nil) {
+                earlyNotices.append(notice)
+                switch notice {
+                case .opened(_, let item, let format):
+                    if checkStart, let status = PlaybackSession.checkStart(setup.options, format: format, item: item) {
+                        return status
+                    }
+                    return nil
+                case .failed(_, let item, let error):
+                    Console.fail(PlaybackSession.failureLine(error, item: item, queueCount: queueCount))
+                    exitStatus = CommandLineTool.Status.failure
+                    // What follows plays from its own start.
+                    checkStart = false
+                case .queueEnded:
+                    return exitStatus
+                default:
+                    break
+                }
+            }
+        }
     }
 
     // MARK: The loop
@@ -152,8 +202,7 @@ final class StudioApp {
             case SIGCONT:
                 resumeTerminal()
             default:
-                running = false
-                exitStatus = 128 + signal
+                stop(status: 128 + signal)
             }
         }
     }
@@ -175,21 +224,29 @@ final class StudioApp {
     }
 
     private func collectEvents() {
-        for notice in session.notices() {
+        let notices = earlyNotices + session.notices()
+        earlyNotices = []
+        for notice in notices {
             switch notice {
             case .started(_, let item):
                 model.nowPlaying = nowPlaying(item)
             case .finished(_, let item, let truncated):
                 if let item { model.played.insert(item.label ?? item.title) }
-                if truncated { setStatus("the file is truncated: played what was there", error: true) }
+                if truncated {
+                    setStatus("the file is truncated: played what was there", error: true)
+                    if setup.mode == .play { exitStatus = CommandLineTool.Status.failure }
+                }
             case .failed(_, let item, let error):
                 setStatus(item.map { "\($0.title): " }.map { $0 + error.message } ?? error.message, error: true)
+                if setup.mode == .play { exitStatus = CommandLineTool.Status.failure }
             case .voice(.failed(let title, let error)):
                 setStatus("voice note \(title): \(error.message)", error: true)
             case .opened, .queueEnded, .voice:
                 break
             }
         }
+        // `play` ends with what it was asked to play (or what the listener chose since).
+        if setup.mode == .play && session.isFinished { running = false }
         let box = inbox.withLock { box -> Inbox in
             defer { box = Inbox() }
             return box
@@ -292,6 +349,7 @@ final class StudioApp {
         case .redraw: screen.invalidate()
         case .suspend: suspend()
         case .quit: running = false
+        case .interrupt: stop(status: 128 + SIGINT)
         }
     }
 
@@ -464,6 +522,12 @@ final class StudioApp {
                 inbox.withLock { $0.error = "proactive messages: \(error)" }
             }
         }
+    }
+
+    /// Ends the loop with `status` (a signal's, or Ctrl-C's: raw mode turns it into a key).
+    private func stop(status: Int32) {
+        running = false
+        exitStatus = status
     }
 
     private func setStatus(_ text: String, error: Bool = false) {

@@ -27,7 +27,7 @@ struct StudioCommand {
             return CommandLineTool.Status.failure
         }
         return Studio.open(backend: backend, backendName: backend.client.configuration.hostAndPort,
-                           autoplay: nil, options: options, signals: signals)
+                           autoplay: nil, mode: .browse, options: options, signals: signals)
     }
 }
 
@@ -38,12 +38,12 @@ enum Studio {
 
     /// `signals` must have been made before any thread started.
     static func open(backend: BackendSession?, backendName: String, autoplay: StudioApp.Autoplay?,
-                     options: PlayOptions, signals: SignalWatcher) -> Int32 {
+                     mode: StudioApp.Mode, options: PlayOptions, signals: SignalWatcher) -> Int32 {
         guard isInteractive else {
             return PlainStudio(backend: backend, options: options, signals: signals).run(startingAt: autoplay)
         }
         let terminal = Terminal()
-        let app = StudioApp(setup: .init(backend: backend, backendName: backendName, autoplay: autoplay, options: options),
+        let app = StudioApp(setup: .init(backend: backend, backendName: backendName, autoplay: autoplay, mode: mode, options: options),
                             terminal: terminal, signals: signals)
         return app.run()
     }
