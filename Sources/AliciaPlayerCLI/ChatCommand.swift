@@ -19,6 +19,7 @@ struct ChatCommand {
         // The voice-note player needs an episode to take the focus from; here there is none.
         let idleEpisode = Player(configuration: PlayerConfiguration(device: options.device))
         let voiceNotes = VoiceNotes(episode: idleEpisode, configuration: PlayerConfiguration(device: options.device))
+        voiceNotes.player.setVolume(VolumeScale.linear(percent: options.volume ?? 100))
         defer { voiceNotes.stop() }
         signals.whenSignalled { voiceNotes.skip() }
         let client = backend.client

@@ -105,9 +105,10 @@ import AliciaTerminal
         (Key.character(" "), StudioAction.togglePause), (.left, .seek(by: -15)), (.right, .seek(by: 30)),
         (.character(","), .seek(by: -5)), (.character("."), .seek(by: 5)), (.character("0"), .seekToFraction(0)),
         (.character("7"), .seekToFraction(0.7)), (.character("n"), .next), (.character("p"), .previous),
-        (.character("+"), .volume(by: 0.1)), (.character("-"), .volume(by: -0.1)), (.character("]"), .speed(by: 0.25)),
+        (.character("+"), .volume(steps: 1)), (.character("-"), .volume(steps: -1)), (.character("m"), .mute),
+        (.character("]"), .speed(by: 0.25)),
         (.character("v"), .replayVoiceNote), (.character("t"), .talk), (.enter, .playSelected),
-        (.character("/"), .search), (.character("?"), .help), (.character("q"), .quit), (.control("c"), .quit),
+        (.character("/"), .search), (.character("?"), .help), (.character("q"), .quit), (.control("c"), .interrupt),
         (.control("z"), .suspend), (.escape, .dismiss), (.character("a"), .enqueueSelected),
         (.character("A"), .playSelectedNext),
     ])

@@ -240,6 +240,45 @@ struct StudioTests {
         #expect(captured.count / 2 >= 2 * 48_000 - 480, "both items did not play: \(captured.count / 2) frames")
     }
 
+    /// Guards issue 17: volume moved in steps of 10 % of the amplitude, could not be muted, and
+    /// neither it nor the speed outlived the run.
+    @Test("volume in 5 % steps, m mutes, and the volume and speed set are there in the next Studio")
+    func volumeAndSpeedAreRemembered() async throws {
+        try Self.requireTmux()
+        let state = try TemporaryDirectory(prefix: "state")
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        let environment = try Self.environment(["XDG_STATE_HOME": state.path])
+        do {
+            let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
+            _ = try tmux.waitFor("the Studio at full volume") { $0.contains("vol 100%") }
+            try tmux.keys("-")
+            try tmux.keys("-")
+            _ = try tmux.waitFor("90 %") { $0.contains("vol 90%") }
+            try tmux.keys("m")
+            _ = try tmux.waitFor("muted") { $0.contains("muted") && !$0.contains("vol 90%") }
+            try tmux.keys("m")
+            _ = try tmux.waitFor("unmuted") { $0.contains("vol 90%") }
+            try tmux.keys("]")
+            _ = try tmux.waitFor("1.25×") { $0.contains("1.25×") }
+            try tmux.keys("q")
+            #expect(try Self.status(tmux) == "0")
+        }
+        let saved = try String(contentsOfFile: state.file("alicia-player/state"), encoding: .utf8)
+        #expect(saved.contains("volume = 90") && saved.contains("speed = 1.25"), "\(saved)")
+        let again = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
+        _ = try again.waitFor("the remembered volume and speed") { $0.contains("vol 90%") && $0.contains("1.25×") }
+        try again.keys("q")
+        #expect(try Self.status(again) == "0")
+        // A flag holds for its run and is not remembered.
+        let flagged = try Tmux(command: "'\(player)' demo --volume 40 --device \(capture.sinkName)", environment: environment)
+        _ = try flagged.waitFor("the flag's volume") { $0.contains("vol 40%") }
+        try flagged.keys("q")
+        #expect(try Self.status(flagged) == "0")
+        #expect(try String(contentsOfFile: state.file("alicia-player/state"), encoding: .utf8) == saved)
+        _ = await capture.finish()
+    }
+
     @Test("Ctrl-C quits at 40×12 with NO_COLOR, and the terminal is restored")
     func signalsRestoreTheTerminal() async throws {
         try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")

@@ -6,7 +6,9 @@ enum StudioAction: Equatable {
     case seek(by: Double)
     case seekToFraction(Double)
     case next, previous
-    case volume(by: Double)
+    /// Volume up (positive) or down, in steps of `VolumeScale.step`.
+    case volume(steps: Int)
+    case mute
     case speed(by: Double)
     case replayVoiceNote
     case talk
@@ -37,8 +39,9 @@ enum StudioAction: Equatable {
             return .seekToFraction(Double(c.wholeNumberValue ?? 0) / 10)
         case .character("n"): return .next
         case .character("p"): return .previous
-        case .character("+"), .character("="): return .volume(by: 0.1)
-        case .character("-"), .character("_"): return .volume(by: -0.1)
+        case .character("+"), .character("="): return .volume(steps: 1)
+        case .character("-"), .character("_"): return .volume(steps: -1)
+        case .character("m"): return .mute
         case .character("]"): return .speed(by: 0.25)
         case .character("["): return .speed(by: -0.25)
         case .character("v"): return .replayVoiceNote
@@ -70,7 +73,8 @@ enum StudioAction: Equatable {
         (", / .", "back / forward 5 s"),
         ("0 – 9", "jump to 0 – 90 %"),
         ("n / p", "next / previous in the queue (p after 3 s: restart)"),
-        ("+ / -", "volume up / down"),
+        ("+ / -", "volume up / down by 5 %"),
+        ("m", "mute / unmute"),
         ("[ / ]", "slower / faster"),
         ("↑ ↓ j k", "select; PgUp PgDn, g G: page, first, last"),
         ("enter", "play the selected episode"),

@@ -56,6 +56,11 @@ final class StudioApp {
     private var statusSetAt: ContinuousClock.Instant?
     /// Notices read before the Studio took the screen, handled with the first frame's.
     private var earlyNotices: [SessionNotice] = []
+    /// Where the volume and speed are remembered, and what was there when the Studio opened.
+    private let statePath: String
+    private let remembered: ListenerState
+    /// The volume and speed the Studio opened with (flags, else remembered): what keys change.
+    private let opened: ListenerState
 
     private struct Inbox: Sendable {
         var reply: StudioModel.ChatPanel?
@@ -82,9 +87,21 @@ final class StudioApp {
         self.setup = setup
         self.terminal = terminal
         self.signals = signals
-        session = ListeningSession(PlaybackSession.sessionOptions(setup.options))
+        var environment: [String: String] = [:]
+        for key in ["XDG_STATE_HOME", "HOME"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        statePath = ListenerState.path(environment: environment)
+        remembered = ListenerState.load(from: statePath)
+        // The flags win; else what the Studio was left at last time.
+        var options = setup.options
+        if options.speedGiven == nil { options.speedGiven = remembered.speed }
+        if options.volume == nil { options.volume = remembered.volume }
+        session = ListeningSession(PlaybackSession.sessionOptions(options))
         voiceNotes = session.voiceNotes!
         model.backendName = setup.backendName
+        model.volumePercent = options.volume ?? 100
+        opened = ListenerState(volume: model.volumePercent, speed: options.speed)
     }
 
     func run() -> Int32 {
@@ -105,6 +122,7 @@ final class StudioApp {
         defer {
             session.close()
             terminal.restore()
+            rememberVolumeAndSpeed()
         }
         refreshProactive()
         draw()
@@ -303,10 +321,14 @@ final class StudioApp {
             if !session.next() { setStatus("this is the last in the queue") }
         case .previous:
             if !session.previous() { setStatus("this is the first in the queue") }
-        case .volume(let delta):
-            let volume = min(1.5, max(0, (player.snapshot().volume + delta) * 10).rounded() / 10)
-            player.setVolume(volume)
-            setStatus("volume \(Int((volume * 100).rounded()))%")
+        case .volume(let steps):
+            model.volumePercent = VolumeScale.stepped(model.volumePercent, by: steps)
+            applyVolume()
+            setStatus("volume \(VolumeScale.text(model.volumePercent))" + (model.muted ? " (muted: m unmutes)" : ""))
+        case .mute:
+            model.muted.toggle()
+            applyVolume()
+            setStatus(model.muted ? "muted (m unmutes)" : "volume \(VolumeScale.text(model.volumePercent))")
         case .speed(let delta):
             // In quarter steps, whatever the speed was set to on the command line.
             let speed = player.setSpeed(((player.snapshot().speed + delta) * 4).rounded() / 4)
@@ -521,6 +543,23 @@ final class StudioApp {
             } catch {
                 inbox.withLock { $0.error = "proactive messages: \(error)" }
             }
+        }
+    }
+
+    /// The model's volume to both players, on the mixer's scale.
+    private func applyVolume() {
+        session.setVolume(model.muted ? 0 : VolumeScale.linear(percent: model.volumePercent))
+    }
+
+    /// Keeps the volume or speed the listener changed with keys (a flag holds for its run only).
+    private func rememberVolumeAndSpeed() {
+        var now = remembered
+        if model.volumePercent != opened.volume { now.volume = model.volumePercent }
+        let speed = player.snapshot().speed
+        if speed != opened.speed { now.speed = speed }
+        guard now != remembered else { return }
+        if let failure = now.save(to: statePath) {
+            Console.error("alicia-player: warning: cannot remember the volume and speed: \(failure)\n")
         }
     }
 

@@ -187,7 +187,7 @@ struct StudioLayout {
             tail = " -" + TimeSpec.clock(max(0, duration - snapshot.position)) + " / " + TimeSpec.clock(duration)
         }
         if snapshot.speed != 1 { tail += "  " + ProgressLine.speedText(snapshot.speed) }
-        if volume { tail += "  vol \(Int((snapshot.volume * 100).rounded()))%" }
+        if volume { tail += model.muted ? "  muted" : "  vol " + VolumeScale.text(model.volumePercent) }
         tail += " "
         let barWidth = width - DisplayWidth.of(elapsed) - DisplayWidth.of(tail)
         guard barWidth >= 6, let duration = snapshot.duration, duration > 0 else {

@@ -33,6 +33,9 @@ struct StudioModel {
     var status: (text: String, isError: Bool)?
     /// Where the backend is (for the header), never with the token.
     var backendName = ""
+    /// The listener's volume in percent on the mixer's scale (`VolumeScale`), and whether muted.
+    var volumePercent = 100.0
+    var muted = false
 
     struct NowPlaying: Equatable {
         var title: String
