@@ -116,6 +116,22 @@ import AliciaTerminal
         #expect(StudioAction.forKey(key, pageSize: 10) == action)
     }
 
+    /// Guards issue 17: after the window grew, the list stayed scrolled, the first collection hidden
+    /// above empty rows until `g`.
+    @Test func theScrollFitsAgainWhenTheListGrows() {
+        var model = StudioLayoutTests.model()
+        model.moveSelection(by: 99)
+        model.scrollToSelection(rows: 2)
+        #expect(model.scroll > 0)
+        let lines = model.listLines.count
+        model.scrollToSelection(rows: lines + 10)
+        #expect(model.scroll == 0)
+        // Taller than the list by one row less than needed: scrolled only as far as fills it.
+        model.scrollToSelection(rows: 2)
+        model.scrollToSelection(rows: lines - 1)
+        #expect(model.scroll == 1)
+    }
+
     @Test func selectionStaysInTheList() {
         var model = StudioLayoutTests.model()
         model.moveSelection(by: -5)

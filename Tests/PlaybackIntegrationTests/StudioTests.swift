@@ -279,6 +279,87 @@ struct StudioTests {
         _ = await capture.finish()
     }
 
+    /// Guards issue 17 (item 3): paused, ten → in one send-keys moved 0:00 → 0:30 and ten . moved 5 s.
+    @Test("key presses that arrive together add up: ten → move 300 s, ten . move 50 s")
+    func pressesThatArriveTogetherAddUp() async throws {
+        try Self.requireTmux()
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
+        _ = try tmux.waitFor("the Studio playing") { $0.contains("▶ Morning Light") }
+        // Slow Tide is 45 minutes long: room for 350 s.
+        try tmux.keys("/")
+        try tmux.keys("-l", "slow tide")
+        try tmux.keys("Enter")
+        try tmux.keys("Enter")
+        _ = try tmux.waitFor("Slow Tide playing") { $0.contains("▶ Slow Tide") && $0.contains("playing") }
+        try tmux.keys("Space")
+        _ = try tmux.waitFor("paused") { $0.contains("paused") }
+        let start = try #require(Self.elapsed(tmux.screen()))
+        try tmux.keys("Right", "Right", "Right", "Right", "Right", "Right", "Right", "Right", "Right", "Right")
+        _ = try tmux.waitFor("300 s on") { Self.elapsed($0) == start + 300 }
+        try tmux.keys(".", ".", ".", ".", ".", ".", ".", ".", ".", ".")
+        _ = try tmux.waitFor("50 s more") { Self.elapsed($0) == start + 350 }
+        try tmux.keys("q")
+        #expect(try Self.status(tmux) == "0")
+        _ = await capture.finish()
+    }
+
+    /// Guards issue 17 (item 5): Esc kept the filter ("Nothing matches “zzz”."), and the next / typed onto it.
+    @Test("search: Esc clears the query and closes the line; / starts a fresh one")
+    func searchEscapeClears() async throws {
+        try Self.requireTmux()
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
+        _ = try tmux.waitFor("the Studio") { $0.contains("Morning Light") && $0.contains("Slow Tide") }
+        try tmux.keys("/")
+        try tmux.keys("-l", "zzz")
+        _ = try tmux.waitFor("nothing matches") { $0.contains("Nothing matches “zzz”.") }
+        try tmux.keys("Escape")
+        _ = try tmux.waitFor("the whole list again") { !$0.contains("zzz") && $0.contains("Morning Light") && $0.contains("Slow Tide") }
+        // Enter keeps a filter; the next / does not type onto it.
+        try tmux.keys("/")
+        try tmux.keys("-l", "tide")
+        try tmux.keys("Enter")
+        _ = try tmux.waitFor("the filtered list") { $0.contains("Slow Tide") && !$0.contains("Paper Boats") }
+        try tmux.keys("/")
+        try tmux.keys("-l", "paper")
+        _ = try tmux.waitFor("a fresh query") { $0.contains(" /paper") && !$0.contains("tidepaper") && $0.contains("Paper Boats") }
+        try tmux.keys("Escape")
+        _ = try tmux.waitFor("the whole list") { $0.contains("Morning Light") && $0.contains("Slow Tide") && !$0.contains(" /paper") }
+        try tmux.keys("q")
+        #expect(try Self.status(tmux) == "0")
+        _ = await capture.finish()
+    }
+
+    /// Guards issue 17 (item 6): after the window grew, the list stayed scrolled, hiding the first collection.
+    @Test("after the window grows the list fits it again, from its first collection")
+    func theListRefitsAfterGrowing() async throws {
+        try Self.requireTmux()
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
+        let full = try tmux.waitFor("the Studio") { $0.contains("Morning Light") && $0.contains("A Short Interlude") }
+        let firstHeading = try #require(full.split(separator: "\n").dropFirst().first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            .map { $0.trimmingCharacters(in: .whitespaces) })
+        try tmux.run(["resize-window", "-t", "studio", "-x", "100", "-y", "12"])
+        _ = try tmux.waitFor("the small window") { screen in
+            (screen.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("Now playing") } ?? 99) < 12
+        }
+        try tmux.keys("G")
+        _ = try tmux.waitFor("the last episode in view, the first heading scrolled away") {
+            $0.contains("A Short Interlude") && !$0.contains(firstHeading)
+        }
+        try tmux.run(["resize-window", "-t", "studio", "-x", "100", "-y", "30"])
+        _ = try tmux.waitFor("the whole list from its first collection") {
+            $0.contains(firstHeading) && $0.contains("Morning Light") && $0.contains("A Short Interlude")
+        }
+        try tmux.keys("q")
+        #expect(try Self.status(tmux) == "0")
+        _ = await capture.finish()
+    }
+
     @Test("Ctrl-C quits at 40×12 with NO_COLOR, and the terminal is restored")
     func signalsRestoreTheTerminal() async throws {
         try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")

@@ -285,10 +285,15 @@ final class StudioApp {
         guard let size = terminal.size() else { return }
         var voice: (String, PlayerSnapshot)?
         if let title = voiceNotes.nowPlaying.title { voice = (title, voiceNotes.player.snapshot()) }
-        // The list's height is the last frame's: the selection stays in view as the window changes.
-        model.scrollToSelection(rows: listRows)
-        let frame = StudioLayout(model: model, episode: player.snapshot(), voice: voice,
-                                 columns: size.columns, rows: size.rows).frame()
+        let episode = player.snapshot()
+        var frame = StudioLayout(model: model, episode: episode, voice: voice, columns: size.columns, rows: size.rows).frame()
+        // Scrolled for this frame's list height: the selection stays in view as the window shrinks,
+        // and the list fills the window again as it grows.
+        let scroll = model.scroll
+        model.scrollToSelection(rows: frame.listRows)
+        if model.scroll != scroll {
+            frame = StudioLayout(model: model, episode: episode, voice: voice, columns: size.columns, rows: size.rows).frame()
+        }
         listRows = frame.listRows
         let output = screen.render(frame.lines, columns: size.columns, rows: size.rows)
         if !output.isEmpty { terminal.write(output) }
@@ -359,7 +364,10 @@ final class StudioApp {
         case .moveSelection(let delta): model.moveSelection(by: delta)
         case .selectFirst: model.selection = 0
         case .selectLast: model.moveSelection(by: model.visibleEntries.count)
-        case .search: model.search = LineEditor(text: model.filter)
+        case .search:
+            // A fresh query each time: the last one is not typed onto.
+            model.search = LineEditor()
+            setFilter("")
         case .help: model.showHelp.toggle()
         case .dismiss:
             model.showHelp = false
@@ -388,18 +396,26 @@ final class StudioApp {
         }
     }
 
+    /// The search line: what is typed filters the list at once; enter keeps the filter and closes
+    /// the line, Esc clears it and closes.
     private func searching(_ key: Key) {
         switch key {
         case .escape:
             model.search = nil
+            setFilter("")
         case .enter:
             model.search = nil
         default:
             _ = model.search?.handle(key)
-            model.filter = model.search?.text ?? ""
-            model.selection = 0
-            model.scroll = 0
+            setFilter(model.search?.text ?? "")
         }
+    }
+
+    private func setFilter(_ filter: String) {
+        guard filter != model.filter else { return }
+        model.filter = filter
+        model.selection = 0
+        model.scroll = 0
     }
 
     // MARK: Actions

@@ -77,12 +77,14 @@ struct StudioModel {
         selection = min(max(0, selection + delta), count - 1)
     }
 
-    /// Keeps the selection within `rows` rows of list, scrolling as little as possible.
+    /// Keeps the selection within `rows` rows of list, scrolling as little as possible, and never
+    /// further than fills the rows (after the window grows, no empty rows under a hidden top).
     mutating func scrollToSelection(rows: Int) {
         guard rows > 0 else { return }
         let line = listLine(ofEntry: selection)
         if line < scroll { scroll = max(0, line - (selection == 0 ? line : 0)) }
         if line >= scroll + rows { scroll = line - rows + 1 }
+        scroll = min(scroll, max(0, listLines.count - rows))
         if selection == 0 { scroll = 0 }
     }
 
