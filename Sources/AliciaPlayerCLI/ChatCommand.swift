@@ -45,6 +45,8 @@ struct ChatCommand {
             Console.fail(error.message)
             return CommandLineTool.Status.failure
         }
+        // The reader of the reply has gone (`chat … | head -1`): nothing left worth doing.
+        if Console.stdoutClosed { return CommandLineTool.Status.success }
         Console.out(reply.text.hasSuffix("\n") ? "" : "\n")
         if let id = reply.messageID { Console.out("message \(id)\n") }
         var status = CommandLineTool.Status.success

@@ -20,6 +20,12 @@ public enum CommandLineTool {
             Console.error(error.hint + "\n")
             return Status.usage
         }
+        let status = run(invocation)
+        // Output that could not be printed because its reader had gone ends the program quietly.
+        return Console.stdoutWriteFailed ? Status.success : status
+    }
+
+    private static func run(_ invocation: Invocation) -> Int32 {
         switch invocation {
         case .help(let command):
             Console.out((command.flatMap(CommandUsage.text(for:)) ?? Invocation.usage) + "\n")

@@ -100,6 +100,31 @@ import AliciaTerminal
     }
 }
 
+@Suite struct StudioStatusTests {
+    static let error = "S1E01: no PulseAudio server (Connection refused): start one with `pulseaudio --start`, or point PULSE_SERVER at one"
+
+    /// Guards issue 17: at 100 columns the PulseAudio error was cut mid-word, and its advice lost.
+    @Test(arguments: [(100, 30), (80, 24), (60, 16)])
+    func aLongErrorWrapsSoItsAdviceShows(columns: Int, rows: Int) {
+        var model = StudioLayoutTests.model()
+        model.status = (Self.error, true)
+        let frame = StudioLayout(model: model, episode: StudioLayoutTests.playing(), voice: nil, columns: columns, rows: rows).frame()
+        #expect(frame.lines.count == rows)
+        let shown = frame.lines.suffix(3).map { $0.text.trimmingCharacters() }.joined(separator: " ")
+        #expect(shown.contains("point PULSE_SERVER at one"), "\(shown)")
+        for line in frame.lines { #expect(DisplayWidth.of(line.text) <= columns) }
+    }
+
+    @Test func atTheSmallestSizeItIsCutWithAnEllipsisAndTheListKeepsARow() {
+        var model = StudioLayoutTests.model()
+        model.status = (Self.error, true)
+        let frame = StudioLayout(model: model, episode: StudioLayoutTests.playing(), voice: nil, columns: 40, rows: 12).frame()
+        #expect(frame.lines.count == 12)
+        #expect(frame.listRows >= 1)
+        #expect(frame.lines.last?.text.trimmingCharacters().hasSuffix("…") == true, "\(frame.lines.map(\.text))")
+    }
+}
+
 @Suite struct StudioActionTests {
     @Test(arguments: [
         (Key.character(" "), StudioAction.togglePause), (.left, .seek(by: -15)), (.right, .seek(by: 30)),

@@ -293,6 +293,32 @@ struct BackendCommandTests {
         withExtendedLifetime(refusing) {}
     }
 
+    /// Guards issue 17: `alicia-player demo </dev/null | head -1` never exited after head closed the pipe.
+    @Test("a closed stdout ends the plain Studio quietly with status 0")
+    func closedStdout() async throws {
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        let script = "'\(player)' demo --device \(capture.sinkName) </dev/null 2>/dev/null | head -1; echo \"status ${PIPESTATUS[0]}\""
+        let result = try await ChildProcess.run("bash", ["-c", script], environment: Self.isolatedEnvironment(nil), timeout: .seconds(30))
+        _ = await capture.finish()
+        let lines = result.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(result.stdoutText)")
+        #expect(lines.first?.hasPrefix("playing ") == true, "\(result.stdoutText)")
+        #expect(lines.last == "status 0", "\(result.stdoutText)")
+    }
+
+    /// Guards issue 17: without PulseAudio the plain Studio said the same error for all five episodes.
+    @Test("without PulseAudio the plain Studio stops at the first output error, said once")
+    func noPulseAudio() async throws {
+        var environment = try Self.isolatedEnvironment(nil)
+        environment["PULSE_SERVER"] = "unix:/nonexistent/alicia-test/native"
+        let result = try await Playback.run(["demo"], environment: environment)
+        #expect(result.status == 1, "\(result)")
+        let errors = result.stderrLines.filter { $0.contains("no PulseAudio server") }
+        #expect(errors.count == 1, "\(result)")
+        #expect(result.stderrLines.count == 2, "the demo's address and the error, nothing more: \(result)")
+    }
+
     @Test("demo starts its own backend and plays; Ctrl-C stops it cleanly")
     func demo() async throws {
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)

@@ -92,6 +92,8 @@ struct PlainStudio {
         var lastStatus = ContinuousClock.now
         while !session.isFinished {
             if let signal = signals.signal { return 128 + signal }
+            // `demo | head -1`: the reader has gone, so has the point of playing on.
+            if !options.quiet && Console.stdoutClosed { return CommandLineTool.Status.success }
             for notice in session.nextNotices(timeout: .milliseconds(500)) {
                 switch notice {
                 case .started(_, let item):

@@ -37,7 +37,8 @@ struct StudioLayout {
             return Frame(lines: Array(lines.prefix(max(0, rows))), listRows: 0)
         }
         let chatRows = rows >= 18 ? 3 : (rows >= 14 ? 2 : 1)
-        let footer = [rule("Alicia")] + chat(rows: chatRows) + [rule("Now playing")] + nowPlaying() + [statusLine()]
+        let footer = [rule("Alicia")] + chat(rows: chatRows) + [rule("Now playing")] + nowPlaying()
+            + statusLines(maximum: rows >= 16 ? 3 : 2)
         let listRows = max(1, rows - 1 - footer.count)
         var lines = [header()]
         lines += model.showHelp ? help(rows: listRows) : list(rows: listRows)
@@ -201,6 +202,21 @@ struct StudioLayout {
         return DisplayWidth.pad(elapsed + bar + tail, to: width)
     }
 
+    /// The composer, the search line, a status (a long one wrapped over up to `maximum` rows, so
+    /// the advice at the end of an error shows; the last row cut with … if even that is short), or
+    /// the key hints.
+    private func statusLines(maximum: Int) -> [StyledLine] {
+        if let status = model.status, model.composer == nil, model.search == nil {
+            var lines = wrap(status.text, width: columns - 2)
+            if lines.count > maximum {
+                let rest = lines[(maximum - 1)...].joined(separator: " ")
+                lines = Array(lines.prefix(maximum - 1)) + [DisplayWidth.truncate(rest, to: columns - 2)]
+            }
+            return lines.map { StyledLine(DisplayWidth.pad(" " + $0, to: columns), style: status.isError ? .red : .plain) }
+        }
+        return [statusLine()]
+    }
+
     private func statusLine() -> StyledLine {
         if let composer = model.composer {
             let prompt = " Say to Alicia: "
@@ -210,9 +226,6 @@ struct StudioLayout {
         if let search = model.search {
             let visible = search.visible(width: max(1, columns - 3))
             return StyledLine(DisplayWidth.pad(" /" + visible.text, to: columns), style: .yellow)
-        }
-        if let status = model.status {
-            return StyledLine(DisplayWidth.pad(" " + status.text, to: columns), style: status.isError ? .red : .plain)
         }
         let hints = " space play/pause · ←/→ seek · enter play · t talk · / search · ? help"
         return StyledLine(DisplayWidth.pad(hints, to: columns), style: .dim)
