@@ -63,16 +63,16 @@ final class PlayerCore: @unchecked Sendable {
         var firedCues: Set<Int> = []
         /// Frame the decoder of `item` produces next.
         var decodedFrame: Int64 = 0
-        /// A seek the feeder has taken and not yet begun (it is flushing, opening or moving the
-        /// decoder, and the map holds nothing of it yet). A relative seek asked meanwhile starts
-        /// from it: presses that arrive together add up instead of each starting from the frame
-        /// heard before the first.
-        var seeking: (entry: QueueEntryID, frame: Int64)?
+        /// A jump or seek the feeder has taken and not yet begun (it is flushing, opening or moving
+        /// the decoder, and the map holds nothing of it yet). A seek asked meanwhile starts from it:
+        /// presses that arrive together add up, and a seek pressed right after `n` or enter is
+        /// about the entry jumped to, instead of starting from the frame heard before.
+        var taken: (entry: QueueEntryID, start: Start)?
 
-        /// Takes the waiting request, noting a seek in flight.
+        /// Takes the waiting request, noting a jump or seek in flight.
         mutating func takeRequest() -> Request? {
             defer { request = nil }
-            if case .play(let entry, .frame(let frame))? = request { seeking = (entry, frame) } else { seeking = nil }
+            if case .play(let entry, let start)? = request { taken = (entry, start) } else { taken = nil }
             return request
         }
     }
@@ -207,7 +207,7 @@ final class PlayerCore: @unchecked Sendable {
                 c.sink = nil
                 c.map.reset()
                 c.decodedFrame = 0
-                c.seeking = nil
+                c.taken = nil
                 if !c.shutdown { c.state = .idle }
             }
             return (c.item, c.prefetch, c.sink)
@@ -224,7 +224,7 @@ final class PlayerCore: @unchecked Sendable {
     /// arrives (returned).
     private func play(_ entryID: QueueEntryID, from start: Start) -> Request? {
         guard let queued = control.withLock({ $0.queue.entry(entryID) }) else {
-            control.withLock { $0.seeking = nil }
+            control.withLock { $0.taken = nil }
             return nil
         }
         let sameEntry = control.withLock { $0.item?.entry == entryID }
@@ -266,7 +266,7 @@ final class PlayerCore: @unchecked Sendable {
         let (changedEntry, state) = control.update { c -> (Bool, PlayerState) in
             c.map.begin(entry: entryID, format: format, sourceStart: frame, ratio: speed)
             c.decodedFrame = frame
-            c.seeking = nil
+            c.taken = nil
             let changed = c.heard != entryID
             c.heard = entryID
             c.resting = nil
@@ -346,7 +346,7 @@ final class PlayerCore: @unchecked Sendable {
     private func failedEntry(_ entryID: QueueEntryID, error: PlaybackError, fatal: Bool = false) -> Request? {
         Log.info(.engine, "\(entryID) failed: \(error.message)")
         let next = control.update { c -> QueueEntryID? in
-            c.seeking = nil
+            c.taken = nil
             c.errors[entryID] = error
             let after = fatal ? nil : c.queue.entry(after: entryID).flatMap { $0.id == entryID ? nil : $0 }
             if c.heard == nil || c.heard == entryID || after == nil {

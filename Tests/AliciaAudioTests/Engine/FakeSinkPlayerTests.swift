@@ -149,6 +149,47 @@ import AliciaTestSupport
         player.stop()
     }
 
+    /// Guards issue 17: a seek pressed right after a jump (`n`, enter) was dropped while the feeder
+    /// carried the jump out, or applied to the entry left behind.
+    @Test func seeksAskedWhileAJumpIsCarriedOutAreAboutTheEntryJumpedTo() throws {
+        let directory = try TemporaryDirectory(prefix: "fake")
+        let a = WAVFixture(seconds: 4, sampleRate: Self.rate, channels: 2, seed: 60)
+        let b = WAVFixture(seconds: 4, sampleRate: Self.rate, channels: 1, seed: 61)
+        let sinks = RecordingSinks()
+        let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
+        let events = player.subscribe()
+        player.play(try items([a, b], in: directory))
+        let ids = player.queue.entries.map(\.id)
+        let sink = try #require(sinks.current())
+        #expect(sink.waitForWritten(2048))
+        sink.holdFlushes(true)
+        #expect(player.next())
+        #expect(sink.waitForFlushesBegun(1))
+        player.seek(by: 1)
+        player.seek(by: 1)
+        sink.holdFlushes(false)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while player.snapshot().entry != ids[1] || player.snapshot().positionFrames != 2 * Int64(Self.rate), ContinuousClock.now < deadline {
+            _ = events.next(timeout: .milliseconds(5))
+        }
+        #expect(player.snapshot().entry == ids[1])
+        #expect(player.snapshot().positionFrames == 2 * Int64(Self.rate), "two seeks of 1 s after the jump did not land at 2 s of it")
+        // A fraction asked during a jump is a fraction of the entry jumped to.
+        let current = try #require(sinks.current())
+        current.holdFlushes(true)
+        let begun = current.snapshot.flushesBegun
+        #expect(player.previous())
+        #expect(current.waitForFlushesBegun(begun + 1))
+        player.seek(toFraction: 0.5)
+        current.holdFlushes(false)
+        while player.snapshot().entry != ids[0] || player.snapshot().positionFrames != Int64(a.frameCount / 2), ContinuousClock.now < deadline {
+            _ = events.next(timeout: .milliseconds(5))
+        }
+        #expect(player.snapshot().entry == ids[0])
+        #expect(player.snapshot().positionFrames == Int64(a.frameCount / 2))
+        player.stop()
+    }
+
     @Test func aCueIsReachedOnceWhenItsPositionIsHeard() throws {
         let directory = try TemporaryDirectory(prefix: "fake")
         let a = WAVFixture(seconds: 1, sampleRate: Self.rate, channels: 2, seed: 56)
