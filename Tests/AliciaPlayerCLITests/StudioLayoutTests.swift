@@ -51,7 +51,8 @@ import AliciaTerminal
         let held = StudioLayout(model: Self.model(), episode: episode, voice: ("voice-7.wav", Self.playing()), columns: 100, rows: 30)
             .frame().lines.map(\.text)
         #expect(held.contains { $0.contains("held: voice note") })
-        #expect(held.contains { $0.contains("🎙") && $0.contains("voice-7.wav") })
+        // Guards issue 17: the voice-note line showed its file name (`voice-101.wav`).
+        #expect(held.contains { $0.contains("🎙 Voice note · 3:00") && !$0.contains("voice-7.wav") })
     }
 
     @Test func aSpeedOtherThanOneShowsInTheProgress() {
@@ -60,7 +61,19 @@ import AliciaTerminal
         #expect(!normal.contains { $0.contains("×") })
         episode.speed = 1.5
         let faster = StudioLayout(model: Self.model(), episode: episode, voice: nil, columns: 100, rows: 30).frame().lines.map(\.text)
-        #expect(faster.contains { $0.contains("-1:37 / 3:00  1.5×  vol 100%") })
+        // Guards issue 17: at another speed the listening time left shows too (97 s at 1.5× is 1:04).
+        #expect(faster.contains { $0.contains("-1:37 / 3:00  -1:04 at 1.5×  vol 100%") })
+    }
+
+    /// Guards issue 17: `0:00 … -2:59 / 3:00`; elapsed and remaining add up to the total.
+    @Test(arguments: [(0.0, 180.0, "0:00", "-3:00 / 3:00"), (0.4, 180, "0:00", "-3:00 / 3:00"), (83.9, 180, "1:23", "-1:37 / 3:00"),
+                      (179.99, 180, "2:59", "-0:01 / 3:00"), (10.5, 127.5, "0:10", "-1:57 / 2:07")])
+    func elapsedAndRemainingAddUpToTheTotal(position: Double, duration: Double, elapsed: String, tail: String) {
+        var episode = Self.playing()
+        episode.position = position
+        episode.duration = duration
+        let text = StudioLayout(model: Self.model(), episode: episode, voice: nil, columns: 100, rows: 30).frame().lines.map(\.text)
+        #expect(text.contains { $0.hasPrefix(" \(elapsed) ▕") && $0.contains(" \(tail)  vol") }, "\(text)")
     }
 
     @Test(arguments: [(1.0, "1×"), (1.25, "1.25×"), (1.5, "1.5×"), (2.0, "2×"), (0.75, "0.75×"), (0.5, "0.5×"), (2.05, "2.05×")])
@@ -74,6 +87,48 @@ import AliciaTerminal
         #expect(text.contains { $0.hasPrefix(" Nights") })
         #expect(text.contains { $0.contains("▶ 1") && $0.contains("S1E01") })
         #expect(text.contains { $0.contains("Paper Boats") && $0.contains("no audio") })
+    }
+
+    /// Guards issue 17: a local file in the Studio showed "Season 0", the label `—` and a length of `0:00`.
+    @Test func aQueueWithoutABackendShowsNoMadeUpSeasonLabelOrLength() {
+        var model = StudioModel()
+        model.hasBackend = false
+        model.library = Library([Episode(title: "one second.wav", fileName: "stream", collection: "QUEUE", collectionTitle: "Queue"),
+                                 Episode(title: "later.wav", duration: 75, fileName: "stream", collection: "QUEUE", collectionTitle: "Queue")])
+        model.nowPlaying = .init(title: "one second.wav", label: nil, mood: "", entryIndex: 1)
+        let text = StudioLayout(model: model, episode: Self.playing(), voice: nil, columns: 100, rows: 30).frame().lines.map(\.text)
+        #expect(!text.contains { $0.contains("Season 0") || $0.contains("—") || $0.contains("0:00 ") && $0.contains("one second") })
+        #expect(text.contains { $0.hasPrefix(" Queue") })
+        #expect(text.contains { $0.contains("▶ 1  one second.wav") })
+        #expect(text.contains { $0.contains("later.wav") && $0.hasSuffix("1:15 ") })
+        // Guards issue 17: "Press t to talk" with no backend to talk to.
+        #expect(!text.contains { $0.contains("Press t to talk") || $0.contains("t talk") || $0.contains("── Alicia") })
+    }
+
+    @Test func withABackendAliciasPanelAndTheTalkKeyShow() {
+        let text = StudioLayout(model: Self.model(), episode: Self.playing(), voice: nil, columns: 100, rows: 30).frame().lines.map(\.text)
+        #expect(text.contains { $0.contains("Press t to talk") })
+        #expect(text.contains { $0.contains("t talk") })
+    }
+
+    @Test func theShowNotesPaneRendersMarkdownWrapsAndScrolls() {
+        var model = Self.model()
+        let paragraph = String(repeating: "A calm word. ", count: 20)
+        let markdown = "# Morning Light\n\n" + paragraph + "\n\n- **D major**, 84 beats per minute\n- [more](http://x/y)\n"
+        model.notes = .init(title: "Morning Light", label: "S1E01", text: MarkdownText.plain(markdown))
+        var frame = StudioLayout(model: model, episode: Self.playing(), voice: nil, columns: 60, rows: 16).frame()
+        var text = frame.lines.map(\.text)
+        #expect(text[1].hasPrefix(" Show notes · Morning Light") && text[1].contains("Esc closes"))
+        #expect(text[2].hasPrefix(" Morning Light"))
+        #expect(!text.contains { $0.contains("**") || $0.contains("# ") })
+        #expect(text.allSatisfy { DisplayWidth.of($0) <= 60 })
+        // Scrolled to the end: the bullets show, and the scroll is held where the pane is full.
+        model.notes?.scroll = 1000
+        frame = StudioLayout(model: model, episode: Self.playing(), voice: nil, columns: 60, rows: 16).frame()
+        text = frame.lines.map(\.text)
+        #expect(text.contains { $0.contains("• D major, 84 beats per minute") })
+        #expect(text.contains { $0.contains("• more (http://x/y)") })
+        #expect(frame.notesScroll > 0 && frame.notesScroll < 1000)
     }
 
     @Test func tooSmallAWindowSaysSo() {

@@ -23,6 +23,22 @@ import AliciaAudio
         #expect(TimeSpec.parse(text) == nil)
     }
 
+    /// Guards issue 17: the clocks showed `0:00 … -2:59 / 3:00`; shown elapsed plus shown remaining is the shown total.
+    @Test(arguments: [(0.0, 180.0, 180.0), (0.4, 180, 180), (83.9, 180, 97), (179.99, 180, 1), (180, 180, 0), (200, 180, 0),
+                      (10.5, 127.5, 117), (-1, 60, 60)])
+    func remainingAddsUpWithElapsed(position: Double, duration: Double, expected: Double) {
+        let remaining = TimeSpec.remaining(position: position, duration: duration)
+        #expect(remaining == expected)
+        if position >= 0 && position <= duration {
+            #expect(position.rounded(.down) + remaining == duration.rounded(.down))
+        }
+    }
+
+    @Test(arguments: [(1500.0, 3000.0, 2.0, "12:30"), (0, 180, 1.5, "2:00"), (83, 180, 1.5, "1:04"), (0, 60, 0.5, "2:00"), (0, 60, 1, "1:00")])
+    func listeningTimeIsWhatRemainsOverTheSpeed(position: Double, duration: Double, speed: Double, clock: String) {
+        #expect(TimeSpec.clock(TimeSpec.listeningRemaining(position: position, duration: duration, speed: speed)) == clock)
+    }
+
     @Test(arguments: [(0.0, "0:00"), (59.9, "0:59"), (125, "2:05"), (3723, "1:02:03"), (36000, "10:00:00"), (-3, "0:00")])
     func formatsAClock(seconds: Double, expected: String) {
         #expect(TimeSpec.clock(seconds) == expected)
@@ -52,6 +68,12 @@ import AliciaAudio
         #expect(ProgressLine.bar(fraction: 0.5, width: 12) == "▕█████     ▏")
         #expect(ProgressLine.bar(fraction: 1, width: 12) == "▕██████████▏")
         #expect(ProgressLine.bar(fraction: 0.55, width: 12) == "▕█████▌    ▏")
+    }
+
+    @Test func atAnotherSpeedTheListeningTimeLeftShows() {
+        var fast = snapshot(position: 1500, duration: 3000)
+        fast.speed = 2
+        #expect(ProgressLine.render(fast, width: 100).contains("-12:30 at 2×"))
     }
 
     @Test func anUnknownDurationShowsDashes() {

@@ -319,6 +319,28 @@ struct BackendCommandTests {
         #expect(result.stderrLines.count == 2, "the demo's address and the error, nothing more: \(result)")
     }
 
+    /// Guards issue 17 (item 9): mixers showed the stream as "Alicia"; it is the episode's title.
+    @Test("PulseAudio's media.name of the stream is the episode's title")
+    func mediaNameIsTheTitle() async throws {
+        let backend = try DemoBackend(token: Self.token)
+        defer { backend.stop() }
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let child = try PlayerProcess.start(["play", "S1E01", "--device", capture.sinkName], environment: Self.isolatedEnvironment(backend))
+        #expect(await capture.waitForAudio(timeout: .seconds(20)), "nothing played")
+        let deadline = ContinuousClock.now + .seconds(10)
+        var inputs = ""
+        while ContinuousClock.now < deadline {
+            inputs = (try? Pactl.run(["list", "sink-inputs"])) ?? ""
+            if inputs.contains(#"media.name = "Morning Light""#) { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(inputs.contains(#"media.name = "Morning Light""#), "\(inputs)")
+        child.send(SIGINT)
+        let result = try await PlayerProcess.result(of: child, timeout: .seconds(10))
+        _ = await capture.finish()
+        #expect(result.status == 130, "\(result)")
+    }
+
     @Test("demo starts its own backend and plays; Ctrl-C stops it cleanly")
     func demo() async throws {
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)

@@ -292,10 +292,11 @@ struct StudioTests {
         try tmux.keys("-l", "slow tide")
         try tmux.keys("Enter")
         try tmux.keys("Enter")
-        _ = try tmux.waitFor("Slow Tide playing") { $0.contains("▶ Slow Tide") && $0.contains("playing") }
+        // Its length on the bar: it has opened (the panel names it as soon as enter is pressed).
+        _ = try tmux.waitFor("Slow Tide playing") { $0.contains("▶ Slow Tide") && $0.contains("/ 45:00") && Self.elapsed($0) != nil }
         try tmux.keys("Space")
-        _ = try tmux.waitFor("paused") { $0.contains("paused") }
-        let start = try #require(Self.elapsed(tmux.screen()))
+        let paused = try tmux.waitFor("paused") { $0.contains("⏸ Slow Tide") && Self.elapsed($0) != nil }
+        let start = try #require(Self.elapsed(paused))
         try tmux.keys("Right", "Right", "Right", "Right", "Right", "Right", "Right", "Right", "Right", "Right")
         _ = try tmux.waitFor("300 s on") { Self.elapsed($0) == start + 300 }
         try tmux.keys(".", ".", ".", ".", ".", ".", ".", ".", ".", ".")
@@ -355,6 +356,98 @@ struct StudioTests {
         _ = try tmux.waitFor("the whole list from its first collection") {
             $0.contains(firstHeading) && $0.contains("Morning Light") && $0.contains("A Short Interlude")
         }
+        try tmux.keys("q")
+        #expect(try Self.status(tmux) == "0")
+        _ = await capture.finish()
+    }
+
+    /// Guards issue 17 (item 9): Esc or space did not skip a playing voice note (space paused the episode).
+    @Test("space skips a playing voice note and the episode plays on")
+    func spaceSkipsAVoiceNote() async throws {
+        try Self.requireTmux()
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
+        _ = try tmux.waitFor("the Studio playing") { $0.contains("▶ Morning Light") && $0.contains("playing") }
+        try tmux.keys("t")
+        _ = try tmux.waitFor("the composer") { $0.contains("Say to Alicia") }
+        try tmux.keys("-l", "good morning")
+        try tmux.keys("Enter")
+        _ = try tmux.waitFor("the voice note", timeout: .seconds(30)) { $0.contains("🎙 Voice note") }
+        try tmux.keys("Space")
+        let screen = try tmux.waitFor("the note skipped") { $0.contains("voice note skipped") && !$0.contains("🎙") }
+        #expect(!screen.contains("paused"), "space paused the episode instead: \(screen)")
+        _ = try tmux.waitFor("the episode playing on") { $0.contains("playing") && !$0.contains("held") }
+        // The demo answered the greeting with the morning's episode.
+        #expect(screen.contains("Morning Light"), "\(screen)")
+        try tmux.keys("q")
+        #expect(try Self.status(tmux) == "0")
+        _ = await capture.finish()
+    }
+
+    /// Guards issue 17 (item 9): `p` in the first 3 s goes to the previous episode, later restarts this one.
+    @Test("p within the first 3 s plays the previous episode; later it starts this one again")
+    func previousOrRestart() async throws {
+        try Self.requireTmux()
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
+        _ = try tmux.waitFor("the first episode") { $0.contains("▶ Morning Light") && $0.contains("playing") }
+        try tmux.keys("n")
+        _ = try tmux.waitFor("the second episode") { $0.contains("▶ The Long Way Round") }
+        // Paused at its start, so it stays within its first 3 s however slow the machine.
+        try tmux.keys("Space")
+        _ = try tmux.waitFor("paused") { $0.contains("paused") }
+        try tmux.keys("p")
+        _ = try tmux.waitFor("the previous episode") { $0.contains("⏸ Morning Light") && (Self.elapsed($0) ?? 99) < 3 }
+        try tmux.keys(".", ".")
+        _ = try tmux.waitFor("10 s in") { (Self.elapsed($0) ?? 0) >= 10 }
+        try tmux.keys("p")
+        let screen = try tmux.waitFor("the same episode from its start") { (Self.elapsed($0) ?? 99) < 3 }
+        #expect(screen.contains("⏸ Morning Light"), "\(screen)")
+        try tmux.keys("q")
+        #expect(try Self.status(tmux) == "0")
+        _ = await capture.finish()
+    }
+
+    /// Guards issue 17 (item 9): space on `ended` did nothing.
+    @Test("space after the end plays the episode again from its start")
+    func spaceReplaysAfterTheEnd() async throws {
+        try Self.requireTmux()
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
+        _ = try tmux.waitFor("the Studio") { $0.contains("▶ Morning Light") && $0.contains("playing") }
+        // The last episode (45 s) is the last of its queue: it ends there.
+        try tmux.keys("G")
+        try tmux.keys("Enter")
+        // 9 pressed at once: a seek during the jump is about the episode jumped to.
+        _ = try tmux.waitFor("the last episode") { $0.contains("A Short Interlude · ") }
+        try tmux.keys("9")
+        _ = try tmux.waitFor("the end", timeout: .seconds(30)) { $0.contains("ended") }
+        try tmux.keys("Space")
+        let screen = try tmux.waitFor("playing again from the start") { $0.contains("playing") && (Self.elapsed($0) ?? 99) < 30 }
+        #expect(screen.contains("A Short Interlude"), "\(screen)")
+        try tmux.keys("q")
+        #expect(try Self.status(tmux) == "0")
+        _ = await capture.finish()
+    }
+
+    /// Guards issue 17 (item 9): the Studio could not show an episode's notes.
+    @Test("i shows the selected episode's notes in a scrollable pane; Esc closes it")
+    func showNotes() async throws {
+        try Self.requireTmux()
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
+        _ = try tmux.waitFor("the Studio") { $0.contains("▶ Morning Light") }
+        try tmux.keys("i")
+        let pane = try tmux.waitFor("the notes") { $0.contains("Show notes · Morning Light") && $0.contains("Alicia opens the season") }
+        #expect(!pane.contains("**") && pane.contains("•"), "\(pane)")
+        try tmux.keys("j")
+        _ = try tmux.waitFor("scrolled") { !$0.contains("Show notes · Morning Light\n Morning Light") }
+        try tmux.keys("Escape")
+        _ = try tmux.waitFor("the list again") { !$0.contains("Show notes") && $0.contains("Season 1") }
         try tmux.keys("q")
         #expect(try Self.status(tmux) == "0")
         _ = await capture.finish()

@@ -19,6 +19,8 @@ enum StudioAction: Equatable {
     case moveSelection(by: Int)
     case selectFirst, selectLast
     case search
+    /// `i`: the selected episode's show notes.
+    case showNotes
     case help
     case dismiss
     case redraw
@@ -56,6 +58,7 @@ enum StudioAction: Equatable {
         case .home, .character("g"): return .selectFirst
         case .end, .character("G"): return .selectLast
         case .character("/"): return .search
+        case .character("i"): return .showNotes
         case .character("?"): return .help
         case .escape: return .dismiss
         case .control("l"): return .redraw
@@ -80,6 +83,7 @@ enum StudioAction: Equatable {
         ("enter", "play the selected episode"),
         ("a / A", "add the selected episode to the queue / play it next"),
         ("/", "search titles and labels"),
+        ("i", "the selected episode's show notes (↑ ↓ scroll; Esc closes)"),
         ("v", "replay the last voice note"),
         ("t", "talk to Alicia (she answers with a voice note)"),
         ("?", "this help; Esc closes it"),

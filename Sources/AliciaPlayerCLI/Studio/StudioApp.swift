@@ -56,6 +56,8 @@ final class StudioApp {
     private var statusSetAt: ContinuousClock.Instant?
     /// Notices read before the Studio took the screen, handled with the first frame's.
     private var earlyNotices: [SessionNotice] = []
+    /// Lengths of the command line's items, by index, as they open.
+    private var itemLengths: [Int: Double] = [:]
     /// Where the volume and speed are remembered, and what was there when the Studio opened.
     private let statePath: String
     private let remembered: ListenerState
@@ -67,6 +69,8 @@ final class StudioApp {
         var proactive: [ProactiveMessage]?
         var voiceNote: (location: MediaLocation, title: String)?
         var error: String?
+        /// Show notes that arrived: the label they are of, the text or why not.
+        var notes: (label: String, text: String?, error: String?)?
     }
 
     /// What the chat and proactive threads leave for the main loop.
@@ -100,6 +104,7 @@ final class StudioApp {
         session = ListeningSession(PlaybackSession.sessionOptions(options))
         voiceNotes = session.voiceNotes!
         model.backendName = setup.backendName
+        model.hasBackend = setup.backend != nil
         model.volumePercent = options.volume ?? 100
         opened = ListenerState(volume: model.volumePercent, speed: options.speed)
     }
@@ -259,7 +264,9 @@ final class StudioApp {
                 if setup.mode == .play { exitStatus = CommandLineTool.Status.failure }
             case .voice(.failed(let title, let error)):
                 setStatus("voice note \(title): \(error.message)", error: true)
-            case .opened, .queueEnded, .voice:
+            case .opened(_, let item, let format):
+                learnLength(of: item, format)
+            case .queueEnded, .voice:
                 break
             }
         }
@@ -274,6 +281,10 @@ final class StudioApp {
         if let reply { model.reply = reply }
         if let proactive { model.proactive = proactive }
         if let error { setStatus(error, error: true) }
+        if let notes = box.notes, model.notes?.label == notes.label {
+            model.notes?.text = notes.text.map(MarkdownText.plain)
+            model.notes?.error = notes.error
+        }
         if let since = lastProactiveFetch, ContinuousClock.now - since >= Self.proactiveInterval { refreshProactive() }
         if let at = statusSetAt, ContinuousClock.now - at >= .seconds(8), model.status?.isError == false {
             model.status = nil
@@ -295,6 +306,7 @@ final class StudioApp {
             frame = StudioLayout(model: model, episode: episode, voice: voice, columns: size.columns, rows: size.rows).frame()
         }
         listRows = frame.listRows
+        model.notes?.scroll = frame.notesScroll
         let output = screen.render(frame.lines, columns: size.columns, rows: size.rows)
         if !output.isEmpty { terminal.write(output) }
     }
@@ -306,6 +318,13 @@ final class StudioApp {
         if model.search != nil { return searching(key) }
         if model.showHelp, key == .escape || key == .character("?") || key == .character("q") {
             model.showHelp = false
+            return
+        }
+        if model.notes != nil, notesPane(key) { return }
+        // Esc or space while a voice note plays skips it (the episode has the focus back at once).
+        if key == .escape || key == .character(" "), voiceNotes.nowPlaying.title != nil {
+            voiceNotes.skip()
+            setStatus("voice note skipped")
             return
         }
         guard let action = StudioAction.forKey(key, pageSize: max(1, listRows - 1)) else { return }
@@ -368,6 +387,7 @@ final class StudioApp {
             // A fresh query each time: the last one is not typed onto.
             model.search = LineEditor()
             setFilter("")
+        case .showNotes: openNotes()
         case .help: model.showHelp.toggle()
         case .dismiss:
             model.showHelp = false
@@ -380,6 +400,50 @@ final class StudioApp {
         case .suspend: suspend()
         case .quit: running = false
         case .interrupt: stop(status: 128 + SIGINT)
+        }
+    }
+
+    /// Keys of the show notes pane: scrolling and closing; true when `key` was one (the others play,
+    /// seek and so on as usual).
+    private func notesPane(_ key: Key) -> Bool {
+        let page = max(1, listRows - 2)
+        switch key {
+        case .escape, .character("i"), .character("q"): model.notes = nil
+        case .up, .character("k"): model.notes?.scroll -= 1
+        case .down, .character("j"): model.notes?.scroll += 1
+        case .pageUp: model.notes?.scroll -= page
+        case .pageDown: model.notes?.scroll += page
+        case .home, .character("g"): model.notes?.scroll = 0
+        case .end, .character("G"): model.notes?.scroll = Int.max / 2
+        default: return false
+        }
+        return true
+    }
+
+    /// `i`: fetches the selected episode's show notes on a thread of its own and opens the pane.
+    private func openNotes() {
+        guard let backend = setup.backend else {
+            setStatus("no backend: show notes come from one")
+            return
+        }
+        guard let entry = model.selectedEntry else { return }
+        guard let label = entry.episode.label else {
+            setStatus("\(entry.episode.title) has no label, so it has no show notes")
+            return
+        }
+        model.showHelp = false
+        model.notes = StudioModel.NotesPane(title: entry.episode.title, label: label)
+        let configuration = backend.client.configuration
+        let inbox = self.inbox
+        _ = NativeThread(name: "alicia-notes") {
+            do {
+                let markdown = try BackendClient(configuration: configuration).showNotes(label: label)
+                inbox.withLock { $0.notes = (label, markdown, nil) }
+            } catch let error as BackendError {
+                inbox.withLock { $0.notes = (label, nil, error.message) }
+            } catch {
+                inbox.withLock { $0.notes = (label, nil, "\(error)") }
+            }
         }
     }
 
@@ -422,9 +486,7 @@ final class StudioApp {
 
     private func loadLibrary() {
         guard let backend = setup.backend else {
-            if case .items(let items)? = setup.autoplay {
-                model.library = Library(items.map { Episode(title: $0.title, fileName: "stream") })
-            }
+            model.library = queueLibrary()
             return
         }
         do {
@@ -450,6 +512,24 @@ final class StudioApp {
         case nil:
             break
         }
+    }
+
+    /// Without a backend the list is the queue given on the command line, on one shelf, with each
+    /// length once its file has opened (no season, label or length is made up).
+    private func queueLibrary() -> Library {
+        guard case .items(let items)? = setup.autoplay else { return Library([]) }
+        return Library(items.enumerated().map { index, item in
+            Episode(title: item.title, duration: itemLengths[index] ?? 0, fileName: "stream", label: item.label,
+                    collection: "QUEUE", collectionTitle: "Queue")
+        })
+    }
+
+    /// An item's length, learnt when it opened, for the list of a queue without a backend.
+    private func learnLength(of item: QueueItem, _ format: AudioFormat) {
+        guard setup.backend == nil, case .items(let items)? = setup.autoplay, let duration = format.duration,
+              let index = items.firstIndex(of: item), itemLengths[index] != duration else { return }
+        itemLengths[index] = duration
+        model.library = queueLibrary()
     }
 
     /// Plays the library from `entry` on: the queue is every episode with audio, in library order,
