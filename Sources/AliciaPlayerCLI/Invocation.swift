@@ -130,13 +130,13 @@ public struct UsageError: Error, Equatable, Sendable {
 extension Invocation {
     public static let usage = """
         Usage: alicia-player [studio]
-               alicia-player play <ref>... [--loop] [--shuffle] [--start T] [--speed X] [--device SINK]
+               alicia-player play <ref>... [--loop] [--shuffle] [--start T] [--speed X] [--volume N] [--device SINK]
                alicia-player tracks [--json]
                alicia-player notes <ref>
                alicia-player demo [--device SINK] | demo --serve [--port N] [--token TOKEN]
-               alicia-player voice <ref> [--device SINK]
-               alicia-player chat "text" [--voice] [--react EMOJI]
-               alicia-player --help | --version
+               alicia-player voice <ref> [--volume N] [--device SINK]
+               alicia-player chat "text" [--voice] [--react EMOJI] [--volume N]
+               alicia-player help [COMMAND] | COMMAND --help | --version
 
         Plays Alicia's episodes and voice notes, or any WAV, FLAC, Ogg or MP3 file, streaming with
         HTTP Range requests. A <ref> is a URL (http, https, file), a path, an episode label (S11E04),

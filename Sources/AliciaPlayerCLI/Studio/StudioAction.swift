@@ -71,7 +71,7 @@ enum StudioAction: Equatable {
 
     /// The keys, for the help overlay.
     static let keyTable: [(keys: String, what: String)] = [
-        ("space", "play / pause"),
+        ("space", "play / pause; after the end, again; skips a voice note"),
         ("← / →", "back 15 s / forward 30 s"),
         (", / .", "back / forward 5 s"),
         ("0 – 9", "jump to 0 – 90 %"),
@@ -86,6 +86,7 @@ enum StudioAction: Equatable {
         ("i", "the selected episode's show notes (↑ ↓ scroll; Esc closes)"),
         ("v", "replay the last voice note"),
         ("t", "talk to Alicia (she answers with a voice note)"),
+        ("Esc", "skip a voice note; close the help, the notes, a filter"),
         ("?", "this help; Esc closes it"),
         ("ctrl-z", "suspend (fg resumes)"),
         ("q, ctrl-c", "quit (ctrl-c: with status 130)"),
