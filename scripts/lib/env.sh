@@ -74,6 +74,12 @@ ensure_pulseaudio() {
     fi
     pulse_dir=$(mktemp -d /tmp/alicia-pulse.XXXXXX)
     mkdir -m 700 "$pulse_dir/runtime" "$pulse_dir/home"
+    # PulseAudio limits itself to 256 open files by default; every pipe sink costs it about five
+    # (the FIFO and its thread's eventfds), and a parallel test run holds dozens of capture sinks
+    # at once: past the limit, loading one fails ("Module initialization failed"). Its own config
+    # file (HOME is the temp dir) raises the limit.
+    mkdir -p "$pulse_dir/home/.config/pulse"
+    printf 'rlimit-nofile = 4096\n' >"$pulse_dir/home/.config/pulse/daemon.conf"
     log "starting PulseAudio in $pulse_dir"
     # -n: no default.pa, only the modules named here (as root, the default script would fail).
     # HOME and XDG_RUNTIME_DIR point into the temp dir so it neither meets nor disturbs another
