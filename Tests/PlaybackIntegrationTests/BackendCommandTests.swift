@@ -296,15 +296,17 @@ struct BackendCommandTests {
     /// Guards issue 17: `alicia-player demo </dev/null | head -1` never exited after head closed the pipe.
     @Test("a closed stdout ends the plain Studio quietly with status 0")
     func closedStdout() async throws {
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        let player = try PlayerProcess.executablePath()
-        let script = "'\(player)' demo --device \(capture.sinkName) </dev/null 2>/dev/null | head -1; echo \"status ${PIPESTATUS[0]}\""
-        let result = try await ChildProcess.run("bash", ["-c", script], environment: Self.isolatedEnvironment(nil), timeout: .seconds(30))
-        _ = await capture.finish()
-        let lines = result.stdoutText.split(separator: "\n").map(String.init)
-        #expect(lines.count == 2, "\(result.stdoutText)")
-        #expect(lines.first?.hasPrefix("playing ") == true, "\(result.stdoutText)")
-        #expect(lines.last == "status 0", "\(result.stdoutText)")
+        try await Playback.gated {
+            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let player = try PlayerProcess.executablePath()
+            let script = "'\(player)' demo --device \(capture.sinkName) </dev/null 2>/dev/null | head -1; echo \"status ${PIPESTATUS[0]}\""
+            let result = try await ChildProcess.run("bash", ["-c", script], environment: Self.isolatedEnvironment(nil), timeout: .seconds(30))
+            _ = await capture.finish()
+            let lines = result.stdoutText.split(separator: "\n").map(String.init)
+            #expect(lines.count == 2, "\(result.stdoutText)")
+            #expect(lines.first?.hasPrefix("playing ") == true, "\(result.stdoutText)")
+            #expect(lines.last == "status 0", "\(result.stdoutText)")
+        }
     }
 
     /// Guards issue 17: without PulseAudio the plain Studio said the same error for all five episodes.
@@ -322,23 +324,25 @@ struct BackendCommandTests {
     /// Guards issue 17 (item 9): mixers showed the stream as "Alicia"; it is the episode's title.
     @Test("PulseAudio's media.name of the stream is the episode's title")
     func mediaNameIsTheTitle() async throws {
-        let backend = try DemoBackend(token: Self.token)
-        defer { backend.stop() }
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        let child = try PlayerProcess.start(["play", "S1E01", "--device", capture.sinkName], environment: Self.isolatedEnvironment(backend))
-        #expect(await capture.waitForAudio(timeout: .seconds(20)), "nothing played")
-        let deadline = ContinuousClock.now + .seconds(10)
-        var inputs = ""
-        while ContinuousClock.now < deadline {
-            inputs = (try? Pactl.run(["list", "sink-inputs"])) ?? ""
-            if inputs.contains(#"media.name = "Morning Light""#) { break }
-            try await Task.sleep(for: .milliseconds(100))
+        try await Playback.gated {
+            let backend = try DemoBackend(token: Self.token)
+            defer { backend.stop() }
+            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let child = try PlayerProcess.start(["play", "S1E01", "--device", capture.sinkName], environment: Self.isolatedEnvironment(backend))
+            #expect(await capture.waitForAudio(timeout: .seconds(20)), "nothing played")
+            let deadline = ContinuousClock.now + .seconds(10)
+            var inputs = ""
+            while ContinuousClock.now < deadline {
+                inputs = (try? Pactl.run(["list", "sink-inputs"])) ?? ""
+                if inputs.contains(#"media.name = "Morning Light""#) { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(inputs.contains(#"media.name = "Morning Light""#), "\(inputs)")
+            child.send(SIGINT)
+            let result = try await PlayerProcess.result(of: child, timeout: .seconds(10))
+            _ = await capture.finish()
+            #expect(result.status == 130, "\(result)")
         }
-        #expect(inputs.contains(#"media.name = "Morning Light""#), "\(inputs)")
-        child.send(SIGINT)
-        let result = try await PlayerProcess.result(of: child, timeout: .seconds(10))
-        _ = await capture.finish()
-        #expect(result.status == 130, "\(result)")
     }
 
     @Test("demo starts its own backend and plays; Ctrl-C stops it cleanly")
