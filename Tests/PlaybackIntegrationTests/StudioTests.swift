@@ -82,9 +82,10 @@ struct StudioTests {
         try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")
     }
 
-    /// The exit status the script recorded, waiting for it (bounded).
+    /// The exit status the script recorded, waiting for it (bounded): for the whole line, since
+    /// the shell creates the file before it writes the number.
     static func status(_ tmux: Tmux) throws -> String {
-        _ = try tmux.waitFor("the exit status") { _ in tmux.file("status") != nil }
+        _ = try tmux.waitFor("the exit status") { _ in tmux.file("status")?.hasSuffix("\n") == true }
         return tmux.file("status")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 
