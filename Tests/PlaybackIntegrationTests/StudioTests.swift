@@ -89,6 +89,13 @@ struct StudioTests {
         return tmux.file("status")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 
+    /// Whether the terminal's modes after the run are those before it, once the script has
+    /// written them (bounded wait).
+    static func terminalRestored(_ tmux: Tmux) throws -> Bool {
+        _ = try tmux.waitFor("stty after") { _ in tmux.file("stty-after")?.hasSuffix("\n") == true }
+        return tmux.file("stty-before") == tmux.file("stty-after")
+    }
+
     static func elapsed(_ screen: String) -> Int? {
         // The progress line: " 1:23 ▕…▏ -0:37 / 2:00  vol 100%"
         guard let line = screen.split(separator: "\n").first(where: { $0.contains("vol ") && $0.contains("▕") }),
@@ -223,7 +230,7 @@ struct StudioTests {
             #expect(try Self.status(tmux) == String(offTerminal.status), "\(tmux.screen())")
             let screen = tmux.joinedScreen()
             #expect(screen.contains(line), "the terminal does not show \(line.debugDescription):\n\(screen)")
-            #expect(tmux.file("stty-before") == tmux.file("stty-after"), "terminal modes not restored")
+            #expect(try Self.terminalRestored(tmux), "terminal modes not restored")
             _ = await capture.finish()
         }
     }
@@ -239,7 +246,7 @@ struct StudioTests {
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' play '\(path)' '\(path)' --device \(capture.sinkName)", environment: try Self.environment())
             #expect(try Self.status(tmux) == "0", "\(tmux.screen())")
-            #expect(tmux.file("stty-before") == tmux.file("stty-after"), "terminal modes not restored")
+            #expect(try Self.terminalRestored(tmux), "terminal modes not restored")
             let captured = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
             #expect(captured.count / 2 >= 2 * 48_000 - 480, "both items did not play: \(captured.count / 2) frames")
         }
