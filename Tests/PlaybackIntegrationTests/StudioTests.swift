@@ -166,11 +166,8 @@ struct StudioTests {
 
         // Quit: exit 0 and the terminal as it was.
         try tmux.keys("q")
-        _ = try tmux.waitFor("the exit status") { _ in tmux.file("status") != nil }
-        #expect(tmux.file("status")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
-        let stty = try tmux.waitFor("stty after") { _ in tmux.file("stty-after") != nil }
-        _ = stty
-        #expect(tmux.file("stty-before") == tmux.file("stty-after"), "terminal modes not restored")
+        #expect(try Self.status(tmux) == "0")
+        #expect(try Self.terminalRestored(tmux), "terminal modes not restored")
         _ = await capture.finish()
     }
 
@@ -199,8 +196,7 @@ struct StudioTests {
             $0.contains("▶ A Short Interlude") && $0.contains("next: The Long Way Round")
         }
         try tmux.keys("q")
-        _ = try tmux.waitFor("the exit status") { _ in tmux.file("status") != nil }
-        #expect(tmux.file("status")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(try Self.status(tmux) == "0")
         _ = await capture.finish()
     }
 
@@ -496,8 +492,7 @@ struct StudioTests {
         try tmux.keys("C-c")
         // Guards issue 17: Ctrl-C in the Studio exited 0; it is an interrupt, 130, as documented.
         #expect(try Self.status(tmux) == "130")
-        _ = try tmux.waitFor("stty after") { _ in tmux.file("stty-after") != nil }
-        #expect(tmux.file("stty-before") == tmux.file("stty-after"), "terminal modes not restored")
+        #expect(try Self.terminalRestored(tmux), "terminal modes not restored")
         _ = await capture.finish()
     }
 }
