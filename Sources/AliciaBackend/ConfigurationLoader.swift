@@ -39,19 +39,33 @@ public enum ConfigurationLoader {
 
     public static func resolve(_ sources: Sources) throws(BackendError) -> Result {
         var warnings: [String] = []
+        let configuration = try resolve(sources, warnings: &warnings)
+        return Result(configuration: configuration, warnings: warnings)
+    }
+
+    /// As `resolve(_:)`, with the warnings added to `warnings` also when it throws (a misspelt
+    /// `base_url` is what makes it throw `notConfigured`).
+    public static func resolve(_ sources: Sources, warnings: inout [String]) throws(BackendError) -> BackendConfiguration {
         let configPath = sources.configPath ?? defaultConfigPath(environment: sources.environment)
         var file: [String: String] = [:]
         if let text = try FileText.readIfPresent(configPath) {
+            let entries: [ConfigFile.Entry]
             do {
-                file = try ConfigFile.parse(text)
+                entries = try ConfigFile.entries(text)
             } catch {
                 throw .unreadableFile(path: configPath, reason: error.message)
+            }
+            for entry in entries {
+                file[entry.key] = entry.value
+                if !ConfigFile.keys.contains(entry.key) {
+                    warnings.append("\(configPath):\(entry.line): " + ConfigFile.unknownKeyMessage(entry.key))
+                }
             }
             if file["token"] != nil, let warning = FileText.exposureWarning(configPath) { warnings.append(warning) }
         }
         let environment = sources.environment
         guard let base = sources.baseURL ?? nonEmpty(environment["ALICIA_BASE_URL"]) ?? file["base_url"] else {
-            throw .notConfigured
+            throw .notConfigured(configPath: configPath)
         }
         var token = sources.token
         if token == nil, let path = sources.tokenFile {
@@ -62,7 +76,7 @@ public enum ConfigurationLoader {
         if token == nil, let path = file["token_file"] {
             token = try readToken(path, warnings: &warnings)
         }
-        return Result(configuration: try BackendConfiguration(baseURL: base, token: token), warnings: warnings)
+        return try BackendConfiguration(baseURL: base, token: token)
     }
 
     private static func readToken(_ path: String, warnings: inout [String]) throws(BackendError) -> String {
@@ -88,8 +102,48 @@ public enum ConfigFile {
         public let message: String
     }
 
+    /// The keys alicia-player reads; any other gets a warning naming its file and line.
+    public static let keys: Set<String> = ["base_url", "token", "token_file"]
+
+    /// A `key = value` line: the key normalised (lower case, `_` for `-`), the line's number.
+    public struct Entry: Equatable, Sendable {
+        public var key: String
+        public var value: String
+        public var line: Int
+    }
+
+    /// The values by key (a later line wins).
     public static func parse(_ text: String) throws(ParseError) -> [String: String] {
         var values: [String: String] = [:]
+        for entry in try entries(text) { values[entry.key] = entry.value }
+        return values
+    }
+
+    /// "unknown key 'tokn' (did you mean 'token'?)": the nearest known key when one is near.
+    public static func unknownKeyMessage(_ key: String) -> String {
+        let nearest = keys.map { ($0, editDistance($0, key)) }.min { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }
+        if let (known, distance) = nearest, distance <= 2 {
+            return "unknown key '\(key)' (did you mean '\(known)'?)"
+        }
+        return "unknown key '\(key)' (the keys are base_url, token and token_file)"
+    }
+
+    /// Levenshtein distance over characters.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    public static func entries(_ text: String) throws(ParseError) -> [Entry] {
+        var values: [Entry] = []
         for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = String(raw).trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
@@ -102,7 +156,7 @@ public enum ConfigFile {
                 value = String(value.dropFirst().dropLast())
             }
             guard !key.isEmpty else { throw ParseError(message: "line \(number + 1): a value without a key") }
-            values[key] = value
+            values.append(Entry(key: key, value: value, line: number + 1))
         }
         return values
     }

@@ -75,7 +75,7 @@ final class HTTPClient {
             }
             throw map(failure, endpoint: endpoint)
         }
-        if status == 401 { throw .unauthorized }
+        if status == 401 { throw bearer == nil ? .noToken : .unauthorized }
         if status >= 400 { throw .httpStatus(status, endpoint: endpoint) }
         return HTTPResponse(status: status, body: body)
     }

@@ -13,9 +13,9 @@ final class BackendSession {
         let sources = ConfigurationLoader.Sources(
             baseURL: options.baseURL, token: options.token, tokenFile: options.tokenFile,
             environment: Self.environment())
-        let result = try ConfigurationLoader.resolve(sources)
-        for warning in result.warnings { Console.error("alicia-player: warning: \(warning)\n") }
-        client = try BackendClient(configuration: result.configuration)
+        var warnings: [String] = []
+        defer { for warning in warnings { Console.error("alicia-player: warning: \(warning)\n") } }
+        client = try BackendClient(configuration: try ConfigurationLoader.resolve(sources, warnings: &warnings))
     }
 
     init(client: BackendClient) {

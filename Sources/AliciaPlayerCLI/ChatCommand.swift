@@ -19,6 +19,7 @@ struct ChatCommand {
         // The voice-note player needs an episode to take the focus from; here there is none.
         let idleEpisode = Player(configuration: PlayerConfiguration(device: options.device))
         let voiceNotes = VoiceNotes(episode: idleEpisode, configuration: PlayerConfiguration(device: options.device))
+        voiceNotes.player.setVolume(VolumeScale.linear(percent: options.volume ?? 100))
         defer { voiceNotes.stop() }
         signals.whenSignalled { voiceNotes.skip() }
         let client = backend.client
@@ -44,6 +45,8 @@ struct ChatCommand {
             Console.fail(error.message)
             return CommandLineTool.Status.failure
         }
+        // The reader of the reply has gone (`chat … | head -1`): nothing left worth doing.
+        if Console.stdoutClosed { return CommandLineTool.Status.success }
         Console.out(reply.text.hasSuffix("\n") ? "" : "\n")
         if let id = reply.messageID { Console.out("message \(id)\n") }
         var status = CommandLineTool.Status.success

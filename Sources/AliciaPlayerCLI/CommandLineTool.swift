@@ -16,13 +16,19 @@ public enum CommandLineTool {
         do {
             invocation = try Invocation.parse(Array(arguments.dropFirst()))
         } catch {
-            Console.fail(error.message)
-            Console.error(Invocation.usage + "\n")
+            Console.fail(error.line)
+            Console.error(error.hint + "\n")
             return Status.usage
         }
+        let status = run(invocation)
+        // Output that could not be printed because its reader had gone ends the program quietly.
+        return Console.stdoutWriteFailed ? Status.success : status
+    }
+
+    private static func run(_ invocation: Invocation) -> Int32 {
         switch invocation {
-        case .help:
-            Console.out(Invocation.usage + "\n")
+        case .help(let command):
+            Console.out((command.flatMap(CommandUsage.text(for:)) ?? Invocation.usage) + "\n")
             return Status.success
         case .version:
             Console.out("alicia-player \(version)\n")
@@ -37,8 +43,8 @@ public enum CommandLineTool {
             return LibraryCommands.tracks(json: json, backend: backend)
         case .notes(let reference, let backend):
             return LibraryCommands.notes(reference: reference, backend: backend)
-        case .demo(let options):
-            return DemoCommand(options: options).run()
+        case .demo(let options, let demo):
+            return DemoCommand(options: options, demo: demo).run()
         case .voice(let options):
             return VoiceCommand(options: options).run()
         case .chat(let options):

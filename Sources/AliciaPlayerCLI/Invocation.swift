@@ -2,14 +2,15 @@ import AliciaAudio
 
 /// What the command line asks for.
 public enum Invocation: Equatable, Sendable {
-    case help
+    /// The usage: of one command (`help play`, `play --help`), or the whole of it (nil).
+    case help(command: String?)
     case version
     case play(PlayOptions)
     /// `script FILE` (`--check`: only check it).
     case script(path: String, check: Bool, PlayOptions)
     case tracks(json: Bool, backend: BackendOptions)
     case notes(reference: String, backend: BackendOptions)
-    case demo(PlayOptions)
+    case demo(PlayOptions, DemoOptions)
     case voice(PlayOptions)
     case chat(ChatOptions)
     /// The interactive Studio over the configured backend; `implicit` when no
@@ -29,7 +30,25 @@ public struct ChatOptions: Equatable, Sendable {
     public var voice = false
     public var react: String?
     public var device: String?
+    /// `--volume`: percent as mixers show it (nil: 100).
+    public var volume: Double?
     public var backend = BackendOptions()
+}
+
+/// Options of `alicia-player demo` beyond the playing ones.
+public struct DemoOptions: Equatable, Sendable {
+    /// `--serve`: the backend alone, until a signal, with its address and token printed for a shell.
+    public var serve = false
+    /// `--port`: nil for a free port.
+    public var port: Int?
+    /// `--token`: nil for a random one.
+    public var token: String?
+
+    public init(serve: Bool = false, port: Int? = nil, token: String? = nil) {
+        self.serve = serve
+        self.port = port
+        self.token = token
+    }
 }
 
 /// Where the backend is, as given on the command line (the environment and the
@@ -69,8 +88,13 @@ public struct PlayOptions: Equatable, Sendable {
     public var startText: String?
     public var device: String?
     public var readAheadSeconds: Double = 10
-    /// Playback speed (1 = as recorded; the pitch stays).
-    public var speed = 1.0
+    /// Playback speed (1 = as recorded; the pitch stays); nil when not given (the Studio then takes
+    /// the speed it remembers, everything else 1).
+    public var speedGiven: Double?
+    public var speed: Double { speedGiven ?? 1 }
+    /// `--volume`: percent as mixers show it, 0–150; nil when not given (the Studio then takes the
+    /// volume it remembers, everything else 100).
+    public var volume: Double?
     public var backend = BackendOptions()
     /// Voice notes at positions of the episode.
     public var voiceAt: [VoiceTrigger] = []
@@ -89,24 +113,42 @@ public struct PlayOptions: Equatable, Sendable {
     }
 }
 
-/// A command line that cannot be run: said in one line, exit status 2.
+/// A command line that cannot be run: said in one line, then where the usage is; exit status 2.
 public struct UsageError: Error, Equatable, Sendable {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// The command it is about, when it has a usage of its own (for `Try 'alicia-player play --help'.`).
+    public let command: String?
+
+    public init(_ message: String, command: String? = nil) {
+        self.message = message
+        self.command = command
+    }
+
+    /// The message as said: after the command's name (`play: unknown option '--bogus'`) unless it
+    /// begins with it already (`play needs a URL or a path`).
+    public var line: String {
+        guard let command, command != "help", !message.hasPrefix(command + " ") else { return message }
+        return command + ": " + message
+    }
+
+    /// The line after the message.
+    public var hint: String {
+        "Try 'alicia-player \(command.map { $0 + " " } ?? "")--help'."
+    }
 }
 
 extension Invocation {
     public static let usage = """
         Usage: alicia-player [studio]
-               alicia-player play <ref>... [--loop] [--shuffle] [--start T] [--speed X] [--device SINK]
+               alicia-player play <ref>... [--loop] [--shuffle] [--start T] [--speed X] [--volume N] [--device SINK]
                alicia-player queue <file>... [--loop] [--shuffle] [--keep-going] [--save FILE]
                alicia-player script <file> [--check]
                alicia-player tracks [--json]
                alicia-player notes <ref>
-               alicia-player demo [--device SINK]
-               alicia-player voice <ref> [--device SINK]
-               alicia-player chat "text" [--voice] [--react EMOJI]
-               alicia-player --help | --version
+               alicia-player demo [--device SINK] | demo --serve [--port N] [--token TOKEN]
+               alicia-player voice <ref> [--volume N] [--device SINK]
+               alicia-player chat "text" [--voice] [--react EMOJI] [--volume N]
+               alicia-player help [COMMAND] | COMMAND --help | --version
 
         Plays Alicia's episodes and voice notes, or any WAV, FLAC, Ogg or MP3 file, streaming with
         HTTP Range requests. A <ref> is a URL (http, https, file), a path, an episode label (S11E04),
@@ -124,7 +166,8 @@ extension Invocation {
                                  status, quit); the whole script is checked first; --check only checks
           tracks                 list the backend's episodes by collection; --json for scripts
           notes <ref>            print an episode's show notes
-          demo                   start a demo backend on this machine and play its library
+          demo                   start a demo backend on this machine and play its library;
+                                 --serve runs it alone and prints the lines that point a shell at it
           voice <ref>            play one voice note (a URL, a path, or a media path like /api/audio/voice-1.wav)
           chat "text"            send Alicia a message and print her reply as it streams in;
                                  --voice asks for a voice note too and plays it; --react EMOJI reacts to the reply
@@ -146,9 +189,10 @@ extension Invocation {
                                  the exact frame), duck (12 dB lower), or mix
           --resume-rewind S      (play) step back S seconds when the episode resumes after a note
           --quiet                (studio, demo) no status lines when stdout is not a terminal
+          --volume N             volume in percent, 0 to 150, as mixers show it (default 100)
           --base-url URL         Alicia's backend, e.g. http://alicia.local:8766 (or ALICIA_BASE_URL)
           --token TOKEN          the backend's token (or ALICIA_TOKEN, or --token-file PATH)
-          -h, --help             show this help
+          -h, --help             show this help; `alicia-player help COMMAND` shows a command's
           -V, --version          show the version
 
         Configuration: flags, then ALICIA_BASE_URL / ALICIA_TOKEN, then the file
@@ -161,13 +205,24 @@ extension Invocation {
 
     /// Options that take a value.
     private static let valued: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
-                                              "--voice-at", "--voice-focus", "--resume-rewind", "--react", "--save"]
+                                              "--voice-at", "--voice-focus", "--resume-rewind", "--react", "--volume", "--port", "--save"]
     /// Options without a value.
-    private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "--from-start", "--keep-going", "--check",
+    private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "--serve", "--from-start",
+                                             "--keep-going", "--check",
                                              "-h", "--help", "-V", "--version"]
 
-    /// Parses the arguments after the program name.
+    /// Parses the arguments after the program name. An error names the command it is about, when
+    /// that command has a usage of its own.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        do {
+            return try parseArguments(arguments)
+        } catch {
+            let command = arguments.first { CommandUsage.text(for: $0) != nil }
+            throw UsageError(error.message, command: command)
+        }
+    }
+
+    private static func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
         var options: [String: String] = [:]
         var voiceAt: [String] = []
         var seen: [String] = []
@@ -196,6 +251,10 @@ extension Invocation {
                 } else {
                     guard index < arguments.count else { throw UsageError("\(name) needs a value") }
                     value = arguments[index]
+                    // `--base-url --token x`: the next option is not the value of this one.
+                    if value.hasPrefix("--") && value.count > 2 {
+                        throw UsageError("\(name) needs a value, not the option '\(value)' (write \(name)=\(value) if that is the value)")
+                    }
                     index += 1
                 }
                 options[name] = value
@@ -205,10 +264,13 @@ extension Invocation {
             }
             seen.append(name)
         }
-        if options["-h"] != nil || options["--help"] != nil { return .help }
+        if options["-h"] != nil || options["--help"] != nil {
+            let command = positionals.first.flatMap { CommandUsage.text(for: $0) != nil ? $0 : nil }
+            return .help(command: command == "help" ? positionals.dropFirst().first.flatMap { CommandUsage.text(for: $0) != nil ? $0 : nil } : command)
+        }
         if options["-V"] != nil || options["--version"] != nil { return .version }
         guard let command = positionals.first else {
-            guard seen.allSatisfy({ ["--base-url", "--token", "--token-file", "--device", "--quiet"].contains($0) }) else {
+            guard seen.allSatisfy({ ["--base-url", "--token", "--token-file", "--device", "--quiet", "--volume", "--speed"].contains($0) }) else {
                 throw UsageError("no command given (studio, play, queue, script, tracks, notes, demo, voice or chat)")
             }
             var studio = try playOptions(reference: "", options)
@@ -224,7 +286,7 @@ extension Invocation {
             }
         }
         let backendOptions: Set<String> = ["--base-url", "--token", "--token-file"]
-        let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--from-start"]
+        let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--volume", "--from-start"]
         let voiceOptions: Set<String> = ["--voice-at", "--voice-focus", "--resume-rewind"]
 
         switch command {
@@ -262,15 +324,21 @@ extension Invocation {
             play.shuffle = options["--shuffle"] != nil
             play.backend = backend
             return .script(path: path, check: options["--check"] != nil, play)
+        case "help":
+            try allow([])
+            guard rest.count <= 1 else { throw UsageError("help takes one command, got '\(rest[1])' too") }
+            guard let name = rest.first else { return .help(command: nil) }
+            guard CommandUsage.text(for: name) != nil else { throw UsageError("no command '\(name)': the commands are \(commandNames)") }
+            return .help(command: name)
         case "voice":
-            try allow(backendOptions.union(["--device", "--read-ahead"]))
+            try allow(backendOptions.union(["--device", "--read-ahead", "--volume"]))
             guard let reference = rest.first else { throw UsageError("voice needs a URL, a path or a media path") }
             guard rest.count == 1 else { throw UsageError("voice takes one note, got '\(rest[1])' too") }
             var play = try playOptions(reference: reference, options)
             play.backend = backend
             return .voice(play)
         case "chat":
-            try allow(backendOptions.union(["--voice", "--react", "--device", "--voice-focus"]))
+            try allow(backendOptions.union(["--voice", "--react", "--device", "--voice-focus", "--volume"]))
             guard let text = rest.first, !text.trimmingCharacters().isEmpty else { throw UsageError("chat needs a message: alicia-player chat \"hello\"") }
             guard rest.count == 1 else { throw UsageError("chat takes one message (quote it), got '\(rest[1])' too") }
             var chat = ChatOptions(text: text)
@@ -278,6 +346,7 @@ extension Invocation {
             chat.react = options["--react"]
             if let react = chat.react, react.isEmpty { throw UsageError("--react needs an emoji") }
             chat.device = options["--device"]
+            chat.volume = try playOptions(reference: "", options).volume
             chat.backend = backend
             return .chat(chat)
         case "tracks":
@@ -290,18 +359,37 @@ extension Invocation {
             guard rest.count == 1 else { throw UsageError("notes takes one episode, got '\(rest[1])' too") }
             return .notes(reference: reference, backend: backend)
         case "studio":
-            try allow(backendOptions.union(["--speed", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet",
+            try allow(backendOptions.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet",
                                             "--from-start"]))
             guard rest.isEmpty else { throw UsageError("studio takes no arguments, got '\(rest[0])'") }
             var studio = try playOptions(reference: "", options)
             studio.backend = backend
             return .studio(studio, implicit: false)
         case "demo":
-            try allow(["--speed", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet", "--from-start"])
+            let server: Set<String> = ["--serve", "--port", "--token"]
+            if options["--serve"] != nil {
+                if let stray = seen.first(where: { !server.contains($0) }) { throw UsageError("demo --serve does not take \(stray)") }
+            } else {
+                try allow(server.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet", "--from-start"]))
+            }
             guard rest.isEmpty else { throw UsageError("demo takes no arguments, got '\(rest[0])'") }
-            return .demo(try playOptions(reference: "", options))
+            var demo = DemoOptions(serve: options["--serve"] != nil)
+            if let text = options["--port"] {
+                guard let port = Int(text), (1...65535).contains(port) else {
+                    throw UsageError("--port '\(text)' is not a port from 1 to 65535")
+                }
+                demo.port = port
+            }
+            if let token = options["--token"] {
+                // It travels in a header: the demo backend's own rule.
+                guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                    throw UsageError("--token for the demo must be printable ASCII without spaces")
+                }
+                demo.token = token
+            }
+            return .demo(try playOptions(reference: "", options), demo)
         default:
-            throw UsageError("unknown command '\(command)'")
+            throw UsageError("unknown command '\(command)': the commands are \(commandNames)")
         }
     }
 
@@ -319,7 +407,14 @@ extension Invocation {
             guard let speed = Double(number), Player.speedRange.contains(speed) else {
                 throw UsageError("--speed '\(text)' is not a speed from 0.5 to 3 (1 is as recorded)")
             }
-            play.speed = speed
+            play.speedGiven = speed
+        }
+        if let text = options["--volume"] {
+            let number = text.hasSuffix("%") ? String(text.dropLast()) : text
+            guard let percent = Double(number), VolumeScale.percentRange.contains(percent) else {
+                throw UsageError("--volume '\(text)' is not a percentage from 0 to 150 (100 is as recorded)")
+            }
+            play.volume = percent
         }
         if let device = options["--device"] {
             guard !device.isEmpty else { throw UsageError("--device needs a sink name") }
@@ -343,12 +438,15 @@ extension Invocation {
         }
         if let text = options["--read-ahead"] {
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 600 else {
-                throw UsageError("--read-ahead '\(text)' is not a number of seconds between 0 and 600")
+                throw UsageError("--read-ahead '\(text)' is not a number of seconds more than 0 and at most 600")
             }
             play.readAheadSeconds = seconds
         }
         return play
     }
+
+    /// The commands, for an unknown one.
+    static let commandNames = "studio, play, tracks, notes, demo, voice, chat and help"
 
     /// `T=REF`: a time (as `--start` takes it) and a voice note; the reference may hold `=` itself.
     private static func trigger(_ text: String) throws(UsageError) -> VoiceTrigger {

@@ -10,8 +10,6 @@ final class PlayCommand {
     let options: PlayOptions
     /// The backend, once a reference needed it.
     private var backend: BackendSession?
-    /// The library entries the references named, when every one named an entry.
-    private var entries: [Library.Entry] = []
 
     init(options: PlayOptions) {
         self.options = options
@@ -39,14 +37,10 @@ final class PlayCommand {
             return CommandLineTool.Status.usage
         }
         if Studio.isInteractive && options.voiceAt.isEmpty {
-            // On a terminal, `play` opens the Studio with the queue playing.
-            if let backend, entries.count == items.count, entries.count == 1, let entry = entries.first {
-                return Studio.open(backend: backend, backendName: backend.client.configuration.hostAndPort,
-                                   autoplay: .entry(label: entry.episode.label, index: entry.index),
-                                   options: options, signals: signals)
-            }
+            // On a terminal, `play` opens the Studio with the queue playing, and ends with it. What
+            // plays is what was asked for (an episode named alone does not bring the library after it).
             return Studio.open(backend: backend, backendName: backend?.client.configuration.hostAndPort ?? "",
-                               autoplay: .items(items), options: options, signals: signals)
+                               autoplay: .items(items), mode: .play, options: options, signals: signals)
         }
         var cues: [(at: StartPosition, location: MediaLocation, title: String)] = []
         for trigger in options.voiceAt {
@@ -144,9 +138,10 @@ final class PlayCommand {
         } else {
             do {
                 backend = try BackendSession(options.backend)
-            } catch .notConfigured {
+            } catch .notConfigured(let configPath) {
                 Console.fail("no such file '\(reference)', and no backend is configured to look it up as an episode: "
-                    + "pass --base-url and --token, set ALICIA_BASE_URL and ALICIA_TOKEN, or try `alicia-player demo`")
+                    + "pass --base-url and --token, set ALICIA_BASE_URL and ALICIA_TOKEN, write them to \(configPath), "
+                    + "or try `alicia-player demo`")
                 return .failure(CommandLineTool.Status.failure)
             } catch {
                 Console.fail(error.message)
@@ -161,7 +156,6 @@ final class PlayCommand {
         }
         do {
             let location = try MediaLocation(backend.client.mediaURL(for: fileName))
-            entries.append(entry)
             let key = PositionStore.key(label: entry.episode.label, location: location)
             return .success(QueueItem(location: location, title: entry.episode.title, label: entry.episode.label,
                                       positionKey: key, reference: entry.episode.label ?? key))

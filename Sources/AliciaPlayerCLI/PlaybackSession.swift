@@ -45,13 +45,14 @@ struct PlaybackSession {
                 switch notice {
                 case .opened(_, let item, let format) where !checkedStart:
                     checkedStart = true
-                    if let failed = checkStart(format: format, item: item) {
+                    if let failed = Self.checkStart(options, format: format, item: item) {
                         progress?.finish()
                         return .failed(failed)
                     }
                 case .failed(_, let item, let error):
+                    checkedStart = true
                     progress?.finish()
-                    Console.fail(items.count > 1 && item != nil ? "\(item!.title): \(error.message)" : error.message)
+                    Console.fail(Self.failureLine(error, item: item, queueCount: items.count))
                     status = CommandLineTool.Status.failure
                 case .finished(_, let item?, truncated: true):
                     progress?.finish()
@@ -73,8 +74,14 @@ struct PlaybackSession {
         return status == CommandLineTool.Status.success ? .finished : .failed(status)
     }
 
-    /// A `--start` past the end is a mistake worth saying, not a silent exit.
-    private func checkStart(format: AudioFormat, item: QueueItem) -> Int32? {
+    /// What is said when an item cannot be played: its error, after its title when the queue has others.
+    static func failureLine(_ error: PlaybackError, item: QueueItem?, queueCount: Int) -> String {
+        if queueCount > 1, let item { return "\(item.title): \(error.message)" }
+        return error.message
+    }
+
+    /// A `--start` past the end is a mistake worth saying (exit 2), not a silent exit.
+    static func checkStart(_ options: PlayOptions, format: AudioFormat, item: QueueItem) -> Int32? {
         guard case .seconds(let seconds)? = options.start, let duration = format.duration, seconds > duration else {
             return nil
         }
@@ -96,6 +103,7 @@ struct PlaybackSession {
         made.configuration = PlayerConfiguration(device: options.device)
         made.configuration.readAheadSeconds = options.readAheadSeconds
         made.speed = options.speed
+        made.volume = VolumeScale.linear(percent: options.volume ?? 100)
         made.voiceFocus = options.voiceFocus
         made.resumeRewind = options.resumeRewind
         made.voiceNotes = voiceNotes

@@ -18,7 +18,11 @@ public enum ProgressLine {
         let buffered = "buffered \(Int(snapshot.bufferedAhead.rounded())) s"
         let state = snapshot.state == .buffering || snapshot.state == .loading ? "  \(snapshot.state.rawValue)" : ""
         let head = "\(symbol) \(elapsed) / \(total)"
-        let speed = snapshot.speed != 1 ? "  " + speedText(snapshot.speed) : ""
+        var speed = ""
+        if snapshot.speed != 1 {
+            let left = snapshot.duration.map { TimeSpec.listeningRemaining(position: snapshot.position, duration: $0, speed: snapshot.speed) }
+            speed = "  " + (left.map { "-" + TimeSpec.clock($0) + " at " } ?? "") + speedText(snapshot.speed)
+        }
         let tail = "\(speed)  \(buffered)\(state)"
         let barWidth = width - head.count - tail.count - 4
         guard barWidth >= 8, let duration = snapshot.duration, duration > 0 else {

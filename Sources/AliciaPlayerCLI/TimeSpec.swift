@@ -24,6 +24,20 @@ public enum TimeSpec {
         return .seconds(seconds)
     }
 
+    /// Seconds left of `duration` at `position`, as the clocks show them: the total's whole seconds
+    /// less the elapsed whole seconds, so what is shown adds up (`0:00 … -3:00 / 3:00`, not `-2:59`;
+    /// `1:23 … -1:37 / 3:00`), where rounding each alone down would lose a second.
+    public static func remaining(position: Double, duration: Double) -> Double {
+        guard position.isFinite, duration.isFinite else { return 0 }
+        return max(0, duration.rounded(.down) - max(0, position).rounded(.down))
+    }
+
+    /// The listening time left at `speed`: what remains, played `speed` times as fast.
+    public static func listeningRemaining(position: Double, duration: Double, speed: Double) -> Double {
+        guard speed > 0 else { return remaining(position: position, duration: duration) }
+        return remaining(position: position, duration: duration) / speed
+    }
+
     /// `m:ss` under an hour, `h:mm:ss` from an hour on.
     public static func clock(_ seconds: Double) -> String {
         let total = seconds.isFinite ? max(0, Int(seconds.rounded(.down))) : 0

@@ -25,6 +25,8 @@ public final class ListeningSession {
     public struct Options {
         public var configuration = PlayerConfiguration()
         public var speed = 1.0
+        /// The listener's gain, linear (1 = as decoded), for the episode and the voice notes alike.
+        public var volume = 1.0
         public var voiceFocus: VoiceFocus = .pause
         public var resumeRewind = 0.0
         /// Whether there is a voice-note player at all (`voice` plays its note on the main one).
@@ -76,6 +78,13 @@ public final class ListeningSession {
         } else {
             voiceNotes = nil
         }
+        setVolume(options.volume)
+    }
+
+    /// The listener's gain (linear, 1 = as decoded) for both players: one volume for what is heard.
+    public func setVolume(_ linear: Double) {
+        player.setVolume(linear)
+        voiceNotes?.player.setVolume(linear)
     }
 
     /// Saves where the listener is, then stops both players. Idempotent.

@@ -70,11 +70,45 @@ import AliciaTestSupport
     }
 
     @Test func nothingConfiguredSaysHowAndMentionsDemo() {
-        #expect(throws: BackendError.notConfigured) {
+        #expect(throws: BackendError.notConfigured(configPath: "/nonexistent/config")) {
             try ConfigurationLoader.resolve(.init(environment: [:], configPath: "/nonexistent/config"))
         }
-        #expect(BackendError.notConfigured.message.contains("ALICIA_BASE_URL"))
-        #expect(BackendError.notConfigured.message.contains("demo"))
+        let message = BackendError.notConfigured(configPath: "/x/alicia/config").message
+        #expect(message.contains("ALICIA_BASE_URL"))
+        #expect(message.contains("demo"))
+    }
+
+    /// Guards issue 17: the message named ~/.config/alicia/config whatever XDG_CONFIG_HOME said.
+    @Test func nothingConfiguredNamesTheConfigPathLookedAt() {
+        #expect(throws: BackendError.notConfigured(configPath: "/xdg/alicia/config")) {
+            try ConfigurationLoader.resolve(.init(environment: ["XDG_CONFIG_HOME": "/xdg", "HOME": "/h"]))
+        }
+        #expect(BackendError.notConfigured(configPath: "/xdg/alicia/config").message.contains("write them to /xdg/alicia/config"))
+    }
+
+    /// Guards issue 17: `tokn = abc` was silently ignored.
+    @Test(arguments: [
+        ("base_url = http://h:1\ntokn = abc\n", "config:2: unknown key 'tokn' (did you mean 'token'?)"),
+        ("base-url = http://h:1\n\n# c\nTOKEN_FILES = /t\n", "config:4: unknown key 'token_files' (did you mean 'token_file'?)"),
+        ("base_url = http://h:1\ncolour = red\n", "config:2: unknown key 'colour' (the keys are base_url, token and token_file)"),
+    ])
+    func anUnknownKeyIsAWarningNamingFileAndLine(text: String, warning: String) throws {
+        let (directory, path) = try write(text)
+        defer { directory.remove() }
+        let result = try ConfigurationLoader.resolve(.init(environment: [:], configPath: path))
+        // The warning begins with the file's path: `…/config:2: …`.
+        #expect(result.warnings == [path + warning.dropFirst("config".count)])
+    }
+
+    /// A misspelt base_url makes the configuration missing: the warning still comes.
+    @Test func theWarningComesAlsoWhenTheBackendIsMissing() throws {
+        let (directory, path) = try write("base_ulr = http://h:1\n")
+        defer { directory.remove() }
+        var warnings: [String] = []
+        #expect(throws: BackendError.notConfigured(configPath: path)) {
+            try ConfigurationLoader.resolve(.init(environment: [:], configPath: path), warnings: &warnings)
+        }
+        #expect(warnings == ["\(path):1: unknown key 'base_ulr' (did you mean 'base_url'?)"])
     }
 
     @Test func aBaseURLMustBeHTTP() {

@@ -51,7 +51,8 @@ import AliciaTerminal
         let held = StudioLayout(model: Self.model(), episode: episode, voice: ("voice-7.wav", Self.playing()), columns: 100, rows: 30)
             .frame().lines.map(\.text)
         #expect(held.contains { $0.contains("held: voice note") })
-        #expect(held.contains { $0.contains("🎙") && $0.contains("voice-7.wav") })
+        // Guards issue 17: the voice-note line showed its file name (`voice-101.wav`).
+        #expect(held.contains { $0.contains("🎙 Voice note · 3:00") && !$0.contains("voice-7.wav") })
     }
 
     @Test func aSpeedOtherThanOneShowsInTheProgress() {
@@ -60,7 +61,19 @@ import AliciaTerminal
         #expect(!normal.contains { $0.contains("×") })
         episode.speed = 1.5
         let faster = StudioLayout(model: Self.model(), episode: episode, voice: nil, columns: 100, rows: 30).frame().lines.map(\.text)
-        #expect(faster.contains { $0.contains("-1:37 / 3:00  1.5×  vol 100%") })
+        // Guards issue 17: at another speed the listening time left shows too (97 s at 1.5× is 1:04).
+        #expect(faster.contains { $0.contains("-1:37 / 3:00  -1:04 at 1.5×  vol 100%") })
+    }
+
+    /// Guards issue 17: `0:00 … -2:59 / 3:00`; elapsed and remaining add up to the total.
+    @Test(arguments: [(0.0, 180.0, "0:00", "-3:00 / 3:00"), (0.4, 180, "0:00", "-3:00 / 3:00"), (83.9, 180, "1:23", "-1:37 / 3:00"),
+                      (179.99, 180, "2:59", "-0:01 / 3:00"), (10.5, 127.5, "0:10", "-1:57 / 2:07")])
+    func elapsedAndRemainingAddUpToTheTotal(position: Double, duration: Double, elapsed: String, tail: String) {
+        var episode = Self.playing()
+        episode.position = position
+        episode.duration = duration
+        let text = StudioLayout(model: Self.model(), episode: episode, voice: nil, columns: 100, rows: 30).frame().lines.map(\.text)
+        #expect(text.contains { $0.hasPrefix(" \(elapsed) ▕") && $0.contains(" \(tail)  vol") }, "\(text)")
     }
 
     @Test(arguments: [(1.0, "1×"), (1.25, "1.25×"), (1.5, "1.5×"), (2.0, "2×"), (0.75, "0.75×"), (0.5, "0.5×"), (2.05, "2.05×")])
@@ -74,6 +87,48 @@ import AliciaTerminal
         #expect(text.contains { $0.hasPrefix(" Nights") })
         #expect(text.contains { $0.contains("▶ 1") && $0.contains("S1E01") })
         #expect(text.contains { $0.contains("Paper Boats") && $0.contains("no audio") })
+    }
+
+    /// Guards issue 17: a local file in the Studio showed "Season 0", the label `—` and a length of `0:00`.
+    @Test func aQueueWithoutABackendShowsNoMadeUpSeasonLabelOrLength() {
+        var model = StudioModel()
+        model.hasBackend = false
+        model.library = Library([Episode(title: "one second.wav", fileName: "stream", collection: "QUEUE", collectionTitle: "Queue"),
+                                 Episode(title: "later.wav", duration: 75, fileName: "stream", collection: "QUEUE", collectionTitle: "Queue")])
+        model.nowPlaying = .init(title: "one second.wav", label: nil, mood: "", entryIndex: 1)
+        let text = StudioLayout(model: model, episode: Self.playing(), voice: nil, columns: 100, rows: 30).frame().lines.map(\.text)
+        #expect(!text.contains { $0.contains("Season 0") || $0.contains("—") || $0.contains("0:00 ") && $0.contains("one second") })
+        #expect(text.contains { $0.hasPrefix(" Queue") })
+        #expect(text.contains { $0.contains("▶ 1  one second.wav") })
+        #expect(text.contains { $0.contains("later.wav") && $0.hasSuffix("1:15 ") })
+        // Guards issue 17: "Press t to talk" with no backend to talk to.
+        #expect(!text.contains { $0.contains("Press t to talk") || $0.contains("t talk") || $0.contains("── Alicia") })
+    }
+
+    @Test func withABackendAliciasPanelAndTheTalkKeyShow() {
+        let text = StudioLayout(model: Self.model(), episode: Self.playing(), voice: nil, columns: 100, rows: 30).frame().lines.map(\.text)
+        #expect(text.contains { $0.contains("Press t to talk") })
+        #expect(text.contains { $0.contains("t talk") })
+    }
+
+    @Test func theShowNotesPaneRendersMarkdownWrapsAndScrolls() {
+        var model = Self.model()
+        let paragraph = String(repeating: "A calm word. ", count: 20)
+        let markdown = "# Morning Light\n\n" + paragraph + "\n\n- **D major**, 84 beats per minute\n- [more](http://x/y)\n"
+        model.notes = .init(title: "Morning Light", label: "S1E01", text: MarkdownText.plain(markdown))
+        var frame = StudioLayout(model: model, episode: Self.playing(), voice: nil, columns: 60, rows: 16).frame()
+        var text = frame.lines.map(\.text)
+        #expect(text[1].hasPrefix(" Show notes · Morning Light") && text[1].contains("Esc closes"))
+        #expect(text[2].hasPrefix(" Morning Light"))
+        #expect(!text.contains { $0.contains("**") || $0.contains("# ") })
+        #expect(text.allSatisfy { DisplayWidth.of($0) <= 60 })
+        // Scrolled to the end: the bullets show, and the scroll is held where the pane is full.
+        model.notes?.scroll = 1000
+        frame = StudioLayout(model: model, episode: Self.playing(), voice: nil, columns: 60, rows: 16).frame()
+        text = frame.lines.map(\.text)
+        #expect(text.contains { $0.contains("• D major, 84 beats per minute") })
+        #expect(text.contains { $0.contains("• more (http://x/y)") })
+        #expect(frame.notesScroll > 0 && frame.notesScroll < 1000)
     }
 
     @Test func tooSmallAWindowSaysSo() {
@@ -100,19 +155,61 @@ import AliciaTerminal
     }
 }
 
+@Suite struct StudioStatusTests {
+    static let error = "S1E01: no PulseAudio server (Connection refused): start one with `pulseaudio --start`, or point PULSE_SERVER at one"
+
+    /// Guards issue 17: at 100 columns the PulseAudio error was cut mid-word, and its advice lost.
+    @Test(arguments: [(100, 30), (80, 24), (60, 16)])
+    func aLongErrorWrapsSoItsAdviceShows(columns: Int, rows: Int) {
+        var model = StudioLayoutTests.model()
+        model.status = (Self.error, true)
+        let frame = StudioLayout(model: model, episode: StudioLayoutTests.playing(), voice: nil, columns: columns, rows: rows).frame()
+        #expect(frame.lines.count == rows)
+        let shown = frame.lines.suffix(3).map { $0.text.trimmingCharacters() }.joined(separator: " ")
+        #expect(shown.contains("point PULSE_SERVER at one"), "\(shown)")
+        for line in frame.lines { #expect(DisplayWidth.of(line.text) <= columns) }
+    }
+
+    @Test func atTheSmallestSizeItIsCutWithAnEllipsisAndTheListKeepsARow() {
+        var model = StudioLayoutTests.model()
+        model.status = (Self.error, true)
+        let frame = StudioLayout(model: model, episode: StudioLayoutTests.playing(), voice: nil, columns: 40, rows: 12).frame()
+        #expect(frame.lines.count == 12)
+        #expect(frame.listRows >= 1)
+        #expect(frame.lines.last?.text.trimmingCharacters().hasSuffix("…") == true, "\(frame.lines.map(\.text))")
+    }
+}
+
 @Suite struct StudioActionTests {
     @Test(arguments: [
         (Key.character(" "), StudioAction.togglePause), (.left, .seek(by: -15)), (.right, .seek(by: 30)),
         (.character(","), .seek(by: -5)), (.character("."), .seek(by: 5)), (.character("0"), .seekToFraction(0)),
         (.character("7"), .seekToFraction(0.7)), (.character("n"), .next), (.character("p"), .previous),
-        (.character("+"), .volume(by: 0.1)), (.character("-"), .volume(by: -0.1)), (.character("]"), .speed(by: 0.25)),
+        (.character("+"), .volume(steps: 1)), (.character("-"), .volume(steps: -1)), (.character("m"), .mute),
+        (.character("]"), .speed(by: 0.25)),
         (.character("v"), .replayVoiceNote), (.character("t"), .talk), (.enter, .playSelected),
-        (.character("/"), .search), (.character("?"), .help), (.character("q"), .quit), (.control("c"), .quit),
+        (.character("/"), .search), (.character("?"), .help), (.character("q"), .quit), (.control("c"), .interrupt),
         (.control("z"), .suspend), (.escape, .dismiss), (.character("a"), .enqueueSelected),
         (.character("A"), .playSelectedNext),
     ])
     func keysFollowPodcastConventions(key: Key, action: StudioAction) {
         #expect(StudioAction.forKey(key, pageSize: 10) == action)
+    }
+
+    /// Guards issue 17: after the window grew, the list stayed scrolled, the first collection hidden
+    /// above empty rows until `g`.
+    @Test func theScrollFitsAgainWhenTheListGrows() {
+        var model = StudioLayoutTests.model()
+        model.moveSelection(by: 99)
+        model.scrollToSelection(rows: 2)
+        #expect(model.scroll > 0)
+        let lines = model.listLines.count
+        model.scrollToSelection(rows: lines + 10)
+        #expect(model.scroll == 0)
+        // Taller than the list by one row less than needed: scrolled only as far as fills it.
+        model.scrollToSelection(rows: 2)
+        model.scrollToSelection(rows: lines - 1)
+        #expect(model.scroll == 1)
     }
 
     @Test func selectionStaysInTheList() {

@@ -23,105 +23,25 @@ import AliciaAudio
         #expect(TimeSpec.parse(text) == nil)
     }
 
+    /// Guards issue 17: the clocks showed `0:00 … -2:59 / 3:00`; shown elapsed plus shown remaining is the shown total.
+    @Test(arguments: [(0.0, 180.0, 180.0), (0.4, 180, 180), (83.9, 180, 97), (179.99, 180, 1), (180, 180, 0), (200, 180, 0),
+                      (10.5, 127.5, 117), (-1, 60, 60)])
+    func remainingAddsUpWithElapsed(position: Double, duration: Double, expected: Double) {
+        let remaining = TimeSpec.remaining(position: position, duration: duration)
+        #expect(remaining == expected)
+        if position >= 0 && position <= duration {
+            #expect(position.rounded(.down) + remaining == duration.rounded(.down))
+        }
+    }
+
+    @Test(arguments: [(1500.0, 3000.0, 2.0, "12:30"), (0, 180, 1.5, "2:00"), (83, 180, 1.5, "1:04"), (0, 60, 0.5, "2:00"), (0, 60, 1, "1:00")])
+    func listeningTimeIsWhatRemainsOverTheSpeed(position: Double, duration: Double, speed: Double, clock: String) {
+        #expect(TimeSpec.clock(TimeSpec.listeningRemaining(position: position, duration: duration, speed: speed)) == clock)
+    }
+
     @Test(arguments: [(0.0, "0:00"), (59.9, "0:59"), (125, "2:05"), (3723, "1:02:03"), (36000, "10:00:00"), (-3, "0:00")])
     func formatsAClock(seconds: Double, expected: String) {
         #expect(TimeSpec.clock(seconds) == expected)
-    }
-}
-
-@Suite struct InvocationTests {
-    @Test func parsesPlayWithEveryOption() throws {
-        let invocation = try Invocation.parse(["play", "http://h/a.wav", "--start", "1:30", "--device=pipe", "--read-ahead", "5"])
-        var expected = PlayOptions(reference: "http://h/a.wav")
-        expected.start = .seconds(90)
-        expected.startText = "1:30"
-        expected.device = "pipe"
-        expected.readAheadSeconds = 5
-        #expect(invocation == .play(expected))
-    }
-
-    /// `play A B C` is a queue of three, in order; --loop and --shuffle are flags of `play`.
-    @Test func playTakesSeveralReferencesAsAQueue() throws {
-        let invocation = try Invocation.parse(["play", "a.wav", "S1E02", "--loop", "http://h/c.wav", "--shuffle"])
-        var expected = PlayOptions(references: ["a.wav", "S1E02", "http://h/c.wav"])
-        expected.loop = true
-        expected.shuffle = true
-        #expect(invocation == .play(expected))
-        #expect(throws: UsageError("studio does not take --loop")) { try Invocation.parse(["studio", "--loop"]) }
-    }
-
-    @Test func optionsMayComeFirstAndDashDashEndsThem() throws {
-        let invocation = try Invocation.parse(["play", "--start=50%", "--", "-odd name.wav"])
-        guard case .play(let options) = invocation else {
-            Issue.record("not a play invocation")
-            return
-        }
-        #expect(options.reference == "-odd name.wav")
-        #expect(options.start == .fraction(0.5))
-    }
-
-    @Test(arguments: [
-        (["--help"], Invocation.help), (["-h"], .help), (["--version"], .version), (["-V"], .version),
-    ])
-    func helpAndVersion(arguments: [String], expected: Invocation) throws {
-        #expect(try Invocation.parse(arguments) == expected)
-    }
-
-    @Test(arguments: [
-        (["--json"], "no command given (studio, play, queue, script, tracks, notes, demo, voice or chat)"),
-        (["--frobnicate"], "unknown option '--frobnicate'"),
-        (["dance"], "unknown command 'dance'"),
-        (["play"], "play needs a URL or a path"),
-        (["play", "a.wav", "--frobnicate"], "unknown option '--frobnicate'"),
-        (["play", "a.wav", "--start"], "--start needs a value"),
-        (["voice", "a.wav", "b.wav"], "voice takes one note, got 'b.wav' too"),
-        (["play", "a.wav", "--loop=yes"], "--loop takes no value"),
-        (["play", "a.wav", "--read-ahead", "0"], "--read-ahead '0' is not a number of seconds between 0 and 600"),
-    ])
-    func refuses(arguments: [String], message: String) {
-        #expect(throws: UsageError(message)) { try Invocation.parse(arguments) }
-    }
-
-    @Test func noArgumentsAtAllMeansTheStudio() throws {
-        guard case .studio(_, let implicit) = try Invocation.parse([]) else {
-            Issue.record("not the studio")
-            return
-        }
-        #expect(implicit)
-        #expect(try Invocation.parse(["studio"]) == .studio(PlayOptions(reference: ""), implicit: false))
-    }
-
-    @Test func voiceAtTakesATimeAndAURLThatMayHoldEquals() throws {
-        guard case .play(let options) = try Invocation.parse(["play", "a.wav", "--voice-at", "1:30=http://h/n.wav?x=1&token=t",
-                                                               "--voice-at=50%=/api/audio/voice-1.wav", "--voice-focus", "duck"]) else {
-            Issue.record("not play")
-            return
-        }
-        #expect(options.voiceAt == [VoiceTrigger(at: .seconds(90), reference: "http://h/n.wav?x=1&token=t"),
-                                    VoiceTrigger(at: .fraction(0.5), reference: "/api/audio/voice-1.wav")])
-        #expect(options.voiceFocus == .duck(decibels: -12))
-        #expect(throws: UsageError.self) { try Invocation.parse(["play", "a.wav", "--voice-at", "nonsense"]) }
-        #expect(throws: UsageError.self) { try Invocation.parse(["play", "a.wav", "--voice-focus", "loud"]) }
-    }
-
-    @Test func chatTakesOneMessage() throws {
-        var expected = ChatOptions(text: "hello there")
-        expected.voice = true
-        expected.react = "❤️"
-        #expect(try Invocation.parse(["chat", "hello there", "--voice", "--react", "❤️"]) == .chat(expected))
-        #expect(throws: UsageError.self) { try Invocation.parse(["chat"]) }
-        #expect(throws: UsageError.self) { try Invocation.parse(["chat", "a", "b"]) }
-        #expect(throws: UsageError("tracks does not take --start")) { try Invocation.parse(["tracks", "--start", "5"]) }
-    }
-
-    @Test func aMalformedStartSaysWhatWouldDo() {
-        #expect(throws: UsageError.self) { try Invocation.parse(["play", "a.wav", "--start", "abc"]) }
-        do {
-            _ = try Invocation.parse(["play", "a.wav", "--start", "abc"])
-        } catch {
-            #expect(error.message.contains("m:ss"))
-            #expect(error.message.contains("50%"))
-        }
     }
 }
 
@@ -148,6 +68,12 @@ import AliciaAudio
         #expect(ProgressLine.bar(fraction: 0.5, width: 12) == "▕█████     ▏")
         #expect(ProgressLine.bar(fraction: 1, width: 12) == "▕██████████▏")
         #expect(ProgressLine.bar(fraction: 0.55, width: 12) == "▕█████▌    ▏")
+    }
+
+    @Test func atAnotherSpeedTheListeningTimeLeftShows() {
+        var fast = snapshot(position: 1500, duration: 3000)
+        fast.speed = 2
+        #expect(ProgressLine.render(fast, width: 100).contains("-12:30 at 2×"))
     }
 
     @Test func anUnknownDurationShowsDashes() {

@@ -37,6 +37,8 @@ public final class ChildProcess: Sendable {
     /// Signalled once by the reader thread after the child is reaped and `outcome.result` is set.
     private let finished = DispatchGroup()
     private let outcome = Mutex(Outcome())
+    /// What the child has written to stdout so far, for a test that reads it while the child runs.
+    private let stdoutSoFar = Mutex<[UInt8]>([])
 
     /// Held from creating a child's pipes to spawning it (see `init`).
     private static let spawnLock = Mutex(())
@@ -113,6 +115,21 @@ public final class ChildProcess: Sendable {
         }
         thread.name = "child \(childPID) reader"
         thread.start()
+    }
+
+    /// Waits (bounded) until the child's stdout holds a whole first line, and returns it; nil when
+    /// the child ended or `timeout` passed first.
+    public func firstLine(timeout: Duration) -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let bytes = stdoutSoFar.withLock { $0 }
+            if let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
+                return String(decoding: bytes[..<newline], as: UTF8.self)
+            }
+            if !isRunning { return nil }
+            usleep(20_000)
+        }
+        return nil
     }
 
     /// True until the child has been reaped.
@@ -228,6 +245,7 @@ public final class ChildProcess: Sendable {
                 let count = chunk.withUnsafeMutableBytes { read(fds[index].fd, $0.baseAddress, $0.count) }
                 if count > 0 {
                     output[index].append(contentsOf: chunk[0..<count])
+                    if index == 0 { stdoutSoFar.withLock { $0.append(contentsOf: chunk[0..<count]) } }
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                     close(fds[index].fd)
                     fds[index].fd = -1

@@ -130,12 +130,45 @@ struct BackendCommandTests {
         }
     }
 
-    @Test("no backend configured: says how to set one and mentions demo")
+    @Test("no backend configured: says how to set one, names the config file looked at, and mentions demo")
     func notConfigured() async throws {
-        let result = try await Playback.run(["tracks"], environment: Self.isolatedEnvironment(nil))
-        expectErrorLine(result, status: 1, containing: ["ALICIA_BASE_URL", "demo"])
-        let play = try await Playback.run(["play", "S1E01"], environment: Self.isolatedEnvironment(nil))
-        expectErrorLine(play, status: 1, containing: ["S1E01", "demo"])
+        let environment = try Self.isolatedEnvironment(nil)
+        let configPath = try #require(environment["XDG_CONFIG_HOME"]) + "/alicia/config"
+        let result = try await Playback.run(["tracks"], environment: environment)
+        expectErrorLine(result, status: 1, containing: ["ALICIA_BASE_URL", "demo", configPath])
+        let play = try await Playback.run(["play", "S1E01"], environment: environment)
+        expectErrorLine(play, status: 1, containing: ["S1E01", "demo", configPath])
+    }
+
+    /// Guards issue 17: a URL without a token was told "the backend rejected the token (401)".
+    @Test("a base URL and no token: the error says no token was given")
+    func noToken() async throws {
+        let backend = try DemoBackend(token: Self.token)
+        defer { backend.stop() }
+        var environment = try Self.isolatedEnvironment(nil)
+        environment["ALICIA_BASE_URL"] = backend.baseURL
+        for command in [["tracks"], ["play", "1"]] {
+            let result = try await Playback.run(command, environment: environment)
+            expectErrorLine(result, status: 1, containing: ["no token was given"])
+        }
+    }
+
+    /// Guards issue 17: `tokn = abc` in the config file was ignored without a word.
+    @Test("a misspelt config key gets a warning naming the file and the line")
+    func misspeltConfigKey() async throws {
+        let backend = try DemoBackend(token: Self.token)
+        defer { backend.stop() }
+        let home = try TemporaryDirectory(prefix: "home")
+        let configDirectory = home.file("config/alicia")
+        try FileManager.default.createDirectory(atPath: configDirectory, withIntermediateDirectories: true)
+        let config = configDirectory + "/config"
+        try "base_url = \(backend.baseURL)\ntokn = \(Self.token)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        chmod(config, 0o600)
+        let result = try await Playback.run(["tracks"], environment: ["XDG_CONFIG_HOME": home.file("config")])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("warning: \(config):2: unknown key 'tokn' (did you mean 'token'?)"), "\(result)")
+        #expect(result.stderr.contains("no token was given"), "\(result)")
+        expectNoToken(result)
     }
 
     @Test("a refused connection names the host and port")
@@ -225,6 +258,91 @@ struct BackendCommandTests {
         let captured = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
         expectSuccess(result)
         #expect(captured.count / 2 > 24_000)
+    }
+
+    /// Guards issue 17: the demo backend could be used only from its own Studio.
+    @Test("demo --serve prints a line a shell can eval, serves the other commands, and stops on Ctrl-C")
+    func demoServe() async throws {
+        let token = "demo-\(UInt32.random(in: 1000...9999))"
+        let child = try PlayerProcess.start(["demo", "--serve", "--token", token], environment: Self.isolatedEnvironment(nil))
+        let line = try #require(await BlockingWork.run { child.firstLine(timeout: .seconds(20)) }, "no export line")
+        #expect(line.hasPrefix("export ALICIA_BASE_URL=http://127.0.0.1:"), "\(line)")
+        #expect(line.hasSuffix(" ALICIA_TOKEN=\(token)"), "\(line)")
+        // What a shell makes of it, and a command run with that environment.
+        let shell = try ChildProcess.runBlocking("bash", ["-c", line + #"; printf '%s\n%s' "$ALICIA_BASE_URL" "$ALICIA_TOKEN""#],
+                                                 timeout: .seconds(10))
+        let values = shell.stdoutText.split(separator: "\n").map(String.init)
+        #expect(values.count == 2 && values[1] == token, "\(shell.stdoutText)")
+        var environment = try Self.isolatedEnvironment(nil)
+        environment["ALICIA_BASE_URL"] = values.first ?? ""
+        environment["ALICIA_TOKEN"] = token
+        let tracks = try await Playback.run(["tracks"], environment: environment)
+        #expect(tracks.status == 0, "\(tracks)")
+        #expect(tracks.stdout.contains("Morning Light"), "\(tracks)")
+        child.send(SIGINT)
+        let result = try await PlayerProcess.result(of: child, timeout: .seconds(10))
+        #expect(result.status == 130, "\(result)")
+        #expect(result.stdout.split(separator: "\n").count == 1, "\(result)")
+    }
+
+    @Test("demo --port serves on that port; a port in use is one clear line")
+    func demoPort() async throws {
+        let refusing = try LoopbackPort.refusing()
+        let busy = try await Playback.run(["demo", "--serve", "--port", String(refusing.port)], environment: Self.isolatedEnvironment(nil))
+        expectErrorLine(busy, status: 1, containing: ["cannot start the demo backend", "127.0.0.1:\(refusing.port)"])
+        withExtendedLifetime(refusing) {}
+    }
+
+    /// Guards issue 17: `alicia-player demo </dev/null | head -1` never exited after head closed the pipe.
+    @Test("a closed stdout ends the plain Studio quietly with status 0")
+    func closedStdout() async throws {
+        try await Playback.gated {
+            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let player = try PlayerProcess.executablePath()
+            let script = "'\(player)' demo --device \(capture.sinkName) </dev/null 2>/dev/null | head -1; echo \"status ${PIPESTATUS[0]}\""
+            let result = try await ChildProcess.run("bash", ["-c", script], environment: Self.isolatedEnvironment(nil), timeout: .seconds(30))
+            _ = await capture.finish()
+            let lines = result.stdoutText.split(separator: "\n").map(String.init)
+            #expect(lines.count == 2, "\(result.stdoutText)")
+            #expect(lines.first?.hasPrefix("playing ") == true, "\(result.stdoutText)")
+            #expect(lines.last == "status 0", "\(result.stdoutText)")
+        }
+    }
+
+    /// Guards issue 17: without PulseAudio the plain Studio said the same error for all five episodes.
+    @Test("without PulseAudio the plain Studio stops at the first output error, said once")
+    func noPulseAudio() async throws {
+        var environment = try Self.isolatedEnvironment(nil)
+        environment["PULSE_SERVER"] = "unix:/nonexistent/alicia-test/native"
+        let result = try await Playback.run(["demo"], environment: environment)
+        #expect(result.status == 1, "\(result)")
+        let errors = result.stderrLines.filter { $0.contains("no PulseAudio server") }
+        #expect(errors.count == 1, "\(result)")
+        #expect(result.stderrLines.count == 2, "the demo's address and the error, nothing more: \(result)")
+    }
+
+    /// Guards issue 17 (item 9): mixers showed the stream as "Alicia"; it is the episode's title.
+    @Test("PulseAudio's media.name of the stream is the episode's title")
+    func mediaNameIsTheTitle() async throws {
+        try await Playback.gated {
+            let backend = try DemoBackend(token: Self.token)
+            defer { backend.stop() }
+            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let child = try PlayerProcess.start(["play", "S1E01", "--device", capture.sinkName], environment: Self.isolatedEnvironment(backend))
+            #expect(await capture.waitForAudio(timeout: .seconds(20)), "nothing played")
+            let deadline = ContinuousClock.now + .seconds(10)
+            var inputs = ""
+            while ContinuousClock.now < deadline {
+                inputs = (try? Pactl.run(["list", "sink-inputs"])) ?? ""
+                if inputs.contains(#"media.name = "Morning Light""#) { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(inputs.contains(#"media.name = "Morning Light""#), "\(inputs)")
+            child.send(SIGINT)
+            let result = try await PlayerProcess.result(of: child, timeout: .seconds(10))
+            _ = await capture.finish()
+            #expect(result.status == 130, "\(result)")
+        }
     }
 
     @Test("demo starts its own backend and plays; Ctrl-C stops it cleanly")

@@ -32,8 +32,33 @@ struct CommandLineTests {
         #expect(result.signal == nil, "\(result)")
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains("unknown option"), "\(result)")
-        #expect(result.stderr.contains("Usage"), "\(result)")
         #expect(result.stderr.hasPrefix("alicia-player: "), "\(result)")
+    }
+
+    /// Guards issue 17: a usage error printed the whole 47-line help; it is one line and where to look.
+    @Test("a usage error is one line and a pointer to the command's help, exit 2", arguments: [
+        (["play", "--bogus", "a.wav"], "alicia-player: play: unknown option '--bogus'", "Try 'alicia-player play --help'."),
+        (["--bogus"], "alicia-player: unknown option '--bogus'", "Try 'alicia-player --help'."),
+        (["tracks", "--base-url", "--token", "x"], "alicia-player: tracks: --base-url needs a value", "Try 'alicia-player tracks --help'."),
+    ])
+    func usageErrorIsOneLine(_ arguments: [String], first: String, second: String) async throws {
+        let result = try await Playback.run(arguments, timeout: .seconds(10))
+        #expect(result.status == 2, "\(result)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(result)")
+        #expect(lines.first?.hasPrefix(first) == true, "\(result)")
+        #expect(lines.last == second, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+    }
+
+    /// Guards issue 17: `play --help` printed the global help.
+    @Test("help COMMAND and COMMAND --help print that command's usage", arguments: [["help", "play"], ["play", "--help"], ["play", "-h"]])
+    func commandHelp(_ arguments: [String]) async throws {
+        let result = try await Playback.run(arguments, timeout: .seconds(10))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("Usage: alicia-player play <ref>"), "\(result)")
+        #expect(result.stdout.contains("--voice-at"), "\(result)")
+        #expect(!result.stdout.contains("tracks [--json]"), "the global usage was printed: \(result)")
     }
 
     @Test("a missing argument is a usage error (exit 2)", arguments: [["play"], ["play", "/tmp/episode.wav", "--start"]])

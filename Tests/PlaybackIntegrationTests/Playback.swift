@@ -26,6 +26,20 @@ enum Playback {
         }
     }
 
+    /// Runs `body` holding a place of the gate: for a test that starts players itself (in tmux,
+    /// through a shell) rather than through ``run(_:environment:timeout:)``.
+    static func gated<T>(_ body: () async throws -> T) async throws -> T {
+        await gate.enter()
+        do {
+            let result = try await body()
+            await gate.leave()
+            return result
+        } catch {
+            await gate.leave()
+            throw error
+        }
+    }
+
     /// Plays `source` into a fresh 16-bit capture sink of the given spec; returns the result and the
     /// captured samples (untrimmed).
     static func playCapturing16(

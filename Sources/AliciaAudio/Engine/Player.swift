@@ -265,67 +265,92 @@ public final class Player: Sendable {
         return clamped
     }
 
-    /// Seeks to `seconds` from the start of the entry heard now (or the one about to play).
+    /// Seeks to `seconds` from the start of the entry heard now (or of the one being jumped to).
     public func seek(to seconds: Double) {
         core.control.update { c in
-            if let (entry, _, format) = aim(c), let format {
+            switch aim(c) {
+            case .frame(let entry, _, let format?):
                 var frame = Int64((max(0, seconds) * Double(format.sampleRate)).rounded())
                 if let frames = format.frames { frame = min(frame, frames) }
                 core.ask(.play(entry, .frame(frame)), &c)
-            } else if let entry = loading(c) {
+            case .opening(let entry, _):
                 core.ask(.play(entry, .position(.seconds(max(0, seconds)))), &c)
+            case .frame(_, _, nil), nil:
+                break
             }
         }
     }
 
-    /// Seeks `delta` seconds from the position last asked for (so presses that arrive together add
-    /// up), else from the position heard.
+    /// Seeks `delta` seconds from the position last asked for, while that seek is still pending or
+    /// being carried out (so presses that arrive together add up), else from the position heard.
     public func seek(by delta: Double) {
         core.control.update { c in
-            if let (entry, frame, format) = aim(c), let format {
+            switch aim(c) {
+            case .frame(let entry, let frame, let format?):
                 var target = max(0, frame + Int64((delta * Double(format.sampleRate)).rounded()))
                 if let frames = format.frames { target = min(target, frames) }
                 core.ask(.play(entry, .frame(target)), &c)
-            } else if let entry = loading(c) {
-                var from = 0.0
-                if case .play(_, .position(.seconds(let seconds)))? = c.request { from = seconds }
-                core.ask(.play(entry, .position(.seconds(max(0, from + delta)))), &c)
+            case .opening(let entry, let start):
+                switch start {
+                case .seconds(let seconds)?: core.ask(.play(entry, .position(.seconds(max(0, seconds + delta)))), &c)
+                case nil: core.ask(.play(entry, .position(.seconds(max(0, delta)))), &c)
+                // A fraction of a length not known yet: the seconds cannot be added to it.
+                case .fraction?: break
+                }
+            case .frame(_, _, nil), nil:
+                break
             }
         }
     }
 
-    /// Seeks to a fraction (0…1) of the entry heard now (or the one about to play).
+    /// Seeks to a fraction (0…1) of the entry heard now (or of the one being jumped to).
     public func seek(toFraction fraction: Double) {
-        let share = min(max(fraction, 0), 1)
+        let fraction = min(max(fraction, 0), 1)
         core.control.update { c in
-            if let (entry, _, format) = aim(c), let frames = format?.frames {
-                core.ask(.play(entry, .frame(Int64((Double(frames) * share).rounded()))), &c)
-            } else if let entry = loading(c) {
-                core.ask(.play(entry, .position(.fraction(share))), &c)
+            switch aim(c) {
+            case .frame(let entry, _, let format?):
+                guard let frames = format.frames else { return }
+                core.ask(.play(entry, .frame(Int64((Double(frames) * fraction).rounded()))), &c)
+            case .opening(let entry, _):
+                core.ask(.play(entry, .position(.fraction(fraction))), &c)
+            case .frame(_, _, nil), nil:
+                break
             }
         }
     }
 
-    /// What a seek starts from: the pending request's entry and frame, else the heard ones.
-    private func aim(_ c: PlayerCore.Control) -> (QueueEntryID, Int64, AudioFormat?)? {
-        if case .play(_, .heard)? = c.request, let location = core.location(c) {
-            return (location.entry, location.sourceFrame, location.format)
-        }
-        if case .play(let entry, .frame(let frame))? = c.request {
-            let format = c.map.spans.first { $0.entry == entry }?.format ?? (c.opened?.entry == entry ? c.opened?.format : nil)
-            return (entry, frame, format)
-        }
-        if case .play? = c.request { return nil }
-        if let location = core.location(c) { return (location.entry, location.sourceFrame, location.format) }
-        if let resting = c.resting { return (resting.entry, resting.frame, resting.format) }
-        return nil
+    /// What a seek starts from.
+    private enum Aim {
+        /// A frame of an entry, with its format when known.
+        case frame(QueueEntryID, Int64, AudioFormat?)
+        /// An entry being jumped to whose start frame is not known yet: where it is to start (nil:
+        /// its beginning).
+        case opening(QueueEntryID, StartPosition?)
     }
 
-    /// The entry about to play whose format is not known yet (asked for, or opening): a seek then
-    /// becomes where it starts.
-    private func loading(_ c: PlayerCore.Control) -> QueueEntryID? {
-        if case .play(let entry, _)? = c.request { return entry }
-        if let entry = c.opening { return entry }
+    /// What a seek starts from: the request pending, else the jump or seek the feeder is carrying
+    /// out, else the frame heard (or where playback rests).
+    private func aim(_ c: PlayerCore.Control) -> Aim? {
+        var asked: (entry: QueueEntryID, start: PlayerCore.Start)?
+        if case .play(let entry, let start)? = c.request {
+            asked = (entry, start)
+        } else if c.request == nil {
+            asked = c.taken
+        }
+        if let (entry, start) = asked {
+            let format = c.map.spans.first { $0.entry == entry }?.format ?? (c.opened?.entry == entry ? c.opened?.format : nil)
+            switch start {
+            case .frame(let frame): return .frame(entry, frame, format)
+            case .position(let position): return .opening(entry, position)
+            case .itemStart: return .opening(entry, c.queue.entry(entry)?.item.start)
+            case .heard:
+                // Where the listener is, which the feeder is about to read back exactly.
+                if let location = core.location(c) { return .frame(location.entry, location.sourceFrame, location.format) }
+                return nil
+            }
+        }
+        if let location = core.location(c) { return .frame(location.entry, location.sourceFrame, location.format) }
+        if let resting = c.resting { return .frame(resting.entry, resting.frame, resting.format) }
         return nil
     }
 

@@ -147,8 +147,15 @@ public final class VoiceNotes: Sendable {
                 }
             }
             if skip && !player.next() {
+                // The last note: nothing follows, so no end of queue will come to give the focus
+                // back (a clear only stops); it is given back here.
                 player.clear()
                 finishAll()
+                if focusTaken {
+                    releaseFocus()
+                    focusTaken = false
+                    post(.focusReleased)
+                }
             }
             guard let event = playerEvents.next(timeout: nil) else { continue }
             guard let entry = event.entry else {

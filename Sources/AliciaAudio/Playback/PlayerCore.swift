@@ -56,8 +56,6 @@ final class PlayerCore: @unchecked Sendable {
         /// other fields are the feeder's: read `opened` instead).
         var item: ItemSource?
         var prefetch: ItemSource?
-        /// The entry the feeder took a play request for and has not started yet (opening it).
-        var opening: QueueEntryID?
         /// What the feeder knows of the entry it decodes, once it has opened.
         var opened: (entry: QueueEntryID, format: AudioFormat, byteRate: Double)?
         var map = FrameMap()
@@ -71,6 +69,18 @@ final class PlayerCore: @unchecked Sendable {
         var firedCues: Set<Int> = []
         /// Frame the decoder of `item` produces next.
         var decodedFrame: Int64 = 0
+        /// A jump or seek the feeder has taken and not yet begun (it is flushing, opening or moving
+        /// the decoder, and the map holds nothing of it yet). A seek asked meanwhile starts from it:
+        /// presses that arrive together add up, and a seek pressed right after `n` or enter is
+        /// about the entry jumped to, instead of starting from the frame heard before.
+        var taken: (entry: QueueEntryID, start: Start)?
+
+        /// Takes the waiting request, noting a jump or seek in flight.
+        mutating func takeRequest() -> Request? {
+            defer { request = nil }
+            if case .play(let entry, let start)? = request { taken = (entry, start) } else { taken = nil }
+            return request
+        }
     }
 
     let configuration: PlayerConfiguration
@@ -153,13 +163,11 @@ final class PlayerCore: @unchecked Sendable {
         while true {
             let request = control.withLock(waitingUntil: { $0.request != nil || $0.shutdown }) { c -> Request? in
                 guard !c.shutdown else { return nil }
-                defer { c.request = nil }
                 c.idle = false
                 clearInterrupts(c)
-                return c.request
+                return c.takeRequest()
             }
             guard var next = request else { break }
-            if case .play(let entry, _) = next { control.withLock { $0.opening = entry } }
             while true {
                 let following: Request?
                 switch next {
@@ -188,11 +196,9 @@ final class PlayerCore: @unchecked Sendable {
     private func takeRequest() -> Request? {
         control.withLock { c -> Request? in
             if c.shutdown { return .stop }
-            guard let request = c.request else { return nil }
-            c.request = nil
-            if case .play(let entry, _) = request { c.opening = entry }
+            guard c.request != nil else { return nil }
             clearInterrupts(c)
-            return request
+            return c.takeRequest()
         }
     }
 
@@ -204,11 +210,11 @@ final class PlayerCore: @unchecked Sendable {
                 }
                 c.item = nil
                 c.prefetch = nil
-                c.opening = nil
                 c.opened = nil
                 c.sink = nil
                 c.map.reset()
                 c.decodedFrame = 0
+                c.taken = nil
                 if !c.shutdown { c.state = .idle }
             }
             return (c.item, c.prefetch, c.sink)
@@ -229,7 +235,10 @@ final class PlayerCore: @unchecked Sendable {
         if case .heard = askedStart {
             (entryID, start) = stopWhereHeard(asked)
         }
-        guard let queued = control.withLock({ $0.queue.entry(entryID) }) else { return nil }
+        guard let queued = control.withLock({ $0.queue.entry(entryID) }) else {
+            control.withLock { $0.taken = nil }
+            return nil
+        }
         let sameEntry = control.withLock { $0.item?.entry == entryID }
         if let request = flushOutput() { return request }
         var source: ItemSource
@@ -273,7 +282,7 @@ final class PlayerCore: @unchecked Sendable {
         let (changedEntry, state) = control.update { c -> (Bool, PlayerState) in
             c.map.begin(entry: entryID, format: format, sourceStart: frame, ratio: speed)
             c.decodedFrame = frame
-            c.opening = nil
+            c.taken = nil
             let changed = c.heard != entryID
             c.heard = entryID
             c.resting = nil
@@ -366,6 +375,7 @@ final class PlayerCore: @unchecked Sendable {
     private func failedEntry(_ entryID: QueueEntryID, error: PlaybackError, fatal: Bool = false) -> Request? {
         Log.info(.engine, "\(entryID) failed: \(error.message)")
         let next = control.update { c -> QueueEntryID? in
+            c.taken = nil
             c.errors[entryID] = error
             let after = fatal ? nil : c.queue.entry(after: entryID).flatMap { $0.id == entryID ? nil : $0 }
             if c.heard == nil || c.heard == entryID || after == nil {
@@ -693,9 +703,8 @@ final class PlayerCore: @unchecked Sendable {
     private func waitForRequest() -> Request? {
         control.withLock(waitingUntil: { $0.request != nil || $0.shutdown }) { c -> Request? in
             guard !c.shutdown else { return nil }
-            defer { c.request = nil }
             clearInterrupts(c)
-            return c.request
+            return c.takeRequest()
         }
     }
 

@@ -6,7 +6,9 @@ enum StudioAction: Equatable {
     case seek(by: Double)
     case seekToFraction(Double)
     case next, previous
-    case volume(by: Double)
+    /// Volume up (positive) or down, in steps of `VolumeScale.step`.
+    case volume(steps: Int)
+    case mute
     case speed(by: Double)
     case replayVoiceNote
     case talk
@@ -17,11 +19,15 @@ enum StudioAction: Equatable {
     case moveSelection(by: Int)
     case selectFirst, selectLast
     case search
+    /// `i`: the selected episode's show notes.
+    case showNotes
     case help
     case dismiss
     case redraw
     case suspend
     case quit
+    /// Ctrl-C: quit with the status of an interrupt (130), as off the Studio.
+    case interrupt
 
     /// The action for a key in the main view (no composer or search line open).
     static func forKey(_ key: Key, pageSize: Int) -> StudioAction? {
@@ -35,8 +41,9 @@ enum StudioAction: Equatable {
             return .seekToFraction(Double(c.wholeNumberValue ?? 0) / 10)
         case .character("n"): return .next
         case .character("p"): return .previous
-        case .character("+"), .character("="): return .volume(by: 0.1)
-        case .character("-"), .character("_"): return .volume(by: -0.1)
+        case .character("+"), .character("="): return .volume(steps: 1)
+        case .character("-"), .character("_"): return .volume(steps: -1)
+        case .character("m"): return .mute
         case .character("]"): return .speed(by: 0.25)
         case .character("["): return .speed(by: -0.25)
         case .character("v"): return .replayVoiceNote
@@ -51,32 +58,37 @@ enum StudioAction: Equatable {
         case .home, .character("g"): return .selectFirst
         case .end, .character("G"): return .selectLast
         case .character("/"): return .search
+        case .character("i"): return .showNotes
         case .character("?"): return .help
         case .escape: return .dismiss
         case .control("l"): return .redraw
         case .control("z"): return .suspend
-        case .character("q"), .control("c"): return .quit
+        case .character("q"): return .quit
+        case .control("c"): return .interrupt
         default: return nil
         }
     }
 
     /// The keys, for the help overlay.
     static let keyTable: [(keys: String, what: String)] = [
-        ("space", "play / pause"),
+        ("space", "play / pause; after the end, again; skips a voice note"),
         ("← / →", "back 15 s / forward 30 s"),
         (", / .", "back / forward 5 s"),
         ("0 – 9", "jump to 0 – 90 %"),
         ("n / p", "next / previous in the queue (p after 3 s: restart)"),
-        ("+ / -", "volume up / down"),
+        ("+ / -", "volume up / down by 5 %"),
+        ("m", "mute / unmute"),
         ("[ / ]", "slower / faster"),
         ("↑ ↓ j k", "select; PgUp PgDn, g G: page, first, last"),
         ("enter", "play the selected episode"),
         ("a / A", "add the selected episode to the queue / play it next"),
         ("/", "search titles and labels"),
+        ("i", "the selected episode's show notes (↑ ↓ scroll; Esc closes)"),
         ("v", "replay the last voice note"),
         ("t", "talk to Alicia (she answers with a voice note)"),
+        ("Esc", "skip a voice note; close the help, the notes, a filter"),
         ("?", "this help; Esc closes it"),
         ("ctrl-z", "suspend (fg resumes)"),
-        ("q", "quit"),
+        ("q, ctrl-c", "quit (ctrl-c: with status 130)"),
     ]
 }

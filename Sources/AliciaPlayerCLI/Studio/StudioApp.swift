@@ -19,7 +19,16 @@ final class StudioApp {
         var backendName: String
         /// Play this at once: an entry of the library, or a stream of its own.
         var autoplay: Autoplay?
+        var mode: Mode = .browse
         var options: PlayOptions
+    }
+
+    enum Mode {
+        /// `studio`, `demo`: the Studio stays until the listener quits.
+        case browse
+        /// `play` on a terminal: the first item is opened before the Studio takes the screen (an
+        /// error is said as off a terminal, with its exit status), and the Studio ends with the queue.
+        case play
     }
 
     enum Autoplay {
@@ -60,12 +69,23 @@ final class StudioApp {
     private var lastProactiveFetch: ContinuousClock.Instant?
     private var pendingEscapeSince: ContinuousClock.Instant?
     private var statusSetAt: ContinuousClock.Instant?
+    /// Notices read before the Studio took the screen, handled with the first frame's.
+    private var earlyNotices: [SessionNotice] = []
+    /// Lengths of the command line's items, by index, as they open.
+    private var itemLengths: [Int: Double] = [:]
+    /// Where the volume and speed are remembered, and what was there when the Studio opened.
+    private let statePath: String
+    private let remembered: ListenerState
+    /// The volume and speed the Studio opened with (flags, else remembered): what keys change.
+    private let opened: ListenerState
 
     private struct Inbox: Sendable {
         var reply: StudioModel.ChatPanel?
         var proactive: [ProactiveMessage]?
         var voiceNote: (location: MediaLocation, title: String)?
         var error: String?
+        /// Show notes that arrived: the label they are of, the text or why not.
+        var notes: (label: String, text: String?, error: String?)?
     }
 
     /// What the chat and proactive threads leave for the main loop.
@@ -86,15 +106,39 @@ final class StudioApp {
         self.setup = setup
         self.terminal = terminal
         self.signals = signals
-        session = ListeningSession(PlaybackSession.sessionOptions(setup.options))
+        var environment: [String: String] = [:]
+        for key in ["XDG_STATE_HOME", "HOME"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        statePath = ListenerState.path(environment: environment)
+        remembered = ListenerState.load(from: statePath)
+        // The flags win; else what the Studio was left at last time.
+        var options = setup.options
+        if options.speedGiven == nil { options.speedGiven = remembered.speed }
+        if options.volume == nil { options.volume = remembered.volume }
+        session = ListeningSession(PlaybackSession.sessionOptions(options))
         voiceNotes = session.voiceNotes!
         model.backendName = setup.backendName
+        model.hasBackend = setup.backend != nil
+        model.volumePercent = options.volume ?? 100
+        opened = ListenerState(volume: model.volumePercent, speed: options.speed)
     }
 
     func run() -> Int32 {
+        loadLibrary()
+        if let positions = session.positions {
+            model.played = Set(positions.all.filter { $0.value.played }.map(\.key))
+            for warning in positions.warnings { setStatus(warning, error: true) }
+        }
+        start(setup.autoplay)
+        if setup.mode == .play, let status = openFirstItem() {
+            session.close()
+            return status
+        }
         do {
             try terminal.enterRawMode()
         } catch {
+            session.close()
             Console.fail("cannot use the terminal: \(error)")
             return CommandLineTool.Status.failure
         }
@@ -106,14 +150,9 @@ final class StudioApp {
             for worker in workers { worker.thread.join() }
             session.close()
             terminal.restore()
-        }
-        loadLibrary()
-        if let positions = session.positions {
-            model.played = Set(positions.all.filter { $0.value.played }.map(\.key))
-            for warning in positions.warnings { setStatus(warning, error: true) }
+            rememberVolumeAndSpeed()
         }
         refreshProactive()
-        start(setup.autoplay)
         draw()
         while running {
             waitForInput()
@@ -124,6 +163,40 @@ final class StudioApp {
             draw()
         }
         return exitStatus
+    }
+
+    /// `play`: waits until the first item has opened (or failed) and checks `--start` against its
+    /// length, before anything takes the screen, so a missing file, a file that is not audio or a
+    /// start past the end is said in one line with the status `play` has off a terminal. Returns
+    /// that status, or nil to go on. The probe is the playback itself: nothing is fetched twice.
+    private func openFirstItem() -> Int32? {
+        let waker = session.waker
+        signals.whenSignalled { waker() }
+        defer { signals.whenSignalled {} }
+        let queueCount = player.queue.count
+        var checkStart = true
+        while true {
+            if let signal = signals.signal { return 128 + signal }
+            for notice in session.nextNotices(timeout: nil) {
+                earlyNotices.append(notice)
+                switch notice {
+                case .opened(_, let item, let format):
+                    if checkStart, let status = PlaybackSession.checkStart(setup.options, format: format, item: item) {
+                        return status
+                    }
+                    return nil
+                case .failed(_, let item, let error):
+                    Console.fail(PlaybackSession.failureLine(error, item: item, queueCount: queueCount))
+                    exitStatus = CommandLineTool.Status.failure
+                    // What follows plays from its own start.
+                    checkStart = false
+                case .queueEnded:
+                    return exitStatus
+                default:
+                    break
+                }
+            }
+        }
     }
 
     // MARK: The loop
@@ -176,8 +249,7 @@ final class StudioApp {
             case SIGCONT:
                 resumeTerminal()
             default:
-                running = false
-                exitStatus = 128 + signal
+                stop(status: 128 + signal)
             }
         }
     }
@@ -199,21 +271,31 @@ final class StudioApp {
     }
 
     private func collectEvents() {
-        for notice in session.notices() {
+        let notices = earlyNotices + session.notices()
+        earlyNotices = []
+        for notice in notices {
             switch notice {
             case .started(_, let item):
                 model.nowPlaying = nowPlaying(item)
             case .finished(_, let item, let truncated):
                 if let item { model.played.insert(item.label ?? item.title) }
-                if truncated { setStatus("the file is truncated: played what was there", error: true) }
+                if truncated {
+                    setStatus("the file is truncated: played what was there", error: true)
+                    if setup.mode == .play { exitStatus = CommandLineTool.Status.failure }
+                }
             case .failed(_, let item, let error):
                 setStatus(item.map { "\($0.title): " }.map { $0 + error.message } ?? error.message, error: true)
+                if setup.mode == .play { exitStatus = CommandLineTool.Status.failure }
             case .voice(.failed(let title, let error)):
                 setStatus("voice note \(title): \(error.message)", error: true)
-            case .opened, .queueEnded, .voice:
+            case .opened(_, let item, let format):
+                learnLength(of: item, format)
+            case .queueEnded, .voice:
                 break
             }
         }
+        // `play` ends with what it was asked to play (or what the listener chose since).
+        if setup.mode == .play && session.isFinished { running = false }
         let box = inbox.withLock { box -> Inbox in
             defer { box = Inbox() }
             return box
@@ -223,6 +305,10 @@ final class StudioApp {
         if let reply { model.reply = reply }
         if let proactive { model.proactive = proactive }
         if let error { setStatus(error, error: true) }
+        if let notes = box.notes, model.notes?.label == notes.label {
+            model.notes?.text = notes.text.map(MarkdownText.plain)
+            model.notes?.error = notes.error
+        }
         if let since = lastProactiveFetch, ContinuousClock.now - since >= Self.proactiveInterval { refreshProactive() }
         workers.removeAll { worker in
             guard worker.done.isSet else { return false }
@@ -239,11 +325,17 @@ final class StudioApp {
         guard let size = terminal.size() else { return }
         var voice: (String, PlayerSnapshot)?
         if let title = voiceNotes.nowPlaying.title { voice = (title, voiceNotes.player.snapshot()) }
-        // The list's height is the last frame's: the selection stays in view as the window changes.
-        model.scrollToSelection(rows: listRows)
-        let frame = StudioLayout(model: model, episode: player.snapshot(), voice: voice,
-                                 columns: size.columns, rows: size.rows).frame()
+        let episode = player.snapshot()
+        var frame = StudioLayout(model: model, episode: episode, voice: voice, columns: size.columns, rows: size.rows).frame()
+        // Scrolled for this frame's list height: the selection stays in view as the window shrinks,
+        // and the list fills the window again as it grows.
+        let scroll = model.scroll
+        model.scrollToSelection(rows: frame.listRows)
+        if model.scroll != scroll {
+            frame = StudioLayout(model: model, episode: episode, voice: voice, columns: size.columns, rows: size.rows).frame()
+        }
         listRows = frame.listRows
+        model.notes?.scroll = frame.notesScroll
         let output = screen.render(frame.lines, columns: size.columns, rows: size.rows)
         if !output.isEmpty { terminal.write(output) }
     }
@@ -255,6 +347,13 @@ final class StudioApp {
         if model.search != nil { return searching(key) }
         if model.showHelp, key == .escape || key == .character("?") || key == .character("q") {
             model.showHelp = false
+            return
+        }
+        if model.notes != nil, notesPane(key) { return }
+        // Esc or space while a voice note plays skips it (the episode has the focus back at once).
+        if key == .escape || key == .character(" "), voiceNotes.nowPlaying.title != nil {
+            voiceNotes.skip()
+            setStatus("voice note skipped")
             return
         }
         guard let action = StudioAction.forKey(key, pageSize: max(1, listRows - 1)) else { return }
@@ -275,10 +374,14 @@ final class StudioApp {
             if !session.next() { setStatus("this is the last in the queue") }
         case .previous:
             if !session.previous() { setStatus("this is the first in the queue") }
-        case .volume(let delta):
-            let volume = min(1.5, max(0, (player.snapshot().volume + delta) * 10).rounded() / 10)
-            player.setVolume(volume)
-            setStatus("volume \(Int((volume * 100).rounded()))%")
+        case .volume(let steps):
+            model.volumePercent = VolumeScale.stepped(model.volumePercent, by: steps)
+            applyVolume()
+            setStatus("volume \(VolumeScale.text(model.volumePercent))" + (model.muted ? " (muted: m unmutes)" : ""))
+        case .mute:
+            model.muted.toggle()
+            applyVolume()
+            setStatus(model.muted ? "muted (m unmutes)" : "volume \(VolumeScale.text(model.volumePercent))")
         case .speed(let delta):
             // In quarter steps, whatever the speed was set to on the command line.
             let speed = player.setSpeed(((player.snapshot().speed + delta) * 4).rounded() / 4)
@@ -309,7 +412,11 @@ final class StudioApp {
         case .moveSelection(let delta): model.moveSelection(by: delta)
         case .selectFirst: model.selection = 0
         case .selectLast: model.moveSelection(by: model.visibleEntries.count)
-        case .search: model.search = LineEditor(text: model.filter)
+        case .search:
+            // A fresh query each time: the last one is not typed onto.
+            model.search = LineEditor()
+            setFilter("")
+        case .showNotes: openNotes()
         case .help: model.showHelp.toggle()
         case .dismiss:
             model.showHelp = false
@@ -321,6 +428,51 @@ final class StudioApp {
         case .redraw: screen.invalidate()
         case .suspend: suspend()
         case .quit: running = false
+        case .interrupt: stop(status: 128 + SIGINT)
+        }
+    }
+
+    /// Keys of the show notes pane: scrolling and closing; true when `key` was one (the others play,
+    /// seek and so on as usual).
+    private func notesPane(_ key: Key) -> Bool {
+        let page = max(1, listRows - 2)
+        switch key {
+        case .escape, .character("i"), .character("q"): model.notes = nil
+        case .up, .character("k"): model.notes?.scroll -= 1
+        case .down, .character("j"): model.notes?.scroll += 1
+        case .pageUp: model.notes?.scroll -= page
+        case .pageDown: model.notes?.scroll += page
+        case .home, .character("g"): model.notes?.scroll = 0
+        case .end, .character("G"): model.notes?.scroll = Int.max / 2
+        default: return false
+        }
+        return true
+    }
+
+    /// `i`: fetches the selected episode's show notes on a thread of its own and opens the pane.
+    private func openNotes() {
+        guard let backend = setup.backend else {
+            setStatus("no backend: show notes come from one")
+            return
+        }
+        guard let entry = model.selectedEntry else { return }
+        guard let label = entry.episode.label else {
+            setStatus("\(entry.episode.title) has no label, so it has no show notes")
+            return
+        }
+        model.showHelp = false
+        model.notes = StudioModel.NotesPane(title: entry.episode.title, label: label)
+        let configuration = backend.client.configuration
+        let inbox = self.inbox
+        _ = NativeThread(name: "alicia-notes") {
+            do {
+                let markdown = try BackendClient(configuration: configuration).showNotes(label: label)
+                inbox.withLock { $0.notes = (label, markdown, nil) }
+            } catch let error as BackendError {
+                inbox.withLock { $0.notes = (label, nil, error.message) }
+            } catch {
+                inbox.withLock { $0.notes = (label, nil, "\(error)") }
+            }
         }
     }
 
@@ -337,27 +489,33 @@ final class StudioApp {
         }
     }
 
+    /// The search line: what is typed filters the list at once; enter keeps the filter and closes
+    /// the line, Esc clears it and closes.
     private func searching(_ key: Key) {
         switch key {
         case .escape:
             model.search = nil
+            setFilter("")
         case .enter:
             model.search = nil
         default:
             _ = model.search?.handle(key)
-            model.filter = model.search?.text ?? ""
-            model.selection = 0
-            model.scroll = 0
+            setFilter(model.search?.text ?? "")
         }
+    }
+
+    private func setFilter(_ filter: String) {
+        guard filter != model.filter else { return }
+        model.filter = filter
+        model.selection = 0
+        model.scroll = 0
     }
 
     // MARK: Actions
 
     private func loadLibrary() {
         guard let backend = setup.backend else {
-            if case .items(let items)? = setup.autoplay {
-                model.library = Library(items.map { Episode(title: $0.title, fileName: "stream") })
-            }
+            model.library = queueLibrary()
             return
         }
         do {
@@ -383,6 +541,24 @@ final class StudioApp {
         case nil:
             break
         }
+    }
+
+    /// Without a backend the list is the queue given on the command line, on one shelf, with each
+    /// length once its file has opened (no season, label or length is made up).
+    private func queueLibrary() -> Library {
+        guard case .items(let items)? = setup.autoplay else { return Library([]) }
+        return Library(items.enumerated().map { index, item in
+            Episode(title: item.title, duration: itemLengths[index] ?? 0, fileName: "stream", label: item.label,
+                    collection: "QUEUE", collectionTitle: "Queue")
+        })
+    }
+
+    /// An item's length, learnt when it opened, for the list of a queue without a backend.
+    private func learnLength(of item: QueueItem, _ format: AudioFormat) {
+        guard setup.backend == nil, case .items(let items)? = setup.autoplay, let duration = format.duration,
+              let index = items.firstIndex(of: item), itemLengths[index] != duration else { return }
+        itemLengths[index] = duration
+        model.library = queueLibrary()
     }
 
     /// Plays the library from `entry` on: the queue is every episode with audio, in library order,
@@ -505,6 +681,29 @@ final class StudioApp {
             }
         }
         workers.append(Worker(thread: thread, done: done))
+    }
+
+    /// The model's volume to both players, on the mixer's scale.
+    private func applyVolume() {
+        session.setVolume(model.muted ? 0 : VolumeScale.linear(percent: model.volumePercent))
+    }
+
+    /// Keeps the volume or speed the listener changed with keys (a flag holds for its run only).
+    private func rememberVolumeAndSpeed() {
+        var now = remembered
+        if model.volumePercent != opened.volume { now.volume = model.volumePercent }
+        let speed = player.snapshot().speed
+        if speed != opened.speed { now.speed = speed }
+        guard now != remembered else { return }
+        if let failure = now.save(to: statePath) {
+            Console.error("alicia-player: warning: cannot remember the volume and speed: \(failure)\n")
+        }
+    }
+
+    /// Ends the loop with `status` (a signal's, or Ctrl-C's: raw mode turns it into a key).
+    private func stop(status: Int32) {
+        running = false
+        exitStatus = status
     }
 
     private func setStatus(_ text: String, error: Bool = false) {

@@ -17,16 +17,17 @@ struct StudioCommand {
         let backend: BackendSession
         do {
             backend = try BackendSession(options.backend)
-        } catch .notConfigured where implicit {
-            Console.fail("no command given, and no backend configured for the Studio")
-            Console.error(Invocation.usage + "\n")
+        } catch .notConfigured(let configPath) where implicit {
+            Console.fail("no command given, and no backend configured for the Studio (flags, ALICIA_BASE_URL or \(configPath)); "
+                + "`alicia-player demo` runs one of its own")
+            Console.error(UsageError("").hint + "\n")
             return CommandLineTool.Status.usage
         } catch {
             Console.fail(error.message)
             return CommandLineTool.Status.failure
         }
         return Studio.open(backend: backend, backendName: backend.client.configuration.hostAndPort,
-                           autoplay: nil, options: options, signals: signals)
+                           autoplay: nil, mode: .browse, options: options, signals: signals)
     }
 }
 
@@ -37,12 +38,12 @@ enum Studio {
 
     /// `signals` must have been made before any thread started.
     static func open(backend: BackendSession?, backendName: String, autoplay: StudioApp.Autoplay?,
-                     options: PlayOptions, signals: SignalWatcher) -> Int32 {
+                     mode: StudioApp.Mode, options: PlayOptions, signals: SignalWatcher) -> Int32 {
         guard isInteractive else {
             return PlainStudio(backend: backend, options: options, signals: signals).run(startingAt: autoplay)
         }
         let terminal = Terminal()
-        let app = StudioApp(setup: .init(backend: backend, backendName: backendName, autoplay: autoplay, options: options),
+        let app = StudioApp(setup: .init(backend: backend, backendName: backendName, autoplay: autoplay, mode: mode, options: options),
                             terminal: terminal, signals: signals)
         return app.run()
     }
@@ -93,6 +94,8 @@ struct PlainStudio {
         while !session.isFinished {
             if let signal = signals.signal { return 128 + signal }
             session.tick()
+            // `demo | head -1`: the reader has gone, so has the point of playing on.
+            if !options.quiet && Console.stdoutClosed { return CommandLineTool.Status.success }
             for notice in session.nextNotices(timeout: .milliseconds(500)) {
                 switch notice {
                 case .started(_, let item):

@@ -17,6 +17,8 @@ struct StudioLayout {
         var lines: [StyledLine]
         /// Rows the list had (for paging and scrolling).
         var listRows: Int
+        /// The show notes' first line shown, kept within them.
+        var notesScroll = 0
     }
 
     var model: StudioModel
@@ -37,12 +39,23 @@ struct StudioLayout {
             return Frame(lines: Array(lines.prefix(max(0, rows))), listRows: 0)
         }
         let chatRows = rows >= 18 ? 3 : (rows >= 14 ? 2 : 1)
-        let footer = [rule("Alicia")] + chat(rows: chatRows) + [rule("Now playing")] + nowPlaying() + [statusLine()]
+        // Alicia's words only where there is a backend to hear them from.
+        let alicia = model.hasBackend ? [rule("Alicia")] + chat(rows: chatRows) : []
+        let footer = alicia + [rule("Now playing")] + nowPlaying() + statusLines(maximum: rows >= 16 ? 3 : 2)
         let listRows = max(1, rows - 1 - footer.count)
         var lines = [header()]
-        lines += model.showHelp ? help(rows: listRows) : list(rows: listRows)
+        var notesScroll = 0
+        if model.showHelp {
+            lines += help(rows: listRows)
+        } else if let notes = model.notes {
+            let (pane, scroll) = notesPane(notes, rows: listRows)
+            lines += pane
+            notesScroll = scroll
+        } else {
+            lines += list(rows: listRows)
+        }
         lines += footer
-        return Frame(lines: Array(lines.prefix(rows)), listRows: listRows)
+        return Frame(lines: Array(lines.prefix(rows)), listRows: listRows, notesScroll: notesScroll)
     }
 
     // MARK: Parts
@@ -80,13 +93,16 @@ struct StudioLayout {
         return pad(Array(shown), rows: rows)
     }
 
-    private struct Widths { var index = 1, label = 1, mood = 0, time = 4 }
+    /// Column widths; a label column only when some entry has a label (files from the command line
+    /// have none), a time only where the length is known.
+    private struct Widths { var index = 1, label = 0, mood = 0, time = 0 }
 
     private func columnWidths(_ entries: [Library.Entry]) -> Widths {
         var widths = Widths()
+        let labelled = entries.contains { $0.episode.label != nil }
         for entry in entries {
             widths.index = max(widths.index, String(entry.index).count)
-            widths.label = max(widths.label, min(12, DisplayWidth.of(entry.episode.label ?? "—")))
+            if labelled { widths.label = max(widths.label, min(12, DisplayWidth.of(entry.episode.label ?? "—"))) }
             widths.mood = max(widths.mood, DisplayWidth.of(entry.episode.mood))
             widths.time = max(widths.time, DisplayWidth.of(Self.time(of: entry.episode)))
         }
@@ -100,7 +116,8 @@ struct StudioLayout {
         let marker = playing ? "▶" : (model.played.contains(key) ? "✓" : " ")
         let index = String(repeating: " ", count: widths.index - String(entry.index).count) + String(entry.index)
         let time = Self.time(of: episode)
-        let head = " \(marker) \(index)  " + DisplayWidth.pad(episode.label ?? "—", to: widths.label) + "  "
+        let label = widths.label > 0 ? DisplayWidth.pad(episode.label ?? "—", to: widths.label) + "  " : ""
+        let head = " \(marker) \(index)  " + label
         // Right-aligned in a column of its own, so titles and moods line up on every row.
         let tail = "  " + String(repeating: " ", count: max(0, widths.time - DisplayWidth.of(time))) + time + " "
         let middle = max(4, columns - DisplayWidth.of(head) - DisplayWidth.of(tail))
@@ -114,8 +131,10 @@ struct StudioLayout {
         return StyledLine(text, style: playing ? .green : .plain)
     }
 
+    /// The length, once known (0 means not known: a file not opened yet); "no audio" for an episode without.
     private static func time(of episode: Episode) -> String {
-        episode.hasAudio ? TimeSpec.clock(episode.duration) : "no audio"
+        guard episode.hasAudio else { return "no audio" }
+        return episode.duration > 0 ? TimeSpec.clock(episode.duration) : ""
     }
 
     private func help(rows: Int) -> [StyledLine] {
@@ -125,6 +144,32 @@ struct StudioLayout {
             lines.append(StyledLine(DisplayWidth.pad("   " + DisplayWidth.pad(keys, to: keyWidth) + "   " + what, to: columns)))
         }
         return pad(lines, rows: rows)
+    }
+
+    /// The notes over the list: a title row, then the text wrapped to the width from `scroll` on
+    /// (clamped so the pane is full when it can be). Returns the scroll used.
+    private func notesPane(_ notes: StudioModel.NotesPane, rows: Int) -> ([StyledLine], Int) {
+        let title = " Show notes · \(notes.title)"
+        let keys = "↑ ↓ scroll · Esc closes "
+        let gap = max(1, columns - DisplayWidth.of(title) - DisplayWidth.of(keys))
+        var lines = [StyledLine(DisplayWidth.pad(DisplayWidth.truncate(title, to: columns - DisplayWidth.of(keys) - 1)
+            + String(repeating: " ", count: gap) + keys, to: columns), style: .bold)]
+        let body: [String]
+        if let error = notes.error {
+            lines.append(StyledLine(DisplayWidth.pad(" " + error, to: columns), style: .red))
+            return (pad(lines, rows: rows), 0)
+        } else if let text = notes.text {
+            body = text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line -> [String] in
+                let wrapped = wrap(String(line), width: columns - 2)
+                return wrapped.isEmpty ? [""] : wrapped
+            }
+        } else {
+            body = ["…"]
+        }
+        let visible = max(1, rows - 1)
+        let scroll = min(max(0, notes.scroll), max(0, body.count - visible))
+        lines += body.dropFirst(scroll).prefix(visible).map { StyledLine(DisplayWidth.pad(" " + $0, to: columns)) }
+        return (pad(lines, rows: rows), scroll)
     }
 
     private func chat(rows: Int) -> [StyledLine] {
@@ -171,23 +216,34 @@ struct StudioLayout {
         var lines = [StyledLine(first, style: .bold)]
         lines.append(StyledLine(progress(episode)))
         if let voice {
-            let head = " 🎙 " + DisplayWidth.pad(voice.title, to: min(24, columns / 3)) + " "
+            // "Voice note · 0:02": what it is and how long, not the file it came in.
+            let name = "Voice note" + (voice.snapshot.duration.map { " · " + TimeSpec.clock($0) } ?? "")
+            let head = " 🎙 " + DisplayWidth.pad(name, to: min(24, columns / 3)) + " "
             lines.append(StyledLine(head + progress(voice.snapshot, width: columns - DisplayWidth.of(head), volume: false), style: .magenta))
         }
         return lines
     }
 
-    /// `1:23 ▕███▒▒   ▏ -1:37 / 3:00  1.5×  vol 100%`: elapsed, the bar (played, buffered
-    /// ahead, rest), remaining and total, the speed when not 1×, then the volume.
+    /// `1:23 ▕███▒▒   ▏ -1:37 / 3:00  -1:04 at 1.5×  vol 100%`: elapsed, the bar (played,
+    /// buffered ahead, rest), remaining and total (they add up), the listening time left and the
+    /// speed when not 1×, then the volume.
     private func progress(_ snapshot: PlayerSnapshot, width: Int? = nil, volume: Bool = true) -> String {
         let width = width ?? columns
         let elapsed = " " + TimeSpec.clock(snapshot.position) + " "
         var tail = ""
         if let duration = snapshot.duration {
-            tail = " -" + TimeSpec.clock(max(0, duration - snapshot.position)) + " / " + TimeSpec.clock(duration)
+            tail = " -" + TimeSpec.clock(TimeSpec.remaining(position: snapshot.position, duration: duration)) + " / " + TimeSpec.clock(duration)
         }
-        if snapshot.speed != 1 { tail += "  " + ProgressLine.speedText(snapshot.speed) }
-        if volume { tail += "  vol \(Int((snapshot.volume * 100).rounded()))%" }
+        if snapshot.speed != 1 {
+            let speed = ProgressLine.speedText(snapshot.speed)
+            if let duration = snapshot.duration {
+                let listening = TimeSpec.listeningRemaining(position: snapshot.position, duration: duration, speed: snapshot.speed)
+                tail += "  -" + TimeSpec.clock(listening) + " at " + speed
+            } else {
+                tail += "  " + speed
+            }
+        }
+        if volume { tail += model.muted ? "  muted" : "  vol " + VolumeScale.text(model.volumePercent) }
         tail += " "
         let barWidth = width - DisplayWidth.of(elapsed) - DisplayWidth.of(tail)
         guard barWidth >= 6, let duration = snapshot.duration, duration > 0 else {
@@ -201,6 +257,21 @@ struct StudioLayout {
         return DisplayWidth.pad(elapsed + bar + tail, to: width)
     }
 
+    /// The composer, the search line, a status (a long one wrapped over up to `maximum` rows, so
+    /// the advice at the end of an error shows; the last row cut with … if even that is short), or
+    /// the key hints.
+    private func statusLines(maximum: Int) -> [StyledLine] {
+        if let status = model.status, model.composer == nil, model.search == nil {
+            var lines = wrap(status.text, width: columns - 2)
+            if lines.count > maximum {
+                let rest = lines[(maximum - 1)...].joined(separator: " ")
+                lines = Array(lines.prefix(maximum - 1)) + [DisplayWidth.truncate(rest, to: columns - 2)]
+            }
+            return lines.map { StyledLine(DisplayWidth.pad(" " + $0, to: columns), style: status.isError ? .red : .plain) }
+        }
+        return [statusLine()]
+    }
+
     private func statusLine() -> StyledLine {
         if let composer = model.composer {
             let prompt = " Say to Alicia: "
@@ -211,10 +282,7 @@ struct StudioLayout {
             let visible = search.visible(width: max(1, columns - 3))
             return StyledLine(DisplayWidth.pad(" /" + visible.text, to: columns), style: .yellow)
         }
-        if let status = model.status {
-            return StyledLine(DisplayWidth.pad(" " + status.text, to: columns), style: status.isError ? .red : .plain)
-        }
-        let hints = " space play/pause · ←/→ seek · enter play · t talk · / search · ? help"
+        let hints = " space play/pause · ←/→ seek · enter play" + (model.hasBackend ? " · t talk" : "") + " · / search · ? help"
         return StyledLine(DisplayWidth.pad(hints, to: columns), style: .dim)
     }
 

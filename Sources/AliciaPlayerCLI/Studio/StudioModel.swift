@@ -29,10 +29,17 @@ struct StudioModel {
     /// The last voice note heard, for `v`.
     var lastVoiceNote: (location: MediaLocation, title: String)?
     var showHelp = false
+    /// The show notes pane of `i`, over the list, when open.
+    var notes: NotesPane?
     /// A one-line message (an error, a hint) and whether it is an error.
     var status: (text: String, isError: Bool)?
     /// Where the backend is (for the header), never with the token.
     var backendName = ""
+    /// Whether a backend is configured (without one there is no one to talk to).
+    var hasBackend = true
+    /// The listener's volume in percent on the mixer's scale (`VolumeScale`), and whether muted.
+    var volumePercent = 100.0
+    var muted = false
 
     struct NowPlaying: Equatable {
         var title: String
@@ -40,6 +47,18 @@ struct StudioModel {
         var mood: String
         /// Index of the entry in `library.entries`, when it is from the library.
         var entryIndex: Int?
+    }
+
+    /// One episode's show notes, as plain text (markdown rendered as the chat's is), scrolled.
+    struct NotesPane: Equatable {
+        var title: String
+        /// What the backend knows the episode by (the notes that arrive must be this one's).
+        var label: String
+        /// Nil while they load.
+        var text: String?
+        var error: String?
+        /// First line shown; the layout keeps it within the notes.
+        var scroll = 0
     }
 
     struct ChatPanel: Equatable, Sendable {
@@ -74,12 +93,14 @@ struct StudioModel {
         selection = min(max(0, selection + delta), count - 1)
     }
 
-    /// Keeps the selection within `rows` rows of list, scrolling as little as possible.
+    /// Keeps the selection within `rows` rows of list, scrolling as little as possible, and never
+    /// further than fills the rows (after the window grows, no empty rows under a hidden top).
     mutating func scrollToSelection(rows: Int) {
         guard rows > 0 else { return }
         let line = listLine(ofEntry: selection)
         if line < scroll { scroll = max(0, line - (selection == 0 ? line : 0)) }
         if line >= scroll + rows { scroll = line - rows + 1 }
+        scroll = min(scroll, max(0, listLines.count - rows))
         if selection == 0 { scroll = 0 }
     }
 

@@ -118,6 +118,78 @@ import AliciaTestSupport
         #expect(written == Array(a.samples16.prefix(2048 * 2)) + Array(a.samples16[(72_000 * 2)...]))
     }
 
+    /// Guards issue 17: ten → pressed together moved 30 s, because a seek asked while the feeder was
+    /// carrying out the one before started from the frame heard, not from that seek's target.
+    @Test func relativeSeeksAskedWhileOneIsCarriedOutAddUp() throws {
+        let directory = try TemporaryDirectory(prefix: "fake")
+        let a = WAVFixture(seconds: 12, sampleRate: Self.rate, channels: 2, seed: 59)
+        let sinks = RecordingSinks()
+        let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
+        let events = player.subscribe()
+        player.play(try items([a], in: directory))
+        let sink = try #require(sinks.current())
+        #expect(sink.waitForWritten(2048))
+        // The first seek is taken by the feeder and held in its flush; nine more arrive meanwhile.
+        sink.holdFlushes(true)
+        player.seek(by: 1)
+        #expect(sink.waitForFlushesBegun(1))
+        for _ in 0..<9 { player.seek(by: 1) }
+        sink.holdFlushes(false)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while player.snapshot().positionFrames != 10 * Int64(Self.rate), ContinuousClock.now < deadline {
+            _ = events.next(timeout: .milliseconds(5))
+        }
+        #expect(player.snapshot().positionFrames == 10 * Int64(Self.rate), "ten seeks of 1 s did not add up to 10 s")
+        // Past the end is the end, not beyond it.
+        for _ in 0..<10 { player.seek(by: 1) }
+        while player.snapshot().positionFrames != Int64(a.frameCount), ContinuousClock.now < deadline {
+            _ = events.next(timeout: .milliseconds(5))
+        }
+        #expect(player.snapshot().positionFrames == Int64(a.frameCount))
+        player.stop()
+    }
+
+    /// Guards issue 17: a seek pressed right after a jump (`n`, enter) was dropped while the feeder
+    /// carried the jump out, or applied to the entry left behind.
+    @Test func seeksAskedWhileAJumpIsCarriedOutAreAboutTheEntryJumpedTo() throws {
+        let directory = try TemporaryDirectory(prefix: "fake")
+        let a = WAVFixture(seconds: 4, sampleRate: Self.rate, channels: 2, seed: 60)
+        let b = WAVFixture(seconds: 4, sampleRate: Self.rate, channels: 1, seed: 61)
+        let sinks = RecordingSinks()
+        let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
+        let events = player.subscribe()
+        player.play(try items([a, b], in: directory))
+        let ids = player.queue.entries.map(\.id)
+        let sink = try #require(sinks.current())
+        #expect(sink.waitForWritten(2048))
+        sink.holdFlushes(true)
+        #expect(player.next())
+        #expect(sink.waitForFlushesBegun(1))
+        player.seek(by: 1)
+        player.seek(by: 1)
+        sink.holdFlushes(false)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while player.snapshot().entry != ids[1] || player.snapshot().positionFrames != 2 * Int64(Self.rate), ContinuousClock.now < deadline {
+            _ = events.next(timeout: .milliseconds(5))
+        }
+        #expect(player.snapshot().entry == ids[1])
+        #expect(player.snapshot().positionFrames == 2 * Int64(Self.rate), "two seeks of 1 s after the jump did not land at 2 s of it")
+        // A fraction asked during a jump is a fraction of the entry jumped to.
+        let current = try #require(sinks.current())
+        current.holdFlushes(true)
+        let begun = current.snapshot.flushesBegun
+        #expect(player.previous())
+        #expect(current.waitForFlushesBegun(begun + 1))
+        player.seek(toFraction: 0.5)
+        current.holdFlushes(false)
+        while player.snapshot().entry != ids[0] || player.snapshot().positionFrames != Int64(a.frameCount / 2), ContinuousClock.now < deadline {
+            _ = events.next(timeout: .milliseconds(5))
+        }
+        #expect(player.snapshot().entry == ids[0])
+        #expect(player.snapshot().positionFrames == Int64(a.frameCount / 2))
+        player.stop()
+    }
+
     @Test func aCueIsReachedOnceWhenItsPositionIsHeard() throws {
         let directory = try TemporaryDirectory(prefix: "fake")
         let a = WAVFixture(seconds: 1, sampleRate: Self.rate, channels: 2, seed: 56)

@@ -52,6 +52,38 @@ import AliciaTestSupport
         #expect(captured == expected, "\(AudioCompare.describeDifference(expected: expected, actual: captured, channels: 2))")
     }
 
+    /// Guards issue 17: skipping the last note stopped it but never gave the episode its focus back,
+    /// so the episode stayed held.
+    @Test func skippingTheLastNoteGivesTheEpisodeItsFocusBack() async throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        let episode = WAVFixture(seconds: 20, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 35)
+        let note = WAVFixture(seconds: 10, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 36)
+        try server.serve(episode, as: "episode.wav")
+        try server.serve(note, as: "note.wav")
+        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
+        let voice = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: capture.sinkName), focus: .pause)
+        defer { voice.stop() }
+        try player.play(MediaLocation(server.url("/media/episode.wav")))
+        player.waitForPosition(atLeast: 0.5)
+        voice.enqueue(try MediaLocation(server.url("/media/note.wav")), title: "note")
+        let deadline = ContinuousClock.now + .seconds(20)
+        var started = false
+        while !started, ContinuousClock.now < deadline {
+            if case .started? = voice.nextEvent(timeout: .milliseconds(100)) { started = true }
+        }
+        #expect(started, "the note did not start")
+        #expect(player.snapshot().isHeld)
+        voice.skip()
+        let seen = events(voice, until: .focusReleased)
+        #expect(seen.last == .focusReleased)
+        #expect(!player.snapshot().isHeld, "the episode is still held")
+        #expect(voice.isIdle)
+        player.stop()
+        _ = await capture.finish()
+    }
+
     @Test func aNoteAtAnotherRateAndChannelCountPlaysBetweenExactEpisodeParts() async throws {
         let server = try NginxServer()
         defer { server.stop() }

@@ -18,6 +18,11 @@ final class RecordingSink: AudioSink, @unchecked Sendable {
         var held = false
         var closed = false
         var flushes = 0
+        /// While true, a flush waits before it does anything: the feeder is held in the middle of
+        /// a seek, so a test can ask for more while one is being carried out.
+        var holdFlushes = false
+        /// Flushes begun (held or not).
+        var flushesBegun = 0
         var mediaNames: [String] = []
     }
 
@@ -69,8 +74,18 @@ final class RecordingSink: AudioSink, @unchecked Sendable {
 
     func freeze() -> Int64 { state.withLock { $0.played - $0.segmentStart } }
 
+    /// Holds (true) or lets go (false) the flushes to come and any held now.
+    func holdFlushes(_ hold: Bool) { state.update { $0.holdFlushes = hold } }
+
+    /// Waits until `count` flushes have begun; false on timeout.
+    func waitForFlushesBegun(_ count: Int, timeout: Duration = .seconds(30)) -> Bool {
+        state.withLock(waitingUntil: { $0.flushesBegun >= count }, timeout: timeout) { $0.flushesBegun >= count }
+    }
+
     func flush() -> SinkResult {
-        state.update { s -> SinkResult in
+        state.update { $0.flushesBegun += 1 }
+        state.withLock(waitingUntil: { !$0.holdFlushes }) { _ in }
+        return state.update { s -> SinkResult in
             if s.interrupted { return .interrupted }
             let unplayed = Int(s.written - s.played) * format.bytesPerFrame
             s.bytes.removeLast(unplayed)

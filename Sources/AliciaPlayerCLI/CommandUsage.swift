@@ -1,0 +1,143 @@
+/// Each command's own usage: what `alicia-player help COMMAND` and `alicia-player COMMAND --help`
+/// print, and what the `Try '…'` line after a usage error points to.
+enum CommandUsage {
+    /// The usage of `command`; nil for a name that is not a command (or has only the global usage).
+    static func text(for command: String) -> String? { texts[command] }
+
+    static let texts: [String: String] = [
+        "play": """
+            Usage: alicia-player play <ref>... [options]
+
+            Plays the references in order as one queue, gaplessly, to its end (exit 0). On a terminal
+            it opens the Studio with the queue playing and exits when the queue has ended; a reference
+            that cannot be opened, decoded or started where asked fails before the Studio opens.
+            A <ref> is an http://, https:// or file:// URL, a path, an episode label (S11E04), an index
+            as `tracks` prints it (3), or a piece of a title.
+
+            Options:
+              --loop                 start the queue again after its last item
+              --shuffle              shuffle the queue once before it plays
+              --start T              begin the first item at T: seconds (90), m:ss, h:mm:ss or 50%
+              --speed X              play X times as fast, 0.5 to 3 (1.5, or 1.5x); the pitch stays
+              --volume N             volume in percent, 0 to 150, as mixers show it (default 100)
+              --device SINK          the PulseAudio sink to play to (see: pactl list short sinks)
+              --read-ahead SECONDS   audio to fetch ahead, more than 0 and at most 600 (default 10)
+              --voice-at T=REF       at position T of the first item, play the voice note REF; repeatable
+              --voice-focus MODE     the episode during a voice note: pause (default), duck or mix
+              --resume-rewind S      step back S seconds when the episode resumes after a note
+              --from-start           every episode from its beginning, not where it was left
+              --base-url URL, --token TOKEN, --token-file PATH   the backend, for labels and titles
+            A LIST.m3u or LIST.m3u8 among the references plays as `queue` plays it.
+            """,
+        "queue": """
+            Usage: alicia-player queue <list>... [options]
+
+            Plays lists as one queue: M3U/M3U8 (#EXTINF gives the title) or one reference a line, a
+            URL, a path (relative to the list), an episode (label, index, title piece) or voice:REF;
+            # comments and blank lines are skipped; - reads standard input. Every line is checked
+            before anything plays: a bad one is LIST:LINE: why, exit 2.
+
+            Options:
+              --keep-going           skip lines that cannot be played, with a warning each
+              --save FILE            write the queue as M3U8 (episodes by label) instead of playing it
+              --loop, --shuffle, --start T, --speed X, --volume N, --device SINK, --read-ahead SECONDS,
+              --from-start           as for play
+              --base-url URL, --token TOKEN, --token-file PATH   the backend, for episodes
+            """,
+        "script": """
+            Usage: alicia-player script <file> [--check] [options]
+
+            Runs a playback script (- reads standard input), one command a line, # comments:
+              play REF...  append REF...  next  previous  pause  resume  toggle
+              seek +30|-15|1:20|50%  volume 0-150  speed 0.5-3  voice REF  say TEXT
+              wait (the item)  wait end  wait voice  wait 5s  echo TEXT  status  quit
+            The whole script is checked first, every reference resolved: a bad line is FILE:LINE:
+            what is wrong, exit 2, and nothing plays.
+
+            Options:
+              --check                only check the script
+              --speed X, --volume N, --device SINK, --read-ahead SECONDS, --from-start, --voice-focus
+              MODE, --resume-rewind S   as for play
+              --base-url URL, --token TOKEN, --token-file PATH   the backend, for episodes and say
+            """,
+        "studio": """
+            Usage: alicia-player [studio] [options]
+
+            The interactive Studio over the configured backend: the library, a now-playing panel,
+            Alicia's replies; press ? in it for the keys. Without a terminal it plays the library in
+            order and prints a status line every few seconds.
+
+            Options:
+              --speed X              play X times as fast, 0.5 to 3 (default: the last one set in the Studio)
+              --volume N             volume in percent, 0 to 150 (default: the last one set in the Studio)
+              --device SINK          the PulseAudio sink to play to
+              --read-ahead SECONDS   audio to fetch ahead, more than 0 and at most 600 (default 10)
+              --voice-focus MODE     the episode during a voice note: pause (default), duck or mix
+              --resume-rewind S      step back S seconds when the episode resumes after a note
+              --quiet                no status lines when stdout is not a terminal
+              --base-url URL, --token TOKEN, --token-file PATH   the backend
+            """,
+        "demo": """
+            Usage: alicia-player demo [options]
+                   alicia-player demo --serve [--port N] [--token TOKEN]
+
+            Starts a demo backend on 127.0.0.1 (a generated library, chat and voice notes) and opens
+            the Studio on it. With --serve there is no Studio: the backend runs until Ctrl-C and prints
+            `export ALICIA_BASE_URL=… ALICIA_TOKEN=…` for a shell, so the other commands can be tried
+            against it from another terminal.
+
+            Options:
+              --serve                run the backend only, until Ctrl-C
+              --port N               the port on 127.0.0.1 (default: a free one)
+              --token TOKEN          the token it accepts (default: a random one)
+              --speed X, --volume N, --device SINK, --read-ahead SECONDS, --voice-focus MODE,
+              --resume-rewind S, --quiet   as for studio
+            """,
+        "tracks": """
+            Usage: alicia-player tracks [--json]
+
+            Lists the backend's episodes by collection, with the indexes `play` takes.
+
+            Options:
+              --json                 the list as JSON, for scripts
+              --base-url URL, --token TOKEN, --token-file PATH   the backend
+            """,
+        "notes": """
+            Usage: alicia-player notes <ref>
+
+            Prints an episode's show notes as plain text. <ref> is a label, an index or a piece of a title.
+
+            Options:
+              --base-url URL, --token TOKEN, --token-file PATH   the backend
+            """,
+        "voice": """
+            Usage: alicia-player voice <ref> [--volume N] [--device SINK] [--read-ahead SECONDS]
+
+            Plays one voice note: a URL, a path, or a media path of the backend (/api/audio/voice-1.wav).
+
+            Options:
+              --volume N             volume in percent, 0 to 150 (default 100)
+              --device SINK          the PulseAudio sink to play to
+              --read-ahead SECONDS   audio to fetch ahead, more than 0 and at most 600 (default 10)
+              --base-url URL, --token TOKEN, --token-file PATH   the backend, for a media path
+            """,
+        "chat": """
+            Usage: alicia-player chat "text" [--voice] [--react EMOJI]
+
+            Sends Alicia a message and prints her reply as it streams in, then `message N`.
+
+            Options:
+              --voice                ask for a voice note too, and play it
+              --react EMOJI          react to her reply
+              --volume N             the voice note's volume in percent, 0 to 150 (default 100)
+              --device SINK          the PulseAudio sink to play to
+              --base-url URL, --token TOKEN, --token-file PATH   the backend
+            """,
+        "help": """
+            Usage: alicia-player help [COMMAND]
+
+            Prints the usage of alicia-player, or of one command (play, studio, demo, tracks, notes,
+            voice, chat).
+            """,
+    ]
+}
