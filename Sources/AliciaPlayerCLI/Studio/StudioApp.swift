@@ -51,7 +51,7 @@ final class StudioApp {
     private var exitStatus = CommandLineTool.Status.success
     /// Written by the chat and proactive threads, read each frame.
     private let inbox = Mailbox()
-    /// The chat and proactive threads: joined once done, and all of them (cancelled) at exit.
+    /// The chat, show-notes and proactive threads: joined once done, and all of them (cancelled) at exit.
     private var workers: [Worker] = []
     private let quitting = Flag()
 
@@ -464,9 +464,14 @@ final class StudioApp {
         model.notes = StudioModel.NotesPane(title: entry.episode.title, label: label)
         let configuration = backend.client.configuration
         let inbox = self.inbox
-        _ = NativeThread(name: "alicia-notes") {
+        let quitting = self.quitting
+        let done = Flag()
+        let thread = NativeThread(name: "alicia-notes") {
+            defer { done.set() }
             do {
-                let markdown = try BackendClient(configuration: configuration).showNotes(label: label)
+                let client = try BackendClient(configuration: configuration)
+                client.cancel { quitting.isSet }
+                let markdown = try client.showNotes(label: label)
                 inbox.withLock { $0.notes = (label, markdown, nil) }
             } catch let error as BackendError {
                 inbox.withLock { $0.notes = (label, nil, error.message) }
@@ -474,6 +479,7 @@ final class StudioApp {
                 inbox.withLock { $0.notes = (label, nil, "\(error)") }
             }
         }
+        workers.append(Worker(thread: thread, done: done))
     }
 
     private func composing(_ key: Key) {
