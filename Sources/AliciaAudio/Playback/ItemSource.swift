@@ -1,18 +1,41 @@
-/// One queue entry being fetched and decoded: its own Range fetcher (started at once, so that a
-/// prefetched entry fills its buffer while another plays) and, once opened, its libsndfile decoder.
+import Synchronization
+
+/// One queue entry being fetched and decoded: a Range fetcher (started at once, so that a
+/// prefetched entry fills its buffer while another plays) and, once opened, a libsndfile decoder.
+///
+/// An entry may be several files heard as one (a synthesis read aloud in chunks): its *parts*, one
+/// after another, with one length and one position. Only the part being read has a fetcher and a
+/// decoder; the next one starts fetching a second before the current one ends, so the step from
+/// one to the next is a read like any other, with nothing between them.
+///
 /// Opened, read and closed by the feeder thread; other threads only interrupt its reads.
 final class ItemSource {
     let entry: QueueEntryID
     let item: QueueItem
-    let fetcher: RangeFetcher
-    /// Feeder thread only.
-    private(set) var decoder: SndFile?
-    /// Known once the decoder has opened.
+    private let parts: [MediaLocation]
+
+    /// The part being read's fetcher, and whether reads are to be interrupted: behind a lock, since
+    /// other threads interrupt while the feeder moves from one part to the next.
+    private struct Reading {
+        var fetcher: RangeFetcher
+        var interrupted = false
+    }
+    private let reading: Mutex<Reading>
+
+    // Feeder thread only.
+    private var decoder: SndFile?
+    /// The part being read, and the fetcher already started for the one after it.
+    private var part = 0
+    private var nextFetcher: RangeFetcher?
+    /// Frames of each part, once its header has been read (all of them at `open`).
+    private var partFrames: [Int64] = []
+    /// Known once the decoder has opened: the first part's format, with every part's frames.
     private(set) var format: AudioFormat?
     /// Bytes per second of the file (for read-ahead and the time buffered).
     private(set) var byteRate: Double = 0
     /// The decoder has just opened: it stands at frame 0 without a seek.
     private var fresh = false
+    private var readAhead = 0
 
     /// Until the format is known the fetcher keeps a small window: enough for any header, and for
     /// a prefetched entry's first second or so (1.4 s of 48 kHz stereo 16-bit).
@@ -24,9 +47,29 @@ final class ItemSource {
     init(entry: QueueEntryID, item: QueueItem, ahead: Bool = false) throws(PlaybackError) {
         self.entry = entry
         self.item = item
-        fetcher = try RangeFetcher(location: item.location, readAhead: Self.headerWindow)
+        parts = [item.location] + item.moreParts
+        let fetcher = try RangeFetcher(location: item.location, readAhead: Self.headerWindow)
         if ahead && item.start == nil { fetcher.fetchAhead() }
         fetcher.start()
+        reading = Mutex(Reading(fetcher: fetcher))
+    }
+
+    /// The part being read's fetcher (its failure, its statistics, what it holds).
+    var fetcher: RangeFetcher { reading.withLock { $0.fetcher } }
+
+    /// Makes a blocked (or the next) read of the part being read return, until `clearInterrupt`.
+    func interruptReader() {
+        reading.withLock { r in
+            r.interrupted = true
+            r.fetcher.interruptReader()
+        }
+    }
+
+    func clearInterrupt() {
+        reading.withLock { r in
+            r.interrupted = false
+            r.fetcher.clearInterrupt()
+        }
     }
 
     /// What opening found.
@@ -37,55 +80,231 @@ final class ItemSource {
         case failed(PlaybackError)
     }
 
-    /// Opens the decoder (blocking on the fetcher) and sets the read-ahead for its format.
+    /// Opens the decoder (blocking on the fetcher) and sets the read-ahead for its format. An entry
+    /// of several parts reads every part's header first, for its length.
     func open(readAheadSeconds: Double, readAheadMaximumBytes: Int, downstreamSeconds: Double) -> Opened {
         if let format, decoder != nil { return .opened(format) }
+        let first: SndFile
         do {
-            let opened = try SndFile(source: fetcher)
-            decoder = opened
-            format = opened.format
-            fresh = true
+            first = try SndFile(source: fetcher)
         } catch {
             if error.code == SndfileError.interrupted { return .interrupted }
             return .failed(fetcher.failure ?? .cannotDecode(url: item.location.display, reason: error.message))
         }
-        let format = self.format!
-        byteRate = sourceByteRate(format)
+        var format = first.format
+        if parts.count > 1 {
+            switch lengths(after: first.format) {
+            case .frames(let frames):
+                partFrames = frames
+                format.frames = frames.contains(-1) ? nil : frames.reduce(0, +)
+            case .stopped(let outcome):
+                return outcome
+            }
+        }
+        decoder = first
+        self.format = format
+        fresh = true
+        byteRate = sourceByteRate(first.format)
         // The read-ahead is all the audio fetched ahead of what is heard: the sink's buffer and the
         // chunk the feeder holds keep some of it, the ring the rest.
         let ringSeconds = max(0, readAheadSeconds - downstreamSeconds)
-        let readAhead = min(readAheadMaximumBytes, Int(ringSeconds * byteRate))
-        fetcher.setReadAhead(bytes: max(readAhead, 64 * 1024))
-        Log.info(.decode, "\(item.location.display): \(format.description), \(format.sampleRate) Hz, \(format.channels) ch, read-ahead \(readAhead) bytes")
+        readAhead = max(64 * 1024, min(readAheadMaximumBytes, Int(ringSeconds * byteRate)))
+        fetcher.setReadAhead(bytes: readAhead)
+        Log.info(.decode, "\(item.location.display): \(format.description), \(format.sampleRate) Hz, \(format.channels) ch, read-ahead \(readAhead) bytes"
+            + (parts.count > 1 ? ", \(parts.count) parts" : ""))
         return .opened(format)
     }
 
-    /// Moves the decoder to `frame`, reopening it when a read was cut short (its state is then
-    /// unknown; the header comes from the fetcher's cache, so that costs no request).
+    /// The frames of every part (-1 where a header gives none), the first one's from `first`;
+    /// parts in another format than the first cannot be heard as one.
+    private enum Lengths {
+        case frames([Int64])
+        /// Interrupted, or a part that cannot be read or is in another format.
+        case stopped(Opened)
+    }
+
+    private func lengths(after first: AudioFormat) -> Lengths {
+        var frames = [first.frames ?? -1]
+        for (index, location) in parts.enumerated().dropFirst() {
+            let fetcher: RangeFetcher
+            do {
+                fetcher = try RangeFetcher(location: location, readAhead: Self.headerWindow)
+            } catch {
+                return .stopped(.failed(error))
+            }
+            fetcher.start()
+            defer { fetcher.close() }
+            let interrupted = reading.withLock { r -> Bool in
+                // An interrupt meant for this open reaches the header being read.
+                if r.interrupted { fetcher.interruptReader() }
+                return r.interrupted
+            }
+            if interrupted { return .stopped(.interrupted) }
+            do {
+                let header = try SndFile(source: fetcher)
+                let format = header.format
+                guard format.sampleRate == first.sampleRate, format.channels == first.channels, format.sampleType == first.sampleType else {
+                    return .stopped(.failed(.cannotDecode(url: location.display,
+                        reason: "part \(index + 1) of \(item.title) is \(format.sampleRate) Hz, \(format.channels) ch, not like the first")))
+                }
+                frames.append(format.frames ?? -1)
+            } catch {
+                if error.code == SndfileError.interrupted { return .stopped(.interrupted) }
+                return .stopped(.failed(fetcher.failure ?? .cannotDecode(url: location.display, reason: error.message)))
+            }
+        }
+        return .frames(frames)
+    }
+
+    /// Decodes up to `frames` frames into `buffer`, going on into the next part where one ends.
+    func read(into buffer: UnsafeMutableRawPointer, frames: Int) -> Int {
+        guard let format else { return 0 }
+        var total = 0
+        while total < frames, let decoder {
+            let got = decoder.read(into: buffer + total * format.bytesPerFrame, frames: frames - total)
+            total += got
+            decodedInPart += Int64(got)
+            if total == frames || decoder.interrupted || parts.count == 1 { break }
+            if got == 0 {
+                // This part has ended: on into the next, if there is one.
+                guard part + 1 < parts.count, nextPart() else { break }
+            }
+        }
+        if parts.count > 1 && nextFetcher == nil { startNextPartWhenDue() }
+        return total
+    }
+
+    /// A read was cut short by an interrupt: the decoder's state is unknown.
+    var interrupted: Bool { decoder?.interrupted ?? false }
+    /// The header promised more than the file held.
+    var isTruncated: Bool { decoder?.isTruncated ?? false }
+    var hasDecoder: Bool { decoder != nil }
+
+    /// Where the part being read starts, in the entry's frames.
+    private func start(ofPart index: Int) -> Int64 {
+        partFrames.prefix(index).reduce(0) { $0 + max(0, $1) }
+    }
+
+    /// Fetches the next part a second before the part being read ends.
+    private func startNextPartWhenDue() {
+        guard let format, part + 1 < parts.count, partFrames.indices.contains(part), partFrames[part] >= 0 else { return }
+        guard partFrames[part] - decodedInPart <= Int64(format.sampleRate) else { return }
+        do {
+            let made = try RangeFetcher(location: parts[part + 1], readAhead: readAhead)
+            made.fetchAhead()
+            made.start()
+            nextFetcher = made
+        } catch {
+            // Said when the part is reached and cannot be opened then either.
+            Log.info(.fetch, "part \(part + 2) of \(item.title): \(error.message)")
+        }
+    }
+
+    /// Why the entry stopped short of its end, if it did: its fetcher failed, or a part after the
+    /// first could not be opened.
+    var failure: PlaybackError? { partFailure ?? fetcher.failure }
+    private var partFailure: PlaybackError?
+
+    /// Frames read of the part being read (kept by `read` and `position`).
+    private var decodedInPart: Int64 = 0
+
+    /// Moves to the next part, its decoder open at its start. False (the entry ends there) when it
+    /// cannot be opened.
+    private func nextPart() -> Bool {
+        part += 1
+        let made: RangeFetcher
+        if let nextFetcher {
+            made = nextFetcher
+            self.nextFetcher = nil
+        } else {
+            do {
+                made = try RangeFetcher(location: parts[part], readAhead: readAhead)
+            } catch {
+                partFailure = error
+                return false
+            }
+            made.fetchAhead()
+            made.start()
+        }
+        switchFetcher(to: made)
+        decoder = nil
+        decodedInPart = 0
+        do {
+            decoder = try SndFile(source: made)
+            return true
+        } catch {
+            if error.code != SndfileError.interrupted {
+                partFailure = made.failure ?? .cannotDecode(url: parts[part].display, reason: error.message)
+            }
+            return false
+        }
+    }
+
+    /// Makes `fetcher` the one being read (closing the old one), carrying an interrupt over.
+    private func switchFetcher(to fetcher: RangeFetcher) {
+        let old = reading.withLock { r -> RangeFetcher in
+            defer { r.fetcher = fetcher }
+            if r.interrupted { fetcher.interruptReader() }
+            return r.fetcher
+        }
+        old.close()
+    }
+
+    /// Moves the decoder to `frame` of the entry, reopening it when a read was cut short (its state
+    /// is then unknown; the header comes from the fetcher's cache, so that costs no request).
     func position(at frame: Int64) -> Opened {
-        if let decoder, fresh, frame == 0, !decoder.interrupted {
+        let target: (part: Int, offset: Int64) = parts.count > 1 ? partAndOffset(of: frame) : (0, frame)
+        if target.part != part {
+            nextFetcher?.close()
+            nextFetcher = nil
+            let made: RangeFetcher
+            do {
+                made = try RangeFetcher(location: parts[target.part], readAhead: readAhead)
+            } catch {
+                return .failed(error)
+            }
+            made.start()
+            part = target.part
+            switchFetcher(to: made)
+            decoder = nil
+            fresh = false
+        }
+        decodedInPart = target.offset
+        if let decoder, fresh, target.offset == 0, !decoder.interrupted {
             fresh = false
             return format.map { .opened($0) } ?? .interrupted
         }
         fresh = false
-        if let decoder, !decoder.interrupted, decoder.seek(toFrame: frame), !decoder.interrupted {
+        if let decoder, !decoder.interrupted, decoder.seek(toFrame: target.offset), !decoder.interrupted {
             return format.map { .opened($0) } ?? .interrupted
         }
         decoder = nil
         fetcher.clearInterrupt()
         do {
             let reopened = try SndFile(source: fetcher)
-            if frame > 0 && !reopened.seek(toFrame: frame) {
+            if target.offset > 0 && !reopened.seek(toFrame: target.offset) {
                 if reopened.interrupted { return .interrupted }
-                return .failed(.cannotDecode(url: item.location.display, reason: "cannot seek to frame \(frame): \(reopened.lastError)"))
+                return .failed(.cannotDecode(url: parts[part].display, reason: "cannot seek to frame \(target.offset): \(reopened.lastError)"))
             }
             if reopened.interrupted { return .interrupted }
             decoder = reopened
-            return .opened(reopened.format)
+            return format.map { .opened($0) } ?? .opened(reopened.format)
         } catch {
             if error.code == SndfileError.interrupted { return .interrupted }
-            return .failed(fetcher.failure ?? .cannotDecode(url: item.location.display, reason: error.message))
+            return .failed(fetcher.failure ?? .cannotDecode(url: parts[part].display, reason: error.message))
         }
+    }
+
+    /// The part holding `frame` of the entry, and the frame within it.
+    private func partAndOffset(of frame: Int64) -> (part: Int, offset: Int64) {
+        var start: Int64 = 0
+        for (index, frames) in partFrames.enumerated() {
+            if frames < 0 || frame < start + frames || index == partFrames.count - 1 {
+                return (index, max(0, frame - start))
+            }
+            start += frames
+        }
+        return (0, frame)
     }
 
     /// The decoder is gone (a cut-short read): `position(at:)` makes it again.
@@ -93,6 +312,8 @@ final class ItemSource {
 
     func close() {
         decoder = nil
+        nextFetcher?.close()
+        nextFetcher = nil
         fetcher.close()
     }
 

@@ -130,8 +130,8 @@ final class PlayerCore: @unchecked Sendable {
 
     /// Wakes the feeder from whatever it blocks on. Lock held.
     func interrupt(_ c: Control) {
-        c.item?.fetcher.interruptReader()
-        c.prefetch?.fetcher.interruptReader()
+        c.item?.interruptReader()
+        c.prefetch?.interruptReader()
         c.sink?.interrupt()
     }
 
@@ -187,8 +187,8 @@ final class PlayerCore: @unchecked Sendable {
     }
 
     private func clearInterrupts(_ c: Control) {
-        c.item?.fetcher.clearInterrupt()
-        c.prefetch?.fetcher.clearInterrupt()
+        c.item?.clearInterrupt()
+        c.prefetch?.clearInterrupt()
         c.sink?.clearInterrupt()
     }
 
@@ -353,7 +353,7 @@ final class PlayerCore: @unchecked Sendable {
     /// Opens `source`'s decoder, taking any request that interrupts it.
     private func open(_ source: ItemSource) -> Adopted {
         let downstream = Double(PulseStream.targetLatencyMicroseconds) / 1_000_000
-        let alreadyOpen = source.format != nil && source.decoder != nil
+        let alreadyOpen = source.format != nil && source.hasDecoder
         while true {
             switch source.open(readAheadSeconds: configuration.readAheadSeconds,
                                readAheadMaximumBytes: configuration.readAheadMaximumBytes,
@@ -364,7 +364,7 @@ final class PlayerCore: @unchecked Sendable {
                 return .source(source)
             case .interrupted:
                 if let request = takeRequest() { return .request(request) }
-                source.fetcher.clearInterrupt()
+                source.clearInterrupt()
             case .failed(let error):
                 return .failed(error)
             }
@@ -479,7 +479,7 @@ final class PlayerCore: @unchecked Sendable {
             guard let sink = control.withLock({ $0.sink }), let chain, let format = source.format else { return nil }
             applyGain()
             let buffer = chunkBuffer(for: format)
-            guard let decoder = source.decoder else {
+            guard source.hasDecoder else {
                 let at = control.withLock { $0.decodedFrame }
                 switch source.position(at: at) {
                 case .opened: continue
@@ -489,7 +489,7 @@ final class PlayerCore: @unchecked Sendable {
                     return failedEntry(source.entry, error: error)
                 }
             }
-            let frames = decoder.read(into: buffer, frames: Self.chunkFrames)
+            let frames = source.read(into: buffer, frames: Self.chunkFrames)
             if frames > 0 {
                 control.withLock { $0.decodedFrame += Int64(frames) }
                 let result = chain.process(UnsafeRawBufferPointer(start: buffer, count: frames * format.bytesPerFrame)) {
@@ -504,19 +504,19 @@ final class PlayerCore: @unchecked Sendable {
                 prefetchIfDue(source)
             }
             if frames == Self.chunkFrames { continue }
-            if decoder.interrupted {
+            if source.interrupted {
                 // A command cut a read short: the decoder's state is unknown; it is made again.
                 source.dropDecoder()
                 continue
             }
             // This entry's decoding has ended.
             let decoded = control.withLock { $0.decodedFrame }
-            if let fetchFailure = source.fetcher.failure, let frames = format.frames, decoded < frames {
+            if let fetchFailure = source.failure, let frames = format.frames, decoded < frames {
                 // The network gave up part-way: what was there has been written; it ends here, failed.
                 control.withLock { $0.map.end(at: decoded) }
                 return endOfQueue(after: source, sink: sink, failure: fetchFailure)
             }
-            let truncated = decoder.isTruncated || (format.frames.map { decoded < $0 } ?? false)
+            let truncated = source.isTruncated || (format.frames.map { decoded < $0 } ?? false)
             control.withLock { c in
                 c.map.end(at: decoded)
                 if truncated { c.truncated.insert(source.entry) }

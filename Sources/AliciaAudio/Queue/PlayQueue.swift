@@ -11,6 +11,9 @@ public struct QueueItem: Sendable, Equatable {
     public var positionKey: String?
     /// How a saved queue names it again (a label, a path, `voice:/api/audio/…`): never with a token.
     public var reference: String?
+    /// Files heard after `location` as the same item, with nothing between them (a synthesis read
+    /// aloud in chunks): one title, one length, one position.
+    public var moreParts: [MediaLocation] = []
 
     public init(location: MediaLocation, title: String, label: String? = nil, start: StartPosition? = nil,
                 positionKey: String? = nil, reference: String? = nil) {
