@@ -141,7 +141,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AliciaDemoBackendTests",
-            dependencies: ["AliciaDemoBackend", "AliciaTestSupport"]
+            dependencies: ["AliciaDemoBackend", "AliciaBackend", "AliciaTestSupport"]
         ),
         .testTarget(
             name: "PlaybackIntegrationTests",

@@ -39,6 +39,10 @@ public enum CommandLineTool {
             return ScriptCommand(path: path, checkOnly: check, options: options).run()
         case .studio(let options, let implicit):
             return StudioCommand(options: options, implicit: implicit).run()
+        case .playlists(let json, let backend):
+            return PlaylistCommands.list(json: json, backend: backend)
+        case .playlist(let arguments, let backend):
+            return PlaylistCommands.act(arguments, backend: backend)
         case .tracks(let json, let backend):
             return LibraryCommands.tracks(json: json, backend: backend)
         case .notes(let reference, let backend):

@@ -93,6 +93,31 @@ enum CommandUsage {
               --speed X, --volume N, --device SINK, --read-ahead SECONDS, --voice-focus MODE,
               --resume-rewind S, --quiet   as for studio
             """,
+        "playlists": """
+            Usage: alicia-player playlists [--json]
+
+            Lists Alicia's playlists: name, items, length, and how many are still being voiced.
+            `play playlist:NAME` plays one (any case, a unique piece of the name, or its index):
+            episodes as episodes, a piece read aloud as one item of its chunks.
+
+            Options:
+              --json                 the list as JSON, for scripts
+              --base-url URL, --token TOKEN, --token-file PATH   the backend
+            """,
+        "playlist": """
+            Usage: alicia-player playlist ACTION ...
+
+            Edits Alicia's playlists and prints the playlist as it is then:
+              create NAME            a new, empty playlist
+              rename NAME NEW        a new name
+              delete NAME            the playlist, without asking
+              add NAME REF           an episode (a label, an index or a piece of a title)
+              remove NAME ITEM       an item (its number in the playlist, or a piece of its title)
+              move NAME ITEM POS     an item to position POS (1 is the first)
+
+            Options:
+              --base-url URL, --token TOKEN, --token-file PATH   the backend
+            """,
         "tracks": """
             Usage: alicia-player tracks [--json]
 

@@ -9,6 +9,9 @@ public enum Invocation: Equatable, Sendable {
     /// `script FILE` (`--check`: only check it).
     case script(path: String, check: Bool, PlayOptions)
     case tracks(json: Bool, backend: BackendOptions)
+    case playlists(json: Bool, backend: BackendOptions)
+    /// `playlist create|rename|delete|add|remove|move …`: the action and its arguments.
+    case playlist([String], backend: BackendOptions)
     case notes(reference: String, backend: BackendOptions)
     case demo(PlayOptions, DemoOptions)
     case voice(PlayOptions)
@@ -143,6 +146,7 @@ extension Invocation {
                alicia-player play <ref>... [--loop] [--shuffle] [--start T] [--speed X] [--volume N] [--device SINK]
                alicia-player queue <file>... [--loop] [--shuffle] [--keep-going] [--save FILE]
                alicia-player script <file> [--check]
+               alicia-player playlists [--json] | playlist ACTION ...
                alicia-player tracks [--json]
                alicia-player notes <ref>
                alicia-player demo [--device SINK] | demo --serve [--port N] [--token TOKEN]
@@ -164,6 +168,9 @@ extension Invocation {
           script <file>          run a playback script, one command a line (play, append, next, previous,
                                  pause, resume, toggle, seek, volume, speed, voice, say, wait, echo,
                                  status, quit); the whole script is checked first; --check only checks
+          playlists              list Alicia's playlists; play one with play playlist:NAME
+          playlist ACTION ...    create NAME, rename NAME NEW, delete NAME, add NAME REF, remove NAME ITEM,
+                                 move NAME ITEM POSITION
           tracks                 list the backend's episodes by collection; --json for scripts
           notes <ref>            print an episode's show notes
           demo                   start a demo backend on this machine and play its library;
@@ -271,7 +278,7 @@ extension Invocation {
         if options["-V"] != nil || options["--version"] != nil { return .version }
         guard let command = positionals.first else {
             guard seen.allSatisfy({ ["--base-url", "--token", "--token-file", "--device", "--quiet", "--volume", "--speed"].contains($0) }) else {
-                throw UsageError("no command given (studio, play, queue, script, tracks, notes, demo, voice or chat)")
+                throw UsageError("no command given (studio, play, queue, script, playlists, playlist, tracks, notes, demo, voice or chat)")
             }
             var studio = try playOptions(reference: "", options)
             studio.backend = BackendOptions(baseURL: options["--base-url"], token: options["--token"], tokenFile: options["--token-file"])
@@ -349,6 +356,27 @@ extension Invocation {
             chat.volume = try playOptions(reference: "", options).volume
             chat.backend = backend
             return .chat(chat)
+        case "playlists":
+            try allow(backendOptions.union(["--json"]))
+            guard rest.isEmpty else { throw UsageError("playlists takes no arguments, got '\(rest[0])'") }
+            return .playlists(json: options["--json"] != nil, backend: backend)
+        case "playlist":
+            try allow(backendOptions)
+            let arities = ["create": 1, "rename": 2, "delete": 1, "add": 2, "remove": 2, "move": 3]
+            guard let action = rest.first else {
+                throw UsageError("playlist needs an action: create, rename, delete, add, remove or move")
+            }
+            guard let arity = arities[action] else {
+                throw UsageError("playlist \(action) is not an action: create, rename, delete, add, remove or move")
+            }
+            let words: [String: String] = ["create": "NAME", "rename": "NAME NEW", "delete": "NAME", "add": "NAME REF",
+                                           "remove": "NAME ITEM", "move": "NAME ITEM POSITION"]
+            guard rest.count - 1 == arity else { throw UsageError("playlist \(action) takes \(words[action]!)") }
+            if action == "move", (Int(rest[3]) ?? 0) < 1 {
+                throw UsageError("playlist move: '\(rest[3])' is not a position (1 is the first)")
+            }
+            if rest.dropFirst().contains(where: { $0.isEmpty }) { throw UsageError("playlist \(action): a name cannot be empty") }
+            return .playlist(Array(rest), backend: backend)
         case "tracks":
             try allow(backendOptions.union(["--json"]))
             guard rest.isEmpty else { throw UsageError("tracks takes no arguments, got '\(rest[0])'") }

@@ -19,6 +19,16 @@ final class PlayCommand {
         let signals = SignalWatcher(interactive: Studio.isInteractive)
         var items: [QueueItem] = []
         for reference in options.references {
+            if reference.hasPrefix("playlist:") {
+                resolver.stopRequested = { signals.signal != nil }
+                switch resolver.items(reference) {
+                case .success(let listed): items += listed
+                case .failure(let problem):
+                    Console.fail(problem.message)
+                    return signals.signal.map { 128 + $0 } ?? CommandLineTool.Status.failure
+                }
+                continue
+            }
             if options.referencesAreLists || Self.isList(reference) {
                 switch list(reference) {
                 case .success(let listed): items += listed

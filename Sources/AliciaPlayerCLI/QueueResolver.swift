@@ -13,17 +13,39 @@ final class QueueResolver {
     private var backend: BackendSession?
     private var backendProblem: String?
 
+    /// Asked while a playlist item is being voiced: true (a signal) gives up waiting.
+    var stopRequested: () -> Bool = { false }
+
     init(backend: BackendOptions) {
         backendOptions = backend
+    }
+
+    /// What `reference` names: one item, or a playlist's items (`playlist:NAME`).
+    func items(_ reference: String, title: String? = nil, relativeTo directory: String? = nil) -> Result<[QueueItem], QueueFile.Problem> {
+        guard reference.hasPrefix("playlist:") else { return item(reference, title: title, relativeTo: directory).map { [$0] } }
+        let name = String(reference.dropFirst("playlist:".count))
+        guard !name.isEmpty else { return .failure(.init(line: nil, "playlist: needs a name, a piece of one, or an index")) }
+        let backend: BackendSession
+        switch session() {
+        case .success(let made): backend = made
+        case .failure(let problem): return .failure(.init(line: nil, "\(reference): \(problem.message)"))
+        }
+        let shelf: [Playlist]
+        do {
+            shelf = try backend.client.playlists()
+        } catch {
+            return .failure(.init(line: nil, error.message))
+        }
+        switch PlaylistCommands.find(name, in: shelf) {
+        case .success(let playlist): return PlaylistCommands.items(of: playlist, backend: backend, stop: stopRequested)
+        case .failure(let problem): return .failure(problem)
+        }
     }
 
     /// The item `reference` names; `directory` is where relative paths start (a queue file's own).
     func item(_ reference: String, title: String? = nil, relativeTo directory: String? = nil) -> Result<QueueItem, QueueFile.Problem> {
         if reference.hasPrefix("voice:") {
             return voiceNote(String(reference.dropFirst("voice:".count)), relativeTo: directory)
-        }
-        if reference.hasPrefix("playlist:") {
-            return .failure(.init(line: nil, "\(reference): Alicia's playlists cannot be queued by this version"))
         }
         if let local = localPath(reference, relativeTo: directory) ?? (reference.hasURLScheme ? reference : nil) {
             if !local.hasURLScheme && !PlayCommand.fileExists(local) {
@@ -50,8 +72,8 @@ final class QueueResolver {
         var items: [QueueItem] = []
         var problems = file.problems.map { "\(name)\($0.line.map { ":\($0)" } ?? ""): \($0.message)" }
         for line in file.lines {
-            switch item(line.reference, title: line.title, relativeTo: directory) {
-            case .success(let item): items.append(item)
+            switch self.items(line.reference, title: line.title, relativeTo: directory) {
+            case .success(let listed): items += listed
             case .failure(let problem): problems.append("\(name):\(line.number): \(problem.message)")
             }
         }

@@ -59,12 +59,12 @@ final class ScriptCommand {
         var steps: [(line: Int, step: Step)] = []
         var problems: [(line: Int, text: String)] = []
         func items(_ references: [String], line: Int) -> [QueueItem] {
-            references.compactMap { reference in
-                switch resolver.item(reference, relativeTo: directory) {
-                case .success(let item): return item
+            references.flatMap { reference -> [QueueItem] in
+                switch resolver.items(reference, relativeTo: directory) {
+                case .success(let items): return items
                 case .failure(let problem):
                     problems.append((line, "\(name):\(line): \(problem.message)"))
-                    return nil
+                    return []
                 }
             }
         }
