@@ -93,7 +93,7 @@ public final class PositionStore {
 
     public init(directory: String) {
         self.directory = directory
-        positions = withLock { readFile() }
+        positions = withLock { readFile() } ?? [:]
     }
 
     /// `$XDG_STATE_HOME/alicia-player`, or `~/.local/state/alicia-player`.
@@ -142,7 +142,9 @@ public final class PositionStore {
     public func save() -> Bool {
         guard !changed.isEmpty else { return true }
         return withLock { () -> Bool in
-            var merged = readFile()
+            // A file there but unreadable (permissions, no descriptors left) is not replaced by this
+            // instance's few positions: nothing is written.
+            guard var merged = readFile() else { return false }
             for key in changed {
                 guard let mine = positions[key] else { continue }
                 if let theirs = merged[key], theirs.updated >= mine.updated, theirs != mine { continue }
@@ -206,9 +208,13 @@ public final class PositionStore {
     }
 
     /// The positions on disk; a file that is not positions is moved aside.
-    private func readFile() -> [String: SavedPosition] {
+    private func readFile() -> [String: SavedPosition]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return [:] }
+        guard fd >= 0 else {
+            if errno == ENOENT { return [:] }
+            warn("cannot read \(path): \(String(cString: strerror(errno)))")
+            return nil
+        }
         var bytes: [UInt8] = []
         var failed = false
         // Read in small steps into a buffer on the stack: the file is a few KiB, and a big heap

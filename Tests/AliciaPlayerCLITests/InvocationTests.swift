@@ -109,7 +109,7 @@ import AliciaAudio
          "--base-url needs a value, not the option '--token' (write --base-url=--token if that is the value)", "tracks"),
         // Commands.
         (["dance"], "unknown command 'dance': the commands are studio, play, tracks, notes, demo, voice, chat and help", nil),
-        (["--json"], "no command given (studio, play, queue, script, tracks, notes, demo, voice or chat)", nil),
+        (["--json"], "no command given (studio, play, queue, script, playlists, playlist, tracks, notes, demo, voice or chat)", nil),
         (["queue"], "queue needs a list file (or - for standard input)", "queue"),
         (["queue", "a.m3u", "--save"], "--save needs a value", "queue"),
         (["script"], "script needs a script file (or - for standard input)", "script"),

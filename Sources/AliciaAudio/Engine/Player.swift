@@ -176,12 +176,20 @@ public final class Player: Sendable {
     /// The entry a command is about: the one asked for last, else the one heard.
     private func target(_ c: PlayerCore.Control) -> QueueEntryID? {
         if case .play(let entry, _)? = c.request { return entry }
+        // A jump the feeder is carrying out: a second press moves on from there.
+        if c.request == nil, let taken = c.taken { return taken.entry }
         return c.heard ?? c.queue.currentID
     }
 
     /// Plays on from the frame heard, dropping what was queued after it. Lock held.
     private func replayHeard(_ c: inout PlayerCore.Control) {
-        guard c.request == nil, let heard = c.heard else { return }
+        guard c.request == nil else { return }
+        // During a jump or seek, go on from where it goes (the feeder reads the speed again there).
+        if let taken = c.taken, taken.start != .heard {
+            core.ask(.play(taken.entry, taken.start), &c)
+            return
+        }
+        guard let heard = c.heard else { return }
         core.ask(.play(heard, .heard), &c)
     }
 

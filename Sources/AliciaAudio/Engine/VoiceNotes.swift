@@ -146,7 +146,14 @@ public final class VoiceNotes: Sendable {
                     state.update { s in s.titles[id] = item.title }
                 }
             }
-            if skip && !player.next() {
+            if skip, let skipped = player.snapshot().entry, player.queue.count > 1 {
+                // Not the last note: it leaves the queue (consume would only drop it once heard to
+                // its end) and the next one plays.
+                let title = state.withLock { $0.titles[skipped] } ?? ""
+                player.remove(skipped)
+                finish(skipped)
+                post(.finished(title: title))
+            } else if skip {
                 // The last note: nothing follows, so no end of queue will come to give the focus
                 // back (a clear only stops); it is given back here.
                 player.clear()
@@ -203,15 +210,15 @@ public final class VoiceNotes: Sendable {
     }
 
     /// The note player's queue ended: idle unless more notes came meanwhile.
+    /// The note player's queue ended: idle unless more notes came meanwhile (an end read late, after
+    /// a note was handed over, is not the end of that note).
     private func isIdleAfterEnd() -> Bool {
         state.update { s -> Bool in
-            if s.incoming.isEmpty {
-                s.titles.removeAll()
-                s.busy = 0
-                s.playing = nil
-                return true
-            }
-            return false
+            guard s.incoming.isEmpty, s.titles.isEmpty || player.queue.isEmpty else { return false }
+            s.titles.removeAll()
+            s.busy = 0
+            s.playing = nil
+            return true
         }
     }
 

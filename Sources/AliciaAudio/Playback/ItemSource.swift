@@ -18,6 +18,8 @@ final class ItemSource {
     /// other threads interrupt while the feeder moves from one part to the next.
     private struct Reading {
         var fetcher: RangeFetcher
+        /// A later part's fetcher whose header is being read at `open`.
+        var probing: RangeFetcher?
         var interrupted = false
     }
     private let reading: Mutex<Reading>
@@ -62,6 +64,7 @@ final class ItemSource {
         reading.withLock { r in
             r.interrupted = true
             r.fetcher.interruptReader()
+            r.probing?.interruptReader()
         }
     }
 
@@ -133,11 +136,15 @@ final class ItemSource {
                 return .stopped(.failed(error))
             }
             fetcher.start()
-            defer { fetcher.close() }
             let interrupted = reading.withLock { r -> Bool in
                 // An interrupt meant for this open reaches the header being read.
+                r.probing = fetcher
                 if r.interrupted { fetcher.interruptReader() }
                 return r.interrupted
+            }
+            defer {
+                reading.withLock { $0.probing = nil }
+                fetcher.close()
             }
             if interrupted { return .stopped(.interrupted) }
             do {
@@ -174,8 +181,9 @@ final class ItemSource {
         return total
     }
 
-    /// A read was cut short by an interrupt: the decoder's state is unknown.
-    var interrupted: Bool { decoder?.interrupted ?? false }
+    /// A read was cut short by an interrupt: the decoder's state is unknown (or, between parts, there
+    /// is no decoder yet).
+    var interrupted: Bool { (decoder?.interrupted ?? false) || reading.withLock { $0.interrupted } }
     /// The header promised more than the file held.
     var isTruncated: Bool { decoder?.isTruncated ?? false }
     var hasDecoder: Bool { decoder != nil }
@@ -279,7 +287,8 @@ final class ItemSource {
             return format.map { .opened($0) } ?? .interrupted
         }
         decoder = nil
-        fetcher.clearInterrupt()
+        // No clearing of an interrupt here: one that came after the request was taken is for a
+        // newer command, and must cut this reopen short.
         do {
             let reopened = try SndFile(source: fetcher)
             if target.offset > 0 && !reopened.seek(toFrame: target.offset) {

@@ -225,6 +225,7 @@ final class PlayerCore: @unchecked Sendable {
         sinkFormat = nil
         chain = nil
         converter = nil
+        prefetched = nil
     }
 
     /// A jump or a seek: plays `entryID` from `start` until the queue ends (nil) or a newer request
@@ -234,6 +235,8 @@ final class PlayerCore: @unchecked Sendable {
         var start = askedStart
         if case .heard = askedStart {
             (entryID, start) = stopWhereHeard(asked)
+            // A command meanwhile (a seek, another speed) starts from where this one goes.
+            control.withLock { $0.taken = (entryID, start) }
         }
         guard let queued = control.withLock({ $0.queue.entry(entryID) }) else {
             control.withLock { $0.taken = nil }
@@ -330,6 +333,12 @@ final class PlayerCore: @unchecked Sendable {
             (c.item, c.prefetch)
         }
         var source: ItemSource
+        prefetched = nil
+        if let prefetch, prefetch.entry != entry.id {
+            // Fetched for what was to follow the old entry: not what follows this one.
+            prefetch.close()
+            control.withLock { $0.prefetch = nil }
+        }
         if reuseCurrent, let current {
             source = current
         } else {
@@ -345,7 +354,11 @@ final class PlayerCore: @unchecked Sendable {
                     return .failed(error)
                 }
             }
-            control.withLock { $0.item = source }
+            control.withLock { c in
+                c.item = source
+                // A command that came while it was being made must reach its reads too.
+                if c.request != nil || c.shutdown { source.interruptReader() }
+            }
         }
         return open(source)
     }
@@ -404,7 +417,13 @@ final class PlayerCore: @unchecked Sendable {
             Log.info(.output, "flush failed: \(error.message)")
             closeSink()
         }
-        control.withLock { $0.map.reset() }
+        control.withLock { c in
+            // Until the new segment is mapped, the listener stands where the old one stopped.
+            if let heard = c.heard, let location = c.map.locate(sink.playedFrames()), location.entry == heard {
+                c.resting = (heard, location.sourceFrame, location.format)
+            }
+            c.map.reset()
+        }
         return nil
     }
 
@@ -430,8 +449,12 @@ final class PlayerCore: @unchecked Sendable {
             if c.shutdown || c.request != nil { sink.interrupt() }
             return c.held
         }
-        // A server round trip: not under the lock the UI's snapshots take.
-        if held { sink.setHeld(true) }
+        // A server round trip: not under the lock the UI's snapshots take. A release that came
+        // meanwhile found this sink not held yet: let go here.
+        if held {
+            sink.setHeld(true)
+            if !control.withLock({ $0.held }) { sink.setHeld(false) }
+        }
         return nil
     }
 
@@ -524,7 +547,7 @@ final class PlayerCore: @unchecked Sendable {
             switch join(after: source) {
             case .joined(let next): source = next
             case .request(let request): return request
-            case .ended: return endOfQueue(after: source, sink: sink, failure: nil)
+            case .ended, .skip: return endOfQueue(after: source, sink: sink, failure: nil)
             }
         }
     }
@@ -551,6 +574,8 @@ final class PlayerCore: @unchecked Sendable {
         case request(Request)
         /// Nothing follows (or what follows cannot play): the queue ends here.
         case ended
+        /// The entry opened but cannot join (no converter, no start): the one after it is tried.
+        case skip(PlaybackError)
     }
 
     /// Opens what follows `source` and sets the chain for it, so its first frame is written right
@@ -595,6 +620,7 @@ final class PlayerCore: @unchecked Sendable {
                 control.withLock { c in
                     c.prefetch = nil
                     c.item = made
+                    if c.request != nil || c.shutdown { made.interruptReader() }
                 }
                 if made.format == nil {
                     Log.info(.engine, "join: \(next.id) is not ready, waiting for its header")
@@ -614,7 +640,12 @@ final class PlayerCore: @unchecked Sendable {
                 }
                 source.close()
             }
-            return prepareJoin(to: opened)
+            let prepared = prepareJoin(to: opened)
+            guard case .skip(let error) = prepared else { return prepared }
+            post(next.id, .failed(error))
+            control.withLock { $0.errors[next.id] = error }
+            after = next.id
+            if opened !== source { opened.close() }
         }
     }
 
@@ -639,8 +670,7 @@ final class PlayerCore: @unchecked Sendable {
                 chain?.replaceFront(made) { $0 is FormatConverter }
                 Log.info(.engine, "join: \(next.entry) converted from \(format.sampleRate) Hz, \(format.channels) ch to \(sinkFormat.sampleRate) Hz, \(sinkFormat.channels) ch")
             } catch {
-                post(next.entry, .failed(error))
-                return .ended
+                return .skip(error)
             }
         } else {
             converter = nil
@@ -650,9 +680,7 @@ final class PlayerCore: @unchecked Sendable {
         switch next.position(at: frame) {
         case .opened: break
         case .interrupted: return takeRequest().map { .request($0) } ?? .ended
-        case .failed(let error):
-            post(next.entry, .failed(error))
-            return .ended
+        case .failed(let error): return .skip(error)
         }
         control.withLock { c in
             c.map.begin(entry: next.entry, format: format, sourceStart: frame, ratio: ratio * c.speed)
