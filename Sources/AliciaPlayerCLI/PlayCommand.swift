@@ -107,23 +107,24 @@ final class PlayCommand {
 
     /// `--save FILE`: the queue as M3U8, its episodes by label (a saved list never holds the token).
     private func save(_ items: [QueueItem], to path: String) -> Int32 {
+        guard let problem = Self.writeM3U8(items, to: path) else { return CommandLineTool.Status.success }
+        Console.fail(problem)
+        return CommandLineTool.Status.failure
+    }
+
+    /// Writes `items` as M3U8 to `path` (`-`: stdout); nil, or what went wrong.
+    static func writeM3U8(_ items: [QueueItem], to path: String) -> String? {
         let entries = items.map { item in
             (reference: item.reference ?? item.label ?? PositionStore.key(label: nil, location: item.location),
              title: item.title, duration: nil as Double?)
         }
         let text = QueueFile.m3u8(entries)
         let fd = path == "-" ? 1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            Console.fail("cannot write \(path): \(String(cString: strerror(errno)))")
-            return CommandLineTool.Status.failure
-        }
+        guard fd >= 0 else { return "cannot write \(path): \(String(cString: strerror(errno)))" }
         defer { if fd != 1 { close(fd) } }
         let written = text.utf8.withContiguousStorageIfAvailable { write(fd, $0.baseAddress, $0.count) } ?? -1
-        guard written == text.utf8.count else {
-            Console.fail("cannot write \(path): \(String(cString: strerror(errno)))")
-            return CommandLineTool.Status.failure
-        }
-        return CommandLineTool.Status.success
+        guard written == text.utf8.count else { return "cannot write \(path): \(String(cString: strerror(errno)))" }
+        return nil
     }
 
     /// A URL or an existing path plays as it is; anything else is looked up in the backend's library.

@@ -172,7 +172,7 @@ struct StudioTests {
         _ = await capture.finish()
     }
 
-    @Test("the queue: the panel shows what plays next, A puts the selected episode next, n plays it")
+    @Test("the queue: the panel shows what plays next, A puts the selected episode next, n plays it; Q shows it, J moves, x removes, w saves")
     func queueKeys() async throws {
         try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
@@ -197,6 +197,24 @@ struct StudioTests {
         _ = try tmux.waitFor("the next episode playing") {
             $0.contains("▶ A Short Interlude") && $0.contains("next: The Long Way Round")
         }
+
+        // Q shows the queue, the entry playing selected; j selects the next one (The Long Way Round),
+        // J moves it down, x removes it, w saves what is left.
+        let state = environment["XDG_STATE_HOME"]!
+        try tmux.keys("Q")
+        _ = try tmux.waitFor("the queue view") { $0.contains("Queue · 6 items") && $0.contains("▶ 2  A Short Interlude") }
+        try tmux.keys("j")
+        try tmux.keys("J")
+        _ = try tmux.waitFor("the entry moved down") { $0.contains("3  Slow Tide") && $0.contains("4  The Long Way Round") }
+        try tmux.keys("x")
+        _ = try tmux.waitFor("the entry removed") { $0.contains("Queue · 5 items") && !$0.contains("The Long Way Round") }
+        try tmux.keys("w")
+        _ = try tmux.waitFor("the queue saved") { $0.contains("queue saved") }
+        let saved = try String(contentsOfFile: state + "/alicia-player/queue.m3u8", encoding: .utf8)
+        #expect(saved.hasPrefix("#EXTM3U\n") && !saved.contains("S1E02") && saved.contains("NIGHTS-1\n"), "\(saved)")
+        #expect(!saved.contains("token"), "a saved queue holds no token")
+        try tmux.keys("Escape")
+        _ = try tmux.waitFor("the queue view to close") { !$0.contains("Queue · ") }
         try tmux.keys("q")
         #expect(try Self.status(tmux) == "0")
         _ = await capture.finish()

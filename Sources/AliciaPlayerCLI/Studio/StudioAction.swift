@@ -21,6 +21,8 @@ enum StudioAction: Equatable {
     case search
     /// `i`: the selected episode's show notes.
     case showNotes
+    /// `Q`: what will play, to reorder or thin; `w`: the queue saved as M3U8.
+    case showQueue, saveQueue
     case help
     case dismiss
     case redraw
@@ -59,6 +61,8 @@ enum StudioAction: Equatable {
         case .end, .character("G"): return .selectLast
         case .character("/"): return .search
         case .character("i"): return .showNotes
+        case .character("Q"): return .showQueue
+        case .character("w"): return .saveQueue
         case .character("?"): return .help
         case .escape: return .dismiss
         case .control("l"): return .redraw
@@ -84,6 +88,7 @@ enum StudioAction: Equatable {
         ("a / A", "add the selected episode to the queue / play it next"),
         ("/", "search titles and labels"),
         ("i", "the selected episode's show notes (↑ ↓ scroll; Esc closes)"),
+        ("Q / w", "the queue (enter plays, x removes, J K move) / save it as M3U8"),
         ("v", "replay the last voice note"),
         ("t", "talk to Alicia (she answers with a voice note)"),
         ("Esc", "skip a voice note; close the help, the notes, a filter"),

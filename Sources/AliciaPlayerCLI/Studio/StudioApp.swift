@@ -323,6 +323,7 @@ final class StudioApp {
 
     private func draw() {
         guard let size = terminal.size() else { return }
+        if let view = model.queueView { model.queueView = refreshedQueue(view) }
         var voice: (String, PlayerSnapshot)?
         if let title = voiceNotes.nowPlaying.title { voice = (title, voiceNotes.player.snapshot()) }
         let episode = player.snapshot()
@@ -350,6 +351,7 @@ final class StudioApp {
             return
         }
         if model.notes != nil, notesPane(key) { return }
+        if model.queueView != nil, queueKeys(key) { return }
         // Esc or space while a voice note plays skips it (the episode has the focus back at once).
         if key == .escape || key == .character(" "), voiceNotes.nowPlaying.title != nil {
             voiceNotes.skip()
@@ -417,6 +419,9 @@ final class StudioApp {
             model.search = LineEditor()
             setFilter("")
         case .showNotes: openNotes()
+        case .showQueue:
+            model.queueView = model.queueView == nil ? refreshedQueue(StudioModel.QueueView()) : nil
+        case .saveQueue: saveQueue()
         case .help: model.showHelp.toggle()
         case .dismiss:
             model.showHelp = false
@@ -447,6 +452,81 @@ final class StudioApp {
         default: return false
         }
         return true
+    }
+
+    /// The queue view with the player's queue as it is now, the selection kept on its entry.
+    private func refreshedQueue(_ view: StudioModel.QueueView) -> StudioModel.QueueView {
+        var view = view
+        let queue = player.queue
+        let selected = view.entries.indices.contains(view.selection) ? view.entries[view.selection].id : nil
+        view.entries = queue.entries
+        view.current = player.snapshot().entry ?? queue.currentID
+        if let selected, let index = queue.index(of: selected) {
+            view.selection = index
+        } else if view.entries.isEmpty || selected == nil {
+            view.selection = view.current.flatMap { queue.index(of: $0) } ?? 0
+        }
+        view.selection = min(max(0, view.selection), max(0, view.entries.count - 1))
+        let visible = max(1, listRows - 1)
+        if view.selection < view.scroll { view.scroll = view.selection }
+        if view.selection >= view.scroll + visible { view.scroll = view.selection - visible + 1 }
+        return view
+    }
+
+    /// Keys of the queue view: select, play, remove (x), move (J down, K up), close.
+    private func queueKeys(_ key: Key) -> Bool {
+        guard var view = model.queueView else { return false }
+        let selected = view.entries.indices.contains(view.selection) ? view.entries[view.selection] : nil
+        switch key {
+        case .escape, .character("Q"), .character("q"): model.queueView = nil
+            return true
+        case .up, .character("k"): view.selection -= 1
+        case .down, .character("j"): view.selection += 1
+        case .home, .character("g"): view.selection = 0
+        case .end, .character("G"): view.selection = view.entries.count - 1
+        case .enter:
+            if let selected { player.jump(to: selected.id) }
+        case .character("x"):
+            if let selected {
+                player.remove(selected.id)
+                setStatus("removed from the queue: \(selected.item.title)")
+            }
+        case .character("J"), .character("K"):
+            if let selected {
+                let position = view.selection + (key == .character("J") ? 1 : -1)
+                if position >= 0 && position < view.entries.count {
+                    player.move(selected.id, to: position)
+                    view.selection = position
+                }
+            }
+        default:
+            return false
+        }
+        view.selection = min(max(0, view.selection), max(0, view.entries.count - 1))
+        model.queueView = refreshedQueue(view)
+        // A moved entry stays selected where it went.
+        if key == .character("J") || key == .character("K"), let moved = selected, let index = player.queue.index(of: moved.id) {
+            model.queueView?.selection = index
+        }
+        return true
+    }
+
+    /// `w`: the queue as M3U8 in the state directory (episodes by label: a saved list holds no token).
+    private func saveQueue() {
+        let items = player.queue.entries.map(\.item)
+        guard !items.isEmpty else {
+            setStatus("nothing queued to save")
+            return
+        }
+        guard let directory = PositionStore.defaultDirectory() else {
+            setStatus("no state directory to save the queue in (set XDG_STATE_HOME or HOME)", error: true)
+            return
+        }
+        let path = directory + "/queue.m3u8"
+        switch PlayCommand.writeM3U8(items, to: path) {
+        case nil: setStatus("queue saved: \(path) (alicia-player queue plays it)")
+        case let problem?: setStatus(problem, error: true)
+        }
     }
 
     /// `i`: fetches the selected episode's show notes on a thread of its own and opens the pane.

@@ -47,6 +47,8 @@ struct StudioLayout {
         var notesScroll = 0
         if model.showHelp {
             lines += help(rows: listRows)
+        } else if let queue = model.queueView {
+            lines += queueView(queue, rows: listRows)
         } else if let notes = model.notes {
             let (pane, scroll) = notesPane(notes, rows: listRows)
             lines += pane
@@ -142,6 +144,29 @@ struct StudioLayout {
         let keyWidth = StudioAction.keyTable.map { DisplayWidth.of($0.keys) }.max() ?? 8
         for (keys, what) in StudioAction.keyTable {
             lines.append(StyledLine(DisplayWidth.pad("   " + DisplayWidth.pad(keys, to: keyWidth) + "   " + what, to: columns)))
+        }
+        return pad(lines, rows: rows)
+    }
+
+    /// The queue over the list: a title row with its keys, then the entries (▶ the one playing),
+    /// the selection in reverse video.
+    private func queueView(_ queue: StudioModel.QueueView, rows: Int) -> [StyledLine] {
+        let title = " Queue · \(queue.entries.count) item\(queue.entries.count == 1 ? "" : "s")"
+        let keys = "enter play · x remove · J K move · w save · Esc "
+        let gap = max(1, columns - DisplayWidth.of(title) - DisplayWidth.of(keys))
+        var lines = [StyledLine(DisplayWidth.pad(DisplayWidth.truncate(title, to: columns - DisplayWidth.of(keys) - 1)
+            + String(repeating: " ", count: gap) + keys, to: columns), style: .bold)]
+        guard !queue.entries.isEmpty else {
+            lines.append(StyledLine(DisplayWidth.pad(" Nothing queued: a adds the selected episode, A plays it next.", to: columns), style: .dim))
+            return pad(lines, rows: rows)
+        }
+        let visible = max(1, rows - 1)
+        let first = min(max(0, queue.scroll), max(0, queue.entries.count - visible))
+        for (index, entry) in queue.entries.enumerated().dropFirst(first).prefix(visible) {
+            let marker = entry.id == queue.current ? "▶" : " "
+            let label = entry.item.label.map { "  " + $0 } ?? ""
+            let text = DisplayWidth.pad(" \(marker) \(index + 1)  " + entry.item.title + label, to: columns)
+            lines.append(StyledLine(text, style: index == queue.selection ? .reverse : .plain))
         }
         return pad(lines, rows: rows)
     }

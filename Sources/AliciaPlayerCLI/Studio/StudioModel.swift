@@ -31,6 +31,8 @@ struct StudioModel {
     var showHelp = false
     /// The show notes pane of `i`, over the list, when open.
     var notes: NotesPane?
+    /// The queue view of `Q`, over the list, when open.
+    var queueView: QueueView?
     /// A one-line message (an error, a hint) and whether it is an error.
     var status: (text: String, isError: Bool)?
     /// Where the backend is (for the header), never with the token.
@@ -47,6 +49,15 @@ struct StudioModel {
         var mood: String
         /// Index of the entry in `library.entries`, when it is from the library.
         var entryIndex: Int?
+    }
+
+    /// What will play: the player's queue as it was at this frame, with a selection.
+    struct QueueView: Equatable {
+        var entries: [QueueEntry] = []
+        var current: QueueEntryID?
+        var selection = 0
+        /// First entry shown; the layout keeps the selection in view.
+        var scroll = 0
     }
 
     /// One episode's show notes, as plain text (markdown rendered as the chat's is), scrolled.
