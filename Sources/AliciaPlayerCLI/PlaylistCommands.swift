@@ -162,10 +162,12 @@ enum PlaylistCommands {
 
     /// The queue items of `playlist`: episodes by their label, syntheses as one item of their
     /// chunks, warming ones voiced first. Items that cannot be voiced are skipped, with a warning.
-    static func items(of playlist: Playlist, backend: BackendSession, stop: () -> Bool = { false }) -> Result<[QueueItem], QueueFile.Problem> {
+    static func items(of playlist: Playlist, backend: BackendSession, voiceWarming: Bool = true,
+                      stop: () -> Bool = { false }) -> Result<[QueueItem], QueueFile.Problem> {
         var items: [QueueItem] = []
         for item in playlist.items {
             var chunks = item.chunks
+            if chunks.isEmpty && !voiceWarming { continue }
             if chunks.isEmpty {
                 guard let body = item.body, !body.isEmpty else {
                     Console.fail("warning: \(playlist.name): \(item.title) has nothing to voice (skipped)")

@@ -172,6 +172,27 @@ struct StudioTests {
         _ = await capture.finish()
     }
 
+    @Test("the Playlists shelf: enter plays a playlist, a piece read aloud as one item")
+    func playlistShelf() async throws {
+        try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        var environment = ProcessInfo.processInfo.environment.filter { ["PULSE_SERVER", "PATH", "HOME", "XDG_RUNTIME_DIR"].contains($0.key) }
+        environment["TERM"] = "xterm-256color"
+        environment["XDG_STATE_HOME"] = try PlayerProcess.freshStateDirectory()
+        environment["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "/alicia-no-config"
+        if let server = BackendCommandTests.pulseServer { environment["PULSE_SERVER"] = server }
+        let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
+        _ = try tmux.waitFor("the Playlists shelf") { $0.contains("Playlists") && $0.contains("Drive home") && $0.contains("1 warming") }
+        // The last entry is the Bedtime playlist: its warming piece is skipped, the letter plays.
+        try tmux.keys("G")
+        try tmux.keys("Enter")
+        _ = try tmux.waitFor("the letter playing") { $0.contains("▶ A Letter, Read Aloud") && $0.contains("still warming: skipped") }
+        try tmux.keys("q")
+        #expect(try Self.status(tmux) == "0")
+        _ = await capture.finish()
+    }
+
     @Test("the queue: the panel shows what plays next, A puts the selected episode next, n plays it; Q shows it, J moves, x removes, w saves")
     func queueKeys() async throws {
         try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")
@@ -188,8 +209,10 @@ struct StudioTests {
         _ = try tmux.waitFor("the first episode with the next one shown") {
             $0.contains("▶ Morning Light") && $0.contains("next: The Long Way Round")
         }
-        // G selects the last episode; A makes it the next one.
+        // G selects the last entry (the Bedtime playlist); two up is the last episode; A makes it the next one.
         try tmux.keys("G")
+        try tmux.keys("k")
+        try tmux.keys("k")
         try tmux.keys("A")
         _ = try tmux.waitFor("the selected episode as next") { $0.contains("next: A Short Interlude") }
         // n plays it, and what followed the first episode comes after it.
@@ -384,8 +407,8 @@ struct StudioTests {
                 (screen.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("Now playing") } ?? 99) < 12
             }
             try tmux.keys("G")
-            _ = try tmux.waitFor("the last episode in view, the first heading scrolled away") {
-                $0.contains("A Short Interlude") && !$0.contains(firstHeading)
+            _ = try tmux.waitFor("the last entry in view, the first heading scrolled away") {
+                $0.contains("Bedtime") && !$0.contains(firstHeading)
             }
             try tmux.run(["resize-window", "-t", "studio", "-x", "100", "-y", "30"])
             _ = try tmux.waitFor("the whole list from its first collection") {
@@ -460,7 +483,10 @@ struct StudioTests {
             let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
             _ = try tmux.waitFor("the Studio") { $0.contains("▶ Morning Light") && $0.contains("playing") }
             // The last episode (45 s) is the last of its queue: it ends there.
+            // G selects the last entry, the Bedtime playlist; two up is the last episode.
             try tmux.keys("G")
+            try tmux.keys("k")
+            try tmux.keys("k")
             try tmux.keys("Enter")
             // 9 pressed at once: a seek during the jump is about the episode jumped to.
             _ = try tmux.waitFor("the last episode") { $0.contains("A Short Interlude · ") }

@@ -359,6 +359,7 @@ final class StudioApp {
             return
         }
         guard let action = StudioAction.forKey(key, pageSize: max(1, listRows - 1)) else { return }
+        Log.debug(.cli, "key \(key): \(action), selection \(model.selection) of \(model.visibleEntries.count)")
         perform(action)
     }
 
@@ -405,12 +406,23 @@ final class StudioApp {
         case .playSelected:
             if let entry = model.selectedEntry { play(entry) }
         case .enqueueSelected, .playSelectedNext:
-            guard let entry = model.selectedEntry, let item = item(for: entry) else {
+            guard let entry = model.selectedEntry else { return }
+            var items: [QueueItem] = []
+            if let playlist = playlist(for: entry) {
+                items = playlistItems(playlist) ?? []
+            } else if let item = item(for: entry) {
+                items = [item]
+            }
+            guard !items.isEmpty else {
                 setStatus("nothing to add: select an episode with audio")
                 return
             }
-            if action == .enqueueSelected { session.append(item) } else { session.playNext(item) }
-            setStatus("\(action == .enqueueSelected ? "added" : "plays next"): \(item.title)")
+            if action == .enqueueSelected {
+                for item in items { session.append(item) }
+            } else {
+                for item in items.reversed() { session.playNext(item) }
+            }
+            setStatus("\(action == .enqueueSelected ? "added" : "plays next"): \(items.count == 1 ? items[0].title : entry.episode.title)")
         case .moveSelection(let delta): model.moveSelection(by: delta)
         case .selectFirst: model.selection = 0
         case .selectLast: model.moveSelection(by: model.visibleEntries.count)
@@ -605,11 +617,51 @@ final class StudioApp {
             return
         }
         do {
-            model.library = try backend.library()
+            let library = try backend.library()
             model.libraryError = nil
+            // Alicia's playlists, as a shelf of their own after the collections.
+            do {
+                playlists = try backend.client.playlists()
+            } catch {
+                setStatus("playlists: \(error.message)", error: true)
+            }
+            let shelf = playlists.map { playlist in
+                Episode(title: playlist.name,
+                        mood: "\(playlist.items.count) item\(playlist.items.count == 1 ? "" : "s")"
+                            + (playlist.warming > 0 ? ", \(playlist.warming) warming" : ""),
+                        duration: playlist.duration, symbol: "playlist", fileName: Self.playlistPrefix + playlist.id,
+                        collection: "playlists", collectionTitle: "Playlists")
+            }
+            model.library = Library(library.entries.map(\.episode) + shelf)
         } catch {
             model.libraryError = error.message
             setStatus(error.message, error: true)
+        }
+    }
+
+    /// Alicia's playlists, as the library's last shelf shows them.
+    private var playlists: [Playlist] = []
+    /// How a playlist's entry in the list is told from an episode's.
+    static let playlistPrefix = "playlist:"
+
+    /// The playlist a list entry stands for, if it stands for one.
+    private func playlist(for entry: Library.Entry) -> Playlist? {
+        guard let fileName = entry.episode.fileName, fileName.hasPrefix(Self.playlistPrefix) else { return nil }
+        let id = fileName.dropFirst(Self.playlistPrefix.count)
+        return playlists.first { $0.id == id }
+    }
+
+    /// The queue items of a playlist; items still warming are skipped (voicing them would hold the
+    /// Studio for up to a minute: `play playlist:NAME` waits for them).
+    private func playlistItems(_ playlist: Playlist) -> [QueueItem]? {
+        guard let backend = setup.backend else { return nil }
+        switch PlaylistCommands.items(of: playlist, backend: backend, voiceWarming: false) {
+        case .success(let items):
+            if playlist.warming > 0 { setStatus("\(playlist.warming) item\(playlist.warming == 1 ? " is" : "s are") still warming: skipped") }
+            return items
+        case .failure(let problem):
+            setStatus(problem.message, error: true)
+            return nil
         }
     }
 
@@ -658,6 +710,15 @@ final class StudioApp {
             }
             return
         }
+        if let playlist = playlist(for: entry) {
+            guard let items = playlistItems(playlist), let first = items.first else {
+                if playlist.items.isEmpty { setStatus("\(playlist.name) is empty") }
+                return
+            }
+            session.play(items)
+            model.nowPlaying = nowPlaying(first)
+            return
+        }
         guard item(for: entry) != nil else {
             setStatus("\(entry.episode.label ?? entry.episode.title) has no audio yet")
             return
@@ -672,6 +733,7 @@ final class StudioApp {
     /// The queue item of a library entry; nil when it has no audio.
     private func item(for entry: Library.Entry) -> QueueItem? {
         let episode = entry.episode
+        if episode.fileName?.hasPrefix(Self.playlistPrefix) == true { return nil }
         guard let backend = setup.backend else {
             if case .items(let items)? = setup.autoplay, let index = model.library.entries.firstIndex(of: entry) {
                 return items[index]
