@@ -34,6 +34,21 @@ final class PlayerCore: @unchecked Sendable {
         case frame(Int64)
     }
 
+    // Structs, not labelled tuples: an optional tuple is handled through tuple metadata made at run
+    // time from its mangled name, and the labels go through libstdc++'s strings, 128 KiB of its code
+    // pages for these two fields.
+    struct Opened {
+        var entry: QueueEntryID
+        var format: AudioFormat
+        var byteRate: Double
+    }
+
+    struct Resting {
+        var entry: QueueEntryID
+        var frame: Int64
+        var format: AudioFormat?
+    }
+
     struct Control {
         var queue = PlayQueue()
         var request: Request?
@@ -56,12 +71,12 @@ final class PlayerCore: @unchecked Sendable {
         /// The entry the feeder took a play request for and has not started yet (opening it).
         var opening: QueueEntryID?
         /// What the feeder knows of the entry it decodes, once it has opened.
-        var opened: (entry: QueueEntryID, format: AudioFormat, byteRate: Double)?
+        var opened: Opened?
         var map = FrameMap()
         /// The entry heard now; nil before anything played.
         var heard: QueueEntryID?
         /// Where playback rests when no sink holds a position (stopped, failed before playing).
-        var resting: (entry: QueueEntryID, frame: Int64, format: AudioFormat?)?
+        var resting: Resting?
         var errors: [QueueEntryID: PlaybackError] = [:]
         var truncated: Set<QueueEntryID> = []
         var cues: [PositionCue] = []
@@ -197,7 +212,7 @@ final class PlayerCore: @unchecked Sendable {
         let (item, prefetch, sink) = control.withLock { c -> (ItemSource?, ItemSource?, (any AudioSink)?) in
             defer {
                 if let heard = c.heard, let location = location(c) {
-                    c.resting = (heard, location.sourceFrame, location.format)
+                    c.resting = Resting(entry: heard, frame: location.sourceFrame, format: location.format)
                 }
                 c.item = nil
                 c.prefetch = nil
@@ -330,7 +345,7 @@ final class PlayerCore: @unchecked Sendable {
                                readAheadMaximumBytes: configuration.readAheadMaximumBytes,
                                downstreamSeconds: downstream) {
             case .opened(let format):
-                control.withLock { $0.opened = (source.entry, format, source.byteRate) }
+                control.withLock { $0.opened = Opened(entry: source.entry, format: format, byteRate: source.byteRate) }
                 if !alreadyOpen { post(source.entry, .formatKnown(format)) }
                 return .source(source)
             case .interrupted:
