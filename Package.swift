@@ -15,6 +15,10 @@ let executableLinkFlags = [
     "-Xlinker", "--no-warn-symbol-ordering",
 ]
 
+/// Every Swift function in a section of its own, so that the link order can place the ones that run
+/// while playing together instead of dragging whole files along (DECISIONS.md, "Link order").
+let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"])]
+
 let package = Package(
     name: "alicia-player",
     products: [
@@ -63,51 +67,60 @@ let package = Package(
         // fetcher and the backend client: one HTTP stack.
         .target(
             name: "AliciaCurl",
-            dependencies: ["CCurl"]
+            dependencies: ["CCurl"],
+            swiftSettings: functionSections
         ),
         // The engine: fetch → decode → play. No terminal code, no Foundation.
         .target(
             name: "AliciaAudio",
-            dependencies: ["AliciaCurl", "CCurl", "CSndfile", "CPulse", "CSonic", "CSoxr"]
+            dependencies: ["AliciaCurl", "CCurl", "CSndfile", "CPulse", "CSonic", "CSoxr"],
+            swiftSettings: functionSections
         ),
         // `Codable` over cJSON: the JSON of Alicia's API, for the client and the demo backend,
         // without Foundation in the binary.
         .target(
             name: "AliciaJSON",
-            dependencies: ["CJSON"]
+            dependencies: ["CJSON"],
+            swiftSettings: functionSections
         ),
         // Alicia's backend: configuration, the API over libcurl, JSON through AliciaJSON.
         .target(
             name: "AliciaBackend",
-            dependencies: ["AliciaCurl", "AliciaJSON", "CCurl"]
+            dependencies: ["AliciaCurl", "AliciaJSON", "CCurl"],
+            swiftSettings: functionSections
         ),
         // One listener's playback: the episode player and its queue, the voice-note player, the
         // cues between them. What `play`, the Studio and the plain Studio share.
         .target(
             name: "AliciaSession",
-            dependencies: ["AliciaAudio", "AliciaJSON"]
+            dependencies: ["AliciaAudio", "AliciaJSON"],
+            swiftSettings: functionSections
         ),
         // The terminal layer of the interactive UI: raw mode, keys, display width, diffed screens.
         .target(
-            name: "AliciaTerminal"
+            name: "AliciaTerminal",
+            swiftSettings: functionSections
         ),
         // Option parsing, time formats, the progress line and the `play` loop:
         // everything the executable does, where tests can reach it.
         .target(
             name: "AliciaPlayerCLI",
-            dependencies: ["AliciaAudio", "AliciaSession", "AliciaBackend", "AliciaDemoBackend", "AliciaTerminal"]
+            dependencies: ["AliciaAudio", "AliciaSession", "AliciaBackend", "AliciaDemoBackend", "AliciaTerminal"],
+            swiftSettings: functionSections
         ),
         .executableTarget(
             name: "alicia-player",
             dependencies: ["AliciaPlayerCLI"],
             exclude: ["link-order.txt"],
+            swiftSettings: functionSections,
             linkerSettings: [.unsafeFlags(executableLinkFlags)]
         ),
         // A stand-in for Alicia's backend on loopback (libmicrohttpd): the `demo` command's
         // library and the tests' server, with fault settings.
         .target(
             name: "AliciaDemoBackend",
-            dependencies: ["AliciaJSON", "CMicroHTTPD"]
+            dependencies: ["AliciaJSON", "CMicroHTTPD"],
+            swiftSettings: functionSections
         ),
         // Fixtures and harnesses shared by the test targets: WAV generation,
         // a PulseAudio pipe-sink capture, an nginx on loopback, running the binary.

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import AliciaAudio
 
 /// What a listening session tells its front-end (the `play` loop, the Studio, the plain Studio),
@@ -54,11 +57,12 @@ public final class ListeningSession {
     private let fromStart: Bool
     /// The item heard last and where, for saving its position when another takes over.
     private var lastHeard: (entry: QueueEntryID, key: String, position: Double, duration: Double?)?
-    private var lastSave = ContinuousClock.now
-    private var pausedAt: ContinuousClock.Instant?
+    /// When positions were last saved and when the listener paused, in `monotonicSeconds()`.
+    private var lastSave = ListeningSession.monotonicSeconds()
+    private var pausedAt: Double?
 
-    /// Positions are saved this often while playing: a crash loses at most this much.
-    public static let saveInterval: Duration = .seconds(5)
+    /// Positions are saved this often while playing (seconds): a crash loses at most this much.
+    public static let saveInterval = 5.0
 
     /// Within this many seconds of an item's start, "previous" goes to the item before; later it
     /// starts the item again (as podcast apps do).
@@ -111,9 +115,7 @@ public final class ListeningSession {
         savePosition()
         queueEnded = false
         player.setLoop(loop)
-        var ordered = items.enumerated().map { offset, item in
-            offset == index && start != nil ? item : resumed(item)
-        }
+        var ordered = items.indices.map { i in i == index && start != nil ? items[i] : resumed(items[i]) }
         if shuffle {
             var generator = SystemRandomNumberGenerator()
             let first = ordered.indices.contains(index) ? ordered.remove(at: index) : nil
@@ -200,7 +202,7 @@ public final class ListeningSession {
     public func tick() {
         guard positions != nil else { return }
         noteHeard()
-        if player.snapshot().state == .playing, ContinuousClock.now - lastSave >= Self.saveInterval {
+        if player.snapshot().state == .playing, Self.monotonicSeconds() - lastSave >= Self.saveInterval {
             savePosition()
         }
     }
@@ -211,7 +213,17 @@ public final class ListeningSession {
         noteHeard()
         if let heard = lastHeard { positions.record(heard.key, position: heard.position, duration: heard.duration) }
         positions.save()
-        lastSave = ContinuousClock.now
+        lastSave = Self.monotonicSeconds()
+    }
+
+    /// `CLOCK_MONOTONIC` in seconds. Not `ContinuousClock`: its code pages (two 64 KiB windows of
+    /// the static runtime's _Concurrency) were resident for a 5-second timer, and its `Instant`, whose
+    /// layout is only known at run time, made this class's metadata be built at start by demangling
+    /// its fields' types (the labelled tuples' through libstdc++'s strings).
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000
     }
 
     /// Keeps `lastHeard` up to date; when another item took over, the last one's place is recorded.
@@ -285,14 +297,13 @@ public final class ListeningSession {
             queueEnded = true
             return [.queueEnded]
         case .stateChanged(.paused):
-            pausedAt = ContinuousClock.now
+            pausedAt = Self.monotonicSeconds()
             savePosition()
             return []
         case .stateChanged(.playing):
             // Back after a long pause: a few seconds again, to pick up the thread (AntennaPod's steps).
             if let pausedAt {
-                let away = ContinuousClock.now - pausedAt
-                let rewind = PositionStore.rewind(afterPause: Double(away.components.seconds))
+                let rewind = PositionStore.rewind(afterPause: Self.monotonicSeconds() - pausedAt)
                 if rewind > 0 { player.seek(by: -rewind) }
             }
             pausedAt = nil

@@ -37,6 +37,21 @@ final class PlayerCore: @unchecked Sendable {
         case heard
     }
 
+    // Structs, not labelled tuples: an optional tuple is handled through tuple metadata made at run
+    // time from its mangled name, and the labels go through libstdc++'s strings, 128 KiB of its code
+    // pages for these two fields.
+    struct Opened {
+        var entry: QueueEntryID
+        var format: AudioFormat
+        var byteRate: Double
+    }
+
+    struct Resting {
+        var entry: QueueEntryID
+        var frame: Int64
+        var format: AudioFormat?
+    }
+
     struct Control {
         var queue = PlayQueue()
         var request: Request?
@@ -57,12 +72,12 @@ final class PlayerCore: @unchecked Sendable {
         var item: ItemSource?
         var prefetch: ItemSource?
         /// What the feeder knows of the entry it decodes, once it has opened.
-        var opened: (entry: QueueEntryID, format: AudioFormat, byteRate: Double)?
+        var opened: Opened?
         var map = FrameMap()
         /// The entry heard now; nil before anything played.
         var heard: QueueEntryID?
         /// Where playback rests when no sink holds a position (stopped, failed before playing).
-        var resting: (entry: QueueEntryID, frame: Int64, format: AudioFormat?)?
+        var resting: Resting?
         var errors: [QueueEntryID: PlaybackError] = [:]
         var truncated: Set<QueueEntryID> = []
         var cues: [PositionCue] = []
@@ -206,7 +221,7 @@ final class PlayerCore: @unchecked Sendable {
         let (item, prefetch, sink) = control.withLock { c -> (ItemSource?, ItemSource?, (any AudioSink)?) in
             defer {
                 if let heard = c.heard, let location = location(c) {
-                    c.resting = (heard, location.sourceFrame, location.format)
+                    c.resting = Resting(entry: heard, frame: location.sourceFrame, format: location.format)
                 }
                 c.item = nil
                 c.prefetch = nil
@@ -372,7 +387,7 @@ final class PlayerCore: @unchecked Sendable {
                                readAheadMaximumBytes: configuration.readAheadMaximumBytes,
                                downstreamSeconds: downstream) {
             case .opened(let format):
-                control.withLock { $0.opened = (source.entry, format, source.byteRate) }
+                control.withLock { $0.opened = Opened(entry: source.entry, format: format, byteRate: source.byteRate) }
                 if !alreadyOpen { post(source.entry, .formatKnown(format)) }
                 return .source(source)
             case .interrupted:

@@ -28,6 +28,8 @@ final class PulseStream: AudioSink, @unchecked Sendable {
     /// bytes are queued, so it begins without an underrun.
     private var holding = true
     private var startThreshold = 0
+    /// Bytes a write waits for room for (less when the piece is smaller): see `write`.
+    private var minimumWrite = 0
     private var starved = false
     private var closed = false
     /// Stream byte index where the current segment's first frame was written.
@@ -43,6 +45,9 @@ final class PulseStream: AudioSink, @unchecked Sendable {
     /// A segment starts once this much is queued (the server restarts after an underrun at the same
     /// mark): prompt starts and seeks, whatever the target.
     static let prebufferMicroseconds: UInt64 = 200_000
+    /// A write waits until the server has room for this much of the piece (or all of a smaller
+    /// one), instead of writing whatever the server asked for: see `write`.
+    static let minimumWriteMicroseconds: UInt64 = 50_000
 
     /// Connects a stream for `format` to `device` (nil: the default sink).
     init(context: PulseContext, format: AudioFormat, device: String?, mediaName: String, role: String = "music") throws(PlaybackError) {
@@ -58,6 +63,7 @@ final class PulseStream: AudioSink, @unchecked Sendable {
         }
         sampleSpec = pa_sample_spec(format: sampleFormat, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
         frameBytes = format.bytesPerFrame
+        minimumWrite = Int(pa_usec_to_bytes(Self.minimumWriteMicroseconds, &sampleSpec)) / frameBytes * frameBytes
         let props = pa_proplist_new()
         defer { pa_proplist_free(props) }
         pa_proplist_sets(props, PA_PROP_MEDIA_ROLE, role)
@@ -135,7 +141,12 @@ final class PulseStream: AudioSink, @unchecked Sendable {
 
     // MARK: AudioSink
 
-    /// Wraps `pa_stream_writable_size` and `pa_stream_write`.
+    /// Each `pa_stream_write` becomes one block of the client's shared memory pool, in a 64 KiB
+    /// slot of its own that stays resident once touched. The server asks for room one sink tick at
+    /// a time (4 KiB on a pipe sink), so writing whatever it asked for spread a 500 ms buffer over
+    /// 35 blocks of 4 KiB (324 KiB of the pool resident); waiting for room for the whole piece, or
+    /// `minimumWrite` of a bigger one, keeps it to a dozen blocks. Wraps `pa_stream_writable_size`
+    /// and `pa_stream_write`.
     func write(_ bytes: UnsafeRawBufferPointer) -> SinkResult {
         context.withLock {
             var offset = 0
@@ -144,7 +155,8 @@ final class PulseStream: AudioSink, @unchecked Sendable {
                 if let failure = streamFailure() { return .failed(failure) }
                 let writable = pa_stream_writable_size(stream)
                 if writable == -1 { return .failed(.audioOutput(reason: context.lastError)) }
-                let n = min(writable, bytes.count - offset) / frameBytes * frameBytes
+                let left = bytes.count - offset
+                let n = writable >= min(left, minimumWrite) ? min(writable, left) / frameBytes * frameBytes : 0
                 if n == 0 {
                     if holding {
                         release()
