@@ -435,7 +435,7 @@ final class PlayerCore: @unchecked Sendable {
         control.withLock { c in
             // Until the new segment is mapped, the listener stands where the old one stopped.
             if let heard = c.heard, let location = c.map.locate(sink.playedFrames()), location.entry == heard {
-                c.resting = (heard, location.sourceFrame, location.format)
+                c.resting = Resting(entry: heard, frame: location.sourceFrame, format: location.format)
             }
             c.map.reset()
         }
