@@ -179,7 +179,8 @@ def proc_stats(pid):
 
 def command(player, sink, url, start=None, speed=None):
     if player == "alicia-player":
-        cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play", url, "--device", sink]
+        # --from-start: runs of the same file must not resume where the last one stopped.
+        cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play", url, "--device", sink, "--from-start"]
         if start is not None:
             cmd += ["--start", str(start)]
         if speed is not None:
@@ -226,7 +227,7 @@ def join_gap_run(player, first, second):
     import array
     sink = Sink(keep=True)
     if player == "alicia-player":
-        cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play", first, second, "--device", sink.name]
+        cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play", first, second, "--device", sink.name, "--from-start"]
     else:
         cmd = ["mpv", "--no-config", "--no-video", "--really-quiet", "--gapless-audio=yes", "--ao=pulse",
                f"--audio-device=pulse/{sink.name}", first, second]
@@ -252,7 +253,7 @@ def queue_rss_run(player, path, entries=1000, play_for=10):
     """Peak RSS while playing the first of `entries` queued copies of one local file."""
     sink = Sink()
     if player == "alicia-player":
-        cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play"] + [path] * entries + ["--device", sink.name]
+        cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play"] + [path] * entries + ["--device", sink.name, "--from-start"]
     else:
         cmd = ["mpv", "--no-config", "--no-video", "--really-quiet", "--ao=pulse", f"--audio-device=pulse/{sink.name}"] + [path] * entries
     process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -106,14 +106,10 @@ struct StudioTests {
 
     @Test("open, play, pause, seek, change speed, talk with a voice note, resize, help, quit: the terminal is restored")
     func session() async throws {
-        try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")
+        try Self.requireTmux()
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let player = try PlayerProcess.executablePath()
-        var environment = ProcessInfo.processInfo.environment.filter { ["PULSE_SERVER", "PATH", "HOME", "XDG_RUNTIME_DIR"].contains($0.key) }
-        environment["TERM"] = "xterm-256color"
-        environment["XDG_STATE_HOME"] = try PlayerProcess.freshStateDirectory()
-        environment["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "/alicia-no-config"
-        if let server = BackendCommandTests.pulseServer { environment["PULSE_SERVER"] = server }
+        let environment = try Self.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()])
         let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
 
         var screen = try tmux.waitFor("the Studio with an episode playing") { $0.contains("Alicia Studio") && $0.contains("playing") }
@@ -174,14 +170,10 @@ struct StudioTests {
 
     @Test("the Playlists shelf: enter plays a playlist, a piece read aloud as one item")
     func playlistShelf() async throws {
-        try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")
+        try Self.requireTmux()
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let player = try PlayerProcess.executablePath()
-        var environment = ProcessInfo.processInfo.environment.filter { ["PULSE_SERVER", "PATH", "HOME", "XDG_RUNTIME_DIR"].contains($0.key) }
-        environment["TERM"] = "xterm-256color"
-        environment["XDG_STATE_HOME"] = try PlayerProcess.freshStateDirectory()
-        environment["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "/alicia-no-config"
-        if let server = BackendCommandTests.pulseServer { environment["PULSE_SERVER"] = server }
+        let environment = try Self.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()])
         let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
         _ = try tmux.waitFor("the Playlists shelf") { $0.contains("Playlists") && $0.contains("Drive home") && $0.contains("1 warming") }
         // The last entry is the Bedtime playlist: its warming piece is skipped, the letter plays.
@@ -195,14 +187,10 @@ struct StudioTests {
 
     @Test("the queue: the panel shows what plays next, A puts the selected episode next, n plays it; Q shows it, J moves, x removes, w saves")
     func queueKeys() async throws {
-        try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")
+        try Self.requireTmux()
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let player = try PlayerProcess.executablePath()
-        var environment = ProcessInfo.processInfo.environment.filter { ["PULSE_SERVER", "PATH", "HOME", "XDG_RUNTIME_DIR"].contains($0.key) }
-        environment["TERM"] = "xterm-256color"
-        environment["XDG_STATE_HOME"] = try PlayerProcess.freshStateDirectory()
-        environment["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "/alicia-no-config"
-        if let server = BackendCommandTests.pulseServer { environment["PULSE_SERVER"] = server }
+        let environment = try Self.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()])
         let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
 
         // The library plays as a queue in its own order: after the first episode comes the second.

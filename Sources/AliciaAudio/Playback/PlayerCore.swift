@@ -258,6 +258,9 @@ final class PlayerCore: @unchecked Sendable {
             return nil
         }
         let sameEntry = control.withLock { $0.item?.entry == entryID }
+        if sameEntry, case .frame(let frame) = start {
+            Log.debug(.engine, "seek to frame \(frame) of \(entryID): flushing")
+        }
         if let request = flushOutput() { return request }
         var source: ItemSource
         switch adopt(queued, reuseCurrent: sameEntry) {
