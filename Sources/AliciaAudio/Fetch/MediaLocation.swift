@@ -95,10 +95,11 @@ public struct MediaLocation: Sendable, Equatable {
     }
 }
 
-extension StringProtocol {
+extension String {
     /// Whether the text starts with a URL scheme (`http://`, `file://`…). A byte scan: the string
     /// searching of `contains(_:)` lives in _StringProcessing, whose code the player otherwise never
-    /// needs resident.
+    /// needs resident. On `String`, not `StringProtocol`: a generic property is called from other
+    /// modules unspecialized, through the UTF-8 view's witness tables.
     public var hasURLScheme: Bool {
         var previous: (UInt8, UInt8) = (0, 0)
         for byte in utf8 {

@@ -442,9 +442,9 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     /// `host:port` of the URL, for connection errors.
     private var hostAndPort: String {
         let url = location.url
-        guard let schemeEnd = url.firstRange(of: "://") else { return url }
-        let scheme = url[..<schemeEnd.lowerBound].lowercased()
-        var authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return url }
+        let scheme = url[..<colon].lowercased()
+        var authority = url[url.index(colon, offsetBy: 3)...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         let hasPort = authority.hasPrefix("[")
             ? authority.contains("]:")

@@ -42,8 +42,11 @@ public enum RedactedURL {
     }
 
     private static func redactUserInfo(_ url: String) -> String {
-        guard let schemeEnd = url.firstRange(of: "://") else { return url }
-        let authorityStart = schemeEnd.upperBound
+        // The scheme ends at the first ":", as `MediaLocation` reads it. Not `firstRange(of: "://")`:
+        // it lives in _StringProcessing, and this search, run for every item played, kept three
+        // 64 KiB windows of that code resident.
+        guard let schemeEnd = url.firstIndex(of: ":"), url[schemeEnd...].hasPrefix("://") else { return url }
+        let authorityStart = url.index(schemeEnd, offsetBy: 3)
         let authorityEnd = url[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
         let authority = url[authorityStart..<authorityEnd]
         guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else {
