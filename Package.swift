@@ -63,6 +63,13 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // MPRIS over sd-bus: the object vtables, written with sd-bus's macros (which Swift cannot
+        // expand), and non-variadic wrappers. libsystemd is dlopen'ed when a session bus is used,
+        // so a player without one never maps it; its headers come from libsystemd-dev.
+        .target(
+            name: "CMPRIS",
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
         // Owners of libcurl's handles, shared (at `package` access) by the engine's
         // fetcher and the backend client: one HTTP stack.
         .target(
@@ -96,6 +103,13 @@ let package = Package(
             dependencies: ["AliciaAudio", "AliciaJSON"],
             swiftSettings: functionSections
         ),
+        // Remote control of a listening session: the mpv-compatible JSON IPC socket and MPRIS,
+        // on one thread with one poll loop.
+        .target(
+            name: "AliciaControl",
+            dependencies: ["AliciaAudio", "AliciaSession", "AliciaJSON", "CMPRIS"],
+            swiftSettings: functionSections
+        ),
         // The terminal layer of the interactive UI: raw mode, keys, display width, diffed screens.
         .target(
             name: "AliciaTerminal",
@@ -105,7 +119,7 @@ let package = Package(
         // everything the executable does, where tests can reach it.
         .target(
             name: "AliciaPlayerCLI",
-            dependencies: ["AliciaAudio", "AliciaSession", "AliciaBackend", "AliciaDemoBackend", "AliciaTerminal"],
+            dependencies: ["AliciaAudio", "AliciaSession", "AliciaControl", "AliciaBackend", "AliciaDemoBackend", "AliciaTerminal"],
             swiftSettings: functionSections
         ),
         .executableTarget(
@@ -138,7 +152,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AliciaPlayerCLITests",
-            dependencies: ["AliciaPlayerCLI", "AliciaTestSupport"]
+            dependencies: ["AliciaPlayerCLI", "AliciaSession", "AliciaTestSupport"]
         ),
         .testTarget(
             name: "AliciaTerminalTests",

@@ -1,5 +1,6 @@
 import AliciaAudio
 import AliciaBackend
+import AliciaSession
 
 /// `alicia-player chat "text" [--voice] [--react EMOJI]`: sends a message, prints
 /// Alicia's reply as the tokens stream in, plays the reply's voice note on the

@@ -53,6 +53,8 @@ public enum CommandLineTool {
             return VoiceCommand(options: options).run()
         case .chat(let options):
             return ChatCommand(options: options).run()
+        case .ctl(let options):
+            return CtlCommand(options: options).run()
         }
     }
 }

@@ -26,6 +26,8 @@ enum CommandUsage {
               --voice-focus MODE     the episode during a voice note: pause (default), duck or mix
               --resume-rewind S      step back S seconds when the episode resumes after a note
               --from-start           every episode from its beginning, not where it was left
+              --ipc PATH             the control socket (default $XDG_RUNTIME_DIR/alicia-player/socket)
+              --no-ipc               no control socket (see: alicia-player ctl --help)
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for labels and titles
             A LIST.m3u or LIST.m3u8 among the references plays as `queue` plays it.
             """,
@@ -41,7 +43,7 @@ enum CommandUsage {
               --keep-going           skip lines that cannot be played, with a warning each
               --save FILE            write the queue as M3U8 (episodes by label) instead of playing it
               --loop, --shuffle, --start T, --speed X, --volume N, --device SINK, --read-ahead SECONDS,
-              --from-start           as for play
+              --from-start, --ipc PATH, --no-ipc   as for play
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for episodes
             """,
         "script": """
@@ -57,7 +59,7 @@ enum CommandUsage {
             Options:
               --check                only check the script
               --speed X, --volume N, --device SINK, --read-ahead SECONDS, --from-start, --voice-focus
-              MODE, --resume-rewind S   as for play
+              MODE, --resume-rewind S, --ipc PATH, --no-ipc   as for play
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for episodes and say
             """,
         "studio": """
@@ -75,6 +77,8 @@ enum CommandUsage {
               --voice-focus MODE     the episode during a voice note: pause (default), duck or mix
               --resume-rewind S      step back S seconds when the episode resumes after a note
               --quiet                no status lines when stdout is not a terminal
+              --ipc PATH             the control socket (default $XDG_RUNTIME_DIR/alicia-player/socket)
+              --no-ipc               no control socket (see: alicia-player ctl --help)
               --base-url URL, --token TOKEN, --token-file PATH   the backend
             """,
         "demo": """
@@ -91,7 +95,7 @@ enum CommandUsage {
               --port N               the port on 127.0.0.1 (default: a free one)
               --token TOKEN          the token it accepts (default: a random one)
               --speed X, --volume N, --device SINK, --read-ahead SECONDS, --voice-focus MODE,
-              --resume-rewind S, --quiet   as for studio
+              --resume-rewind S, --quiet, --ipc PATH, --no-ipc   as for studio
             """,
         "playlists": """
             Usage: alicia-player playlists [--json]
@@ -158,11 +162,51 @@ enum CommandUsage {
               --device SINK          the PulseAudio sink to play to
               --base-url URL, --token TOKEN, --token-file PATH   the backend
             """,
+        "ctl": """
+            Usage: alicia-player ctl [--ipc PATH] [--json] COMMAND [ARGS...]
+
+            Sends one command to the running player (play, queue, script, the Studio)
+            over its control socket and prints the reply's data. The socket speaks
+            mpv's JSON IPC: socat and mpv's client libraries work on it too.
+
+            Commands:
+              get PROPERTY        print a property: time-pos, duration, percent-pos,
+                                  pause, volume, speed, media-title, path, playlist,
+                                  playlist-pos, playlist-count, idle-active,
+                                  eof-reached, demuxer-cache-duration, alicia-label,
+                                  alicia-state, alicia-voice, ...
+              set PROPERTY VALUE  set pause, time-pos, percent-pos, volume, speed,
+                                  playlist-pos, loop-playlist or loop-file
+              pause, resume, toggle
+                                  pause, play on, or switch
+              next, prev          the next or the previous item
+              seek N [MODE]       N seconds relative (default), absolute or
+                                  absolute-percent
+              volume N, speed X   as --volume and --speed
+              status              state, position, length and title in one line
+              watch [PROPERTY...] print each change (every event when none) as a
+                                  line, until the player goes or Ctrl-C
+              wait EVENT          block until the event: end-file, start-file, ...
+              loadfile REF [MODE] play REF now, or append, append-play, insert-next
+              voice REF           play a voice note
+              say TEXT            send Alicia a message (her voice reply plays)
+              quit [STATUS]       end the player
+            Anything else goes to the socket as it is (mpv's names: stop, cycle pause,
+            playlist-remove N, playlist-move A B, playlist-clear, ...).
+
+            Options:
+              --ipc PATH          the socket (default:
+                                  $XDG_RUNTIME_DIR/alicia-player/socket)
+              --json              print the raw replies (and events) as JSON lines
+
+            Exit status: 0 success, 1 an error reply (its message on stderr),
+            3 no player listening.
+            """,
         "help": """
             Usage: alicia-player help [COMMAND]
 
-            Prints the usage of alicia-player, or of one command (play, studio, demo, tracks, notes,
-            voice, chat).
+            Prints the usage of alicia-player, or of one command (play, queue, script, studio, demo,
+            playlists, playlist, tracks, notes, voice, chat, ctl).
             """,
     ]
 }

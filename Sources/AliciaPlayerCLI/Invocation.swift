@@ -1,4 +1,5 @@
 import AliciaAudio
+import AliciaSession
 
 /// What the command line asks for.
 public enum Invocation: Equatable, Sendable {
@@ -16,6 +17,8 @@ public enum Invocation: Equatable, Sendable {
     case demo(PlayOptions, DemoOptions)
     case voice(PlayOptions)
     case chat(ChatOptions)
+    /// `ctl [--ipc PATH] [--json] COMMAND ARGS…`: one command to a running player.
+    case ctl(CtlOptions)
     /// The interactive Studio over the configured backend; `implicit` when no
     /// command was given at all.
     case studio(PlayOptions, implicit: Bool)
@@ -25,6 +28,16 @@ public enum Invocation: Equatable, Sendable {
 public struct VoiceTrigger: Equatable, Sendable {
     public var at: StartPosition
     public var reference: String
+}
+
+/// Options of `alicia-player ctl`.
+public struct CtlOptions: Equatable, Sendable {
+    /// The socket (nil: the default one).
+    public var ipcPath: String?
+    /// Print the raw reply (and events) as JSON lines.
+    public var json = false
+    /// The command and its arguments, as typed.
+    public var words: [String]
 }
 
 /// Options of `alicia-player chat`.
@@ -106,6 +119,10 @@ public struct PlayOptions: Equatable, Sendable {
     public var resumeRewind: Double = 0
     /// No status lines when not on a terminal.
     public var quiet = false
+    /// `--ipc PATH`: the control socket's path (nil: the default one).
+    public var ipcPath: String?
+    /// `--no-ipc`: no control socket.
+    public var noIPC = false
 
     public init(reference: String) {
         references = reference.isEmpty ? [] : [reference]
@@ -152,6 +169,7 @@ extension Invocation {
                alicia-player demo [--device SINK] | demo --serve [--port N] [--token TOKEN]
                alicia-player voice <ref> [--volume N] [--device SINK]
                alicia-player chat "text" [--voice] [--react EMOJI] [--volume N]
+               alicia-player ctl [--ipc PATH] [--json] COMMAND [ARGS...]
                alicia-player help [COMMAND] | COMMAND --help | --version
 
         Plays Alicia's episodes and voice notes, or any WAV, FLAC, Ogg or MP3 file, streaming with
@@ -178,6 +196,8 @@ extension Invocation {
           voice <ref>            play one voice note (a URL, a path, or a media path like /api/audio/voice-1.wav)
           chat "text"            send Alicia a message and print her reply as it streams in;
                                  --voice asks for a voice note too and plays it; --react EMOJI reacts to the reply
+          ctl COMMAND ...        control the player that is running: get time-pos, pause, seek 30, next,
+                                 watch, wait end-file, ... (its socket speaks mpv's JSON IPC; MPRIS too)
 
         Options:
           --loop                 (play, queue) start the queue again after its last item
@@ -196,6 +216,8 @@ extension Invocation {
                                  the exact frame), duck (12 dB lower), or mix
           --resume-rewind S      (play) step back S seconds when the episode resumes after a note
           --quiet                (studio, demo) no status lines when stdout is not a terminal
+          --ipc PATH             (play, queue, script, studio, demo) the control socket's path (default
+                                 $XDG_RUNTIME_DIR/alicia-player/socket); --no-ipc for none
           --volume N             volume in percent, 0 to 150, as mixers show it (default 100)
           --base-url URL         Alicia's backend, e.g. http://alicia.local:8766 (or ALICIA_BASE_URL)
           --token TOKEN          the backend's token (or ALICIA_TOKEN, or --token-file PATH)
@@ -212,10 +234,11 @@ extension Invocation {
 
     /// Options that take a value.
     private static let valued: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
-                                              "--voice-at", "--voice-focus", "--resume-rewind", "--react", "--volume", "--port", "--save"]
+                                              "--voice-at", "--voice-focus", "--resume-rewind", "--react", "--volume", "--port", "--save",
+                                              "--ipc"]
     /// Options without a value.
     private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "--serve", "--from-start",
-                                             "--keep-going", "--check",
+                                             "--keep-going", "--check", "--no-ipc",
                                              "-h", "--help", "-V", "--version"]
 
     /// Parses the arguments after the program name. An error names the command it is about, when
@@ -230,6 +253,7 @@ extension Invocation {
     }
 
     private static func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
+        if arguments.first == "ctl" { return try parseCtl(Array(arguments.dropFirst())) }
         var options: [String: String] = [:]
         var voiceAt: [String] = []
         var seen: [String] = []
@@ -277,7 +301,7 @@ extension Invocation {
         }
         if options["-V"] != nil || options["--version"] != nil { return .version }
         guard let command = positionals.first else {
-            guard seen.allSatisfy({ ["--base-url", "--token", "--token-file", "--device", "--quiet", "--volume", "--speed"].contains($0) }) else {
+            guard seen.allSatisfy({ ["--base-url", "--token", "--token-file", "--device", "--quiet", "--volume", "--speed", "--ipc", "--no-ipc"].contains($0) }) else {
                 throw UsageError("no command given (studio, play, queue, script, playlists, playlist, tracks, notes, demo, voice or chat)")
             }
             var studio = try playOptions(reference: "", options)
@@ -293,7 +317,7 @@ extension Invocation {
             }
         }
         let backendOptions: Set<String> = ["--base-url", "--token", "--token-file"]
-        let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--volume", "--from-start"]
+        let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--volume", "--from-start", "--ipc", "--no-ipc"]
         let voiceOptions: Set<String> = ["--voice-at", "--voice-focus", "--resume-rewind"]
 
         switch command {
@@ -388,7 +412,7 @@ extension Invocation {
             return .notes(reference: reference, backend: backend)
         case "studio":
             try allow(backendOptions.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet",
-                                            "--from-start"]))
+                                            "--from-start", "--ipc", "--no-ipc"]))
             guard rest.isEmpty else { throw UsageError("studio takes no arguments, got '\(rest[0])'") }
             var studio = try playOptions(reference: "", options)
             studio.backend = backend
@@ -398,7 +422,8 @@ extension Invocation {
             if options["--serve"] != nil {
                 if let stray = seen.first(where: { !server.contains($0) }) { throw UsageError("demo --serve does not take \(stray)") }
             } else {
-                try allow(server.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet", "--from-start"]))
+                try allow(server.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet", "--from-start",
+                                        "--ipc", "--no-ipc"]))
             }
             guard rest.isEmpty else { throw UsageError("demo takes no arguments, got '\(rest[0])'") }
             var demo = DemoOptions(serve: options["--serve"] != nil)
@@ -449,6 +474,12 @@ extension Invocation {
             play.device = device
         }
         play.quiet = options["--quiet"] != nil
+        if let path = options["--ipc"] {
+            guard !path.isEmpty else { throw UsageError("--ipc needs a socket path") }
+            guard options["--no-ipc"] == nil else { throw UsageError("--ipc and --no-ipc cannot go together") }
+            play.ipcPath = path
+        }
+        play.noIPC = options["--no-ipc"] != nil
         play.fromStart = options["--from-start"] != nil
         if let mode = options["--voice-focus"] {
             switch mode {
@@ -474,7 +505,7 @@ extension Invocation {
     }
 
     /// The commands, for an unknown one.
-    static let commandNames = "studio, play, tracks, notes, demo, voice, chat and help"
+    static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, demo, voice, chat, ctl and help"
 
     /// `T=REF`: a time (as `--start` takes it) and a voice note; the reference may hold `=` itself.
     private static func trigger(_ text: String) throws(UsageError) -> VoiceTrigger {
@@ -488,6 +519,41 @@ extension Invocation {
         }
         guard !reference.isEmpty else { throw UsageError("--voice-at \(time)= needs a voice note after the =") }
         return VoiceTrigger(at: at, reference: reference)
+    }
+
+    /// `ctl`: its options come before the command; what follows is the command's own (`seek -10`).
+    private static func parseCtl(_ arguments: [String]) throws(UsageError) -> Invocation {
+        var options = CtlOptions(words: [])
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("-"), arguments[index].count > 1 {
+            let (name, inline) = splitOption(arguments[index])
+            index += 1
+            switch name {
+            case "-h", "--help": return .help(command: "ctl")
+            case "--json": options.json = true
+            case "--": break
+            case "--ipc":
+                let value: String
+                if let inline {
+                    value = inline
+                } else {
+                    guard index < arguments.count else { throw UsageError("--ipc needs a socket path") }
+                    value = arguments[index]
+                    index += 1
+                }
+                guard !value.isEmpty else { throw UsageError("--ipc needs a socket path") }
+                options.ipcPath = value
+            default:
+                throw UsageError("unknown option '\(name)' (ctl's options come before the command: --ipc PATH, --json)")
+            }
+            if name == "--" { break }
+        }
+        options.words = Array(arguments[index...])
+        guard let command = options.words.first else {
+            throw UsageError("ctl needs a command: get PROPERTY, set PROPERTY VALUE, pause, seek 30, next, watch, wait end-file, …")
+        }
+        if let problem = CtlCommand.check(options.words) { throw UsageError("ctl \(command): \(problem)") }
+        return .ctl(options)
     }
 
     /// `--name=value` → (`--name`, `value`).

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AliciaBackend
+import AliciaSession
 
 /// What the Studio remembers between runs: the volume and the speed last set in it, in
 /// `$XDG_STATE_HOME/alicia-player/state` (default `~/.local/state/alicia-player/state`), as

@@ -59,7 +59,8 @@ final class PlayCommand {
             }
             cues.append((trigger.at, note.location, note.title))
         }
-        let session = ListeningSession(PlaybackSession.sessionOptions(options, voiceNotes: !cues.isEmpty))
+        // With a control socket, `voice REF` can come at any time.
+        let session = ListeningSession(PlaybackSession.sessionOptions(options, voiceNotes: !cues.isEmpty || !options.noIPC))
         let playback = PlaybackSession(session: session, signals: signals, options: options)
         return PlaybackSession.status(of: playback.play(items, voiceAt: cues))
     }
@@ -169,7 +170,7 @@ final class PlayCommand {
             let location = try MediaLocation(backend.client.mediaURL(for: fileName))
             let key = PositionStore.key(label: entry.episode.label, location: location)
             return .success(QueueItem(location: location, title: entry.episode.title, label: entry.episode.label,
-                                      positionKey: key, reference: entry.episode.label ?? key))
+                                      positionKey: key, reference: entry.episode.label ?? key).of(entry.episode))
         } catch {
             Console.fail("the backend gave a media path that is not a URL: \(fileName)")
             return .failure(CommandLineTool.Status.failure)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AliciaAudio
+import AliciaControl
 import AliciaSession
 import AliciaTerminal
 
@@ -26,10 +27,20 @@ struct PlaybackSession {
     func play(_ items: [QueueItem], voiceAt cues: [(at: StartPosition, location: MediaLocation, title: String)] = []) -> Outcome {
         let waker = session.waker
         signals.whenSignalled { waker() }
+        let listener: ControlSocket.Listener?
+        switch RemoteControl.listen(options) {
+        case .success(let bound): listener = bound
+        case .failure(let failure):
+            session.close()
+            return .failed(failure.status)
+        }
         session.play(items, from: options.start, loop: options.loop ? .queue : .off, shuffle: options.shuffle)
         if !cues.isEmpty { session.setVoiceCues(cues) }
         let progress = Console.stderrIsTerminal ? ProgressDisplay() : nil
         defer { session.close() }
+        // Closed first (defers run last to first): clients hear `end-file` (quit) and `shutdown`.
+        let remote = options.noIPC ? nil : RemoteControl.serve(session, listener: listener, options: options)
+        defer { remote?.close() }
         var status = CommandLineTool.Status.success
         var checkedStart = options.start == nil
         while true {
@@ -71,6 +82,7 @@ struct PlaybackSession {
             progress?.show(session.player.snapshot(), voice: session.voiceNotes?.nowPlaying.title)
         }
         progress?.finish()
+        if let quit = session.quitRequested, quit != 0 { return .failed(quit) }
         return status == CommandLineTool.Status.success ? .finished : .failed(status)
     }
 

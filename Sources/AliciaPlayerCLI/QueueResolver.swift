@@ -131,7 +131,7 @@ final class QueueResolver {
                 let location = try MediaLocation(backend.client.mediaURL(for: fileName))
                 let key = PositionStore.key(label: entry.episode.label, location: location)
                 return .success(QueueItem(location: location, title: title ?? entry.episode.title, label: entry.episode.label,
-                                          positionKey: key, reference: entry.episode.label ?? key))
+                                          positionKey: key, reference: entry.episode.label ?? key).of(entry.episode))
             } catch {
                 return .failure(.init(line: nil, "the backend gave a media path that is not a URL: \(fileName)"))
             }

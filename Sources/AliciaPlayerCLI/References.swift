@@ -27,3 +27,14 @@ enum References {
         return nil
     }
 }
+
+extension QueueItem {
+    /// The item with what media keys and status bars show beside its title: the episode's
+    /// collection (MPRIS `xesam:album`) and series (`xesam:artist`).
+    func of(_ episode: Episode) -> QueueItem {
+        var item = self
+        item.album = episode.collectionTitle.isEmpty ? nil : episode.collectionTitle
+        item.artist = episode.series.flatMap { $0.isEmpty ? nil : $0 }
+        return item
+    }
+}

@@ -11,7 +11,10 @@ struct VoiceCommand {
             return CommandLineTool.Status.failure
         }
         let session = ListeningSession(PlaybackSession.sessionOptions(options, voiceNotes: false))
-        let playback = PlaybackSession(session: session, signals: signals, options: options)
+        // One note and done: no control socket.
+        var alone = options
+        alone.noIPC = true
+        let playback = PlaybackSession(session: session, signals: signals, options: alone)
         return PlaybackSession.status(of: playback.play([QueueItem(location: note.location, title: "Alicia voice note: " + note.title)]))
     }
 }

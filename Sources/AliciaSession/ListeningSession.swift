@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AliciaAudio
+import Synchronization
 
 /// What a listening session tells its front-end (the `play` loop, the Studio, the plain Studio),
 /// already read against the queue: which item it is about, in the listener's terms.
@@ -45,6 +46,10 @@ public final class ListeningSession {
     public let player: Player
     public let voiceNotes: VoiceNotes?
     private let events: PlayerSubscription
+    /// Work other threads (the control socket, MPRIS) hand to the session's own thread.
+    public let remote: RemoteMailbox
+    /// A remote `quit` asked the front-end to end, with this exit status.
+    public private(set) var quitRequested: Int32?
     /// Voice notes to queue when the episode reaches their cue, by cue id.
     private var cueNotes: [Int: (location: MediaLocation, title: String)] = [:]
     /// Everything that failed, in order.
@@ -74,6 +79,8 @@ public final class ListeningSession {
         player = Player(configuration: options.configuration)
         player.setSpeed(options.speed)
         events = player.subscribe()
+        let waking = events
+        remote = RemoteMailbox { waking.wake() }
         if options.voiceNotes {
             var noteConfiguration = PlayerConfiguration(device: options.configuration.device)
             noteConfiguration.readAheadSeconds = options.configuration.readAheadSeconds
@@ -89,6 +96,23 @@ public final class ListeningSession {
     public func setVolume(_ linear: Double) {
         player.setVolume(linear)
         voiceNotes?.player.setVolume(linear)
+    }
+
+    /// Asks the front-end to end (a remote `quit`): `quitRequested` is set and its wait ends.
+    public func requestQuit(status: Int32 = 0) {
+        quitRequested = quitRequested ?? status
+        events.wake()
+    }
+
+    /// Stops playback and empties the queue (mpv's `stop`): the heard item's position is saved
+    /// first; nothing plays until something is loaded again.
+    public func stopPlayback() {
+        savePosition()
+        lastHeard = nil
+        voiceNotes?.stop()
+        player.stop()
+        player.clear()
+        queueEnded = true
     }
 
     /// Saves where the listener is, then stops both players. Idempotent.
@@ -139,18 +163,18 @@ public final class ListeningSession {
         player.setCues(made)
     }
 
-    /// Adds an item at the end of the queue (playing it when nothing plays).
+    /// Adds an item at the end of the queue (playing it when nothing plays, if `startIfIdle`).
     @discardableResult
-    public func append(_ item: QueueItem) -> QueueEntryID {
-        queueEnded = false
-        return player.add(item, .end, startIfIdle: true)
+    public func append(_ item: QueueItem, startIfIdle: Bool = true) -> QueueEntryID {
+        if startIfIdle { queueEnded = false }
+        return player.add(item, .end, startIfIdle: startIfIdle)
     }
 
     /// Adds an item right after the one heard.
     @discardableResult
-    public func playNext(_ item: QueueItem) -> QueueEntryID {
-        queueEnded = false
-        return player.add(item, .next, startIfIdle: true)
+    public func playNext(_ item: QueueItem, startIfIdle: Bool = true) -> QueueEntryID {
+        if startIfIdle { queueEnded = false }
+        return player.add(item, .next, startIfIdle: startIfIdle)
     }
 
     /// The next item; false at the end of the queue.
@@ -243,6 +267,7 @@ public final class ListeningSession {
 
     /// Every notice waiting now, without blocking.
     public func notices() -> [SessionNotice] {
+        remote.run(on: self)
         var notices: [SessionNotice] = []
         for event in events.drain() { notices += read(event) }
         if let voiceNotes {
@@ -254,14 +279,16 @@ public final class ListeningSession {
     /// Waits up to `timeout` for the episode player's next event and returns it read (with any
     /// voice-note events); empty on timeout or `wake()`.
     public func nextNotices(timeout: Duration?) -> [SessionNotice] {
+        remote.run(on: self)
+        if quitRequested != nil { return notices() }
         var notices: [SessionNotice] = []
         if let event = events.next(timeout: timeout) { notices = read(event) }
         return notices + self.notices()
     }
 
-    /// Done: the queue has ended and no voice note plays or waits.
+    /// Done: the queue has ended and no voice note plays or waits, or a remote `quit` came.
     public var isFinished: Bool {
-        queueEnded && (voiceNotes?.isIdle ?? true)
+        quitRequested != nil || queueEnded && (voiceNotes?.isIdle ?? true)
     }
 
     private func read(_ event: PlayerEvent) -> [SessionNotice] {
@@ -313,6 +340,35 @@ public final class ListeningSession {
             return []
         case .stateChanged, .queueChanged, .stopped:
             return []
+        }
+    }
+}
+
+/// Closures other threads hand to a session, run in order on the session's own thread the next
+/// time its front-end reads notices (`notices()`, `nextNotices`), which `post` wakes. The session
+/// is owned by one thread; this is how the control socket and MPRIS change it without a lock.
+public final class RemoteMailbox: Sendable {
+    private let pending = Mutex<[@Sendable (ListeningSession) -> Void]>([])
+    private let wake: @Sendable () -> Void
+
+    init(wake: @escaping @Sendable () -> Void) {
+        self.wake = wake
+    }
+
+    /// Runs `work` on the session's thread, soon.
+    public func post(_ work: @escaping @Sendable (ListeningSession) -> Void) {
+        pending.withLock { $0.append(work) }
+        wake()
+    }
+
+    func run(on session: ListeningSession) {
+        while true {
+            let batch = pending.withLock { list -> [@Sendable (ListeningSession) -> Void] in
+                defer { list.removeAll() }
+                return list
+            }
+            if batch.isEmpty { return }
+            for work in batch { work(session) }
         }
     }
 }

@@ -117,6 +117,11 @@ public final class ChildProcess: Sendable {
         thread.start()
     }
 
+    /// What the child has written to stdout so far.
+    public var stdoutTextSoFar: String {
+        String(decoding: stdoutSoFar.withLock { $0 }, as: UTF8.self)
+    }
+
     /// Waits (bounded) until the child's stdout holds a whole first line, and returns it; nil when
     /// the child ended or `timeout` passed first.
     public func firstLine(timeout: Duration) -> String? {

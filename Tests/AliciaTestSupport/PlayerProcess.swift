@@ -34,7 +34,26 @@ public enum PlayerProcess {
     public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
         var environment = environment
         if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = try freshStateDirectory() }
+        try isolate(&environment)
         return try ChildProcess(executablePath(), arguments, environment: environment)
+    }
+
+    /// What keeps players that run at once apart, unless the test says otherwise: a runtime
+    /// directory of its own (so each has its own control socket at the default path), the
+    /// PulseAudio server named explicitly (libpulse finds it through the runtime directory
+    /// otherwise), and no session bus (MPRIS only where a test starts a private one).
+    public static func isolate(_ environment: inout [String: String]) throws {
+        let inherited = ProcessInfo.processInfo.environment
+        if environment["PULSE_SERVER"] == nil && inherited["PULSE_SERVER"] == nil,
+           let runtime = inherited["XDG_RUNTIME_DIR"], access(runtime + "/pulse/native", F_OK) == 0 {
+            environment["PULSE_SERVER"] = "unix:" + runtime + "/pulse/native"
+        }
+        if environment["XDG_RUNTIME_DIR"] == nil {
+            let runtime = try freshStateDirectory()
+            chmod(runtime, 0o700)
+            environment["XDG_RUNTIME_DIR"] = runtime
+        }
+        if environment["DBUS_SESSION_BUS_ADDRESS"] == nil { environment["DBUS_SESSION_BUS_ADDRESS"] = "" }
     }
 
     /// A new empty directory for one run's state, under `ALICIA_TEST_STATE` (which scripts/test

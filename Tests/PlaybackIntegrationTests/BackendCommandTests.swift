@@ -21,6 +21,7 @@ struct BackendCommandTests {
             environment["ALICIA_BASE_URL"] = backend.baseURL
             environment["ALICIA_TOKEN"] = token ?? backend.token
         }
+        try PlayerProcess.isolate(&environment)
         return environment
     }
 

@@ -75,6 +75,8 @@ struct StudioTests {
         environment["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "/alicia-no-config"
         if let server = BackendCommandTests.pulseServer { environment["PULSE_SERVER"] = server }
         environment.merge(extra) { _, new in new }
+        environment["XDG_RUNTIME_DIR"] = extra["XDG_RUNTIME_DIR"]
+        try PlayerProcess.isolate(&environment)
         return environment
     }
 

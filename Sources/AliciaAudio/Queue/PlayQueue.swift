@@ -14,6 +14,11 @@ public struct QueueItem: Sendable, Equatable {
     /// Files heard after `location` as the same item, with nothing between them (a synthesis read
     /// aloud in chunks): one title, one length, one position.
     public var moreParts: [MediaLocation] = []
+    /// What it belongs to, for media keys and status bars (MPRIS `xesam:album`): an episode's
+    /// collection.
+    public var album: String?
+    /// Who it is by (MPRIS `xesam:artist`): an episode's series.
+    public var artist: String?
 
     public init(location: MediaLocation, title: String, label: String? = nil, start: StartPosition? = nil,
                 positionKey: String? = nil, reference: String? = nil) {

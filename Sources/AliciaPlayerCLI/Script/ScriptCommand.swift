@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AliciaAudio
+import AliciaControl
 import AliciaBackend
 import AliciaSession
 
@@ -94,14 +95,26 @@ final class ScriptCommand {
     }
 
     private func perform(_ steps: [(line: Int, step: Step)], signals: SignalWatcher) -> Int32 {
+        let listener: ControlSocket.Listener?
+        switch RemoteControl.listen(options) {
+        case .success(let bound): listener = bound
+        case .failure(let failure): return failure.status
+        }
         let session = ListeningSession(PlaybackSession.sessionOptions(options))
         let waker = session.waker
         signals.whenSignalled { waker() }
         defer { session.close() }
+        let remote = options.noIPC ? nil : RemoteControl.serve(session, listener: listener, options: options)
+        defer { remote?.close() }
         var status = CommandLineTool.Status.success
+        /// How the script ends early: a signal (128 + it), or a remote `quit` (its status).
+        func stopped() -> Int32 {
+            if let signal = signals.signal { return 128 + signal }
+            return session.quitRequested ?? status
+        }
         /// Reads what happened; false when a signal asks to stop.
         func pump(_ timeout: Duration = .milliseconds(100), watching entry: QueueEntryID? = nil) -> (stop: Bool, ended: Bool) {
-            if signals.signal != nil { return (true, false) }
+            if signals.signal != nil || session.quitRequested != nil { return (true, false) }
             var ended = false
             for notice in session.nextNotices(timeout: timeout) {
                 switch notice {
@@ -119,7 +132,7 @@ final class ScriptCommand {
                 }
             }
             session.tick()
-            return (signals.signal != nil, ended)
+            return (signals.signal != nil || session.quitRequested != nil, ended)
         }
         for (_, step) in steps {
             switch step {
@@ -159,7 +172,7 @@ final class ScriptCommand {
                         if done { break }
                         let timeout = deadline.map { min(.milliseconds(100), max(.zero, $0 - ContinuousClock.now)) } ?? .milliseconds(100)
                         let (stop, ended) = pump(timeout, watching: entry)
-                        if stop { return 128 + (signals.signal ?? SIGINT) }
+                        if stop { return stopped() }
                         if ended, case .item = what { break }
                     }
                 case .quit:
@@ -169,7 +182,7 @@ final class ScriptCommand {
                 }
             }
             // Take what has happened so far without waiting (and notice a signal).
-            if pump(.zero).stop { return 128 + (signals.signal ?? SIGINT) }
+            if pump(.zero).stop { return stopped() }
         }
         return status
     }

@@ -1,4 +1,5 @@
 import AliciaTerminal
+import AliciaSession
 
 /// What a key asks the Studio to do. Keys follow podcast-app conventions.
 enum StudioAction: Equatable {

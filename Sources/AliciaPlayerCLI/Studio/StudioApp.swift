@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AliciaAudio
+import AliciaControl
 import AliciaBackend
 import AliciaSession
 import AliciaTerminal
@@ -125,6 +126,16 @@ final class StudioApp {
     }
 
     func run() -> Int32 {
+        // The socket is taken before anything plays: a second Studio says so and stops here.
+        let listener: ControlSocket.Listener?
+        switch RemoteControl.listen(setup.options) {
+        case .success(let bound): listener = bound
+        case .failure(let failure):
+            session.close()
+            return failure.status
+        }
+        let remote = setup.options.noIPC ? nil : RemoteControl.serve(session, listener: listener, options: setup.options)
+        defer { remote?.close() }
         loadLibrary()
         if let positions = session.positions {
             model.played = Set(positions.all.filter { $0.value.played }.map(\.key))
@@ -148,6 +159,7 @@ final class StudioApp {
             // joined, so nothing of theirs runs while the process exits.
             quitting.set()
             for worker in workers { worker.thread.join() }
+            remote?.close()
             session.close()
             terminal.restore()
             rememberVolumeAndSpeed()
@@ -296,6 +308,8 @@ final class StudioApp {
         }
         // `play` ends with what it was asked to play (or what the listener chose since).
         if setup.mode == .play && session.isFinished { running = false }
+        // A remote `quit` (the control socket, MPRIS).
+        if let quit = session.quitRequested { stop(status: quit) }
         let box = inbox.withLock { box -> Inbox in
             defer { box = Inbox() }
             return box
@@ -743,7 +757,7 @@ final class StudioApp {
         guard let fileName = episode.fileName, episode.hasAudio,
               let location = try? MediaLocation(backend.client.mediaURL(for: fileName)) else { return nil }
         return QueueItem(location: location, title: episode.title, label: episode.label,
-                         positionKey: PositionStore.key(label: episode.label, location: location), reference: episode.label)
+                         positionKey: PositionStore.key(label: episode.label, location: location), reference: episode.label).of(episode)
     }
 
     /// The now-playing panel's record of `item`: its library entry when it is one.

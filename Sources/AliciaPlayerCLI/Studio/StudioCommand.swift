@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AliciaAudio
+import AliciaControl
 import AliciaBackend
 import AliciaSession
 import AliciaTerminal
@@ -77,17 +78,24 @@ struct PlainStudio {
                 let location = try MediaLocation(backend.client.mediaURL(for: fileName))
                 if case .entry(_, let index)? = autoplay, index == entry.index { start = items.count }
                 items.append(QueueItem(location: location, title: entry.episode.title, label: entry.episode.label,
-                                       positionKey: PositionStore.key(label: entry.episode.label, location: location)))
+                                       positionKey: PositionStore.key(label: entry.episode.label, location: location)).of(entry.episode))
             } catch {
                 Console.fail("\(entry.episode.label ?? entry.episode.title): the media path '\(fileName)' does not make a URL")
             }
         }
         let durations = Dictionary(library.entries.map { ($0.episode.label ?? $0.episode.title, $0.episode.duration) },
                                    uniquingKeysWith: { first, _ in first })
-        let session = ListeningSession(PlaybackSession.sessionOptions(options, voiceNotes: false))
+        let listener: ControlSocket.Listener?
+        switch RemoteControl.listen(options) {
+        case .success(let bound): listener = bound
+        case .failure(let failure): return failure.status
+        }
+        let session = ListeningSession(PlaybackSession.sessionOptions(options, voiceNotes: !options.noIPC))
         let waker = session.waker
         signals.whenSignalled { waker() }
         defer { session.close() }
+        let remote = options.noIPC ? nil : RemoteControl.serve(session, listener: listener, options: options)
+        defer { remote?.close() }
         session.play(Array(items[start...]))
         var status = CommandLineTool.Status.success
         var lastStatus = ContinuousClock.now
@@ -118,6 +126,7 @@ struct PlainStudio {
                 lastStatus = ContinuousClock.now
             }
         }
+        if let quit = session.quitRequested, quit != 0 { return quit }
         return status
     }
 

@@ -1,6 +1,7 @@
 import AliciaAudio
 import AliciaBackend
 import AliciaTerminal
+import AliciaSession
 
 extension Style {
     static let red = Style.foreground(.red)

@@ -1,6 +1,7 @@
 import AliciaAudio
 import AliciaBackend
 import AliciaTerminal
+import AliciaSession
 
 /// Everything the Studio shows, apart from the players' live state (read from
 /// their snapshots at each frame). Pure: keys and replies change it; the layout

@@ -1,0 +1,139 @@
+import AliciaJSON
+
+/// mpv's error strings, which clients of its JSON IPC compare against.
+enum IPCError: String, Error, Sendable {
+    case invalidParameter = "invalid parameter"
+    case propertyNotFound = "property not found"
+    case propertyUnavailable = "property unavailable"
+    case propertyFormat = "unsupported format for accessing property"
+    case propertyError = "error accessing property"
+    case command = "error running command"
+    case loadingFailed = "loading failed"
+}
+
+/// A failed request: mpv's error string, and for people (ctl prints it) what went wrong.
+struct IPCFailure: Error, Sendable {
+    var error: IPCError
+    var message: String?
+
+    init(_ error: IPCError, _ message: String? = nil) {
+        self.error = error
+        self.message = message
+    }
+}
+
+/// A line that is not a request: the id it carried (0 when none could be read) and why.
+struct BadRequest: Error, Sendable {
+    var id: Int64
+    var failure: IPCFailure
+}
+
+/// What a request's command produced: data for the reply (nil: none).
+typealias IPCResult = Result<JSONValue?, IPCFailure>
+
+/// One request line: `{"command": ["seek", 30, "relative"], "request_id": 7, "async": true}`.
+struct IPCRequest: Sendable {
+    var id: Int64
+    var isAsync: Bool
+    var command: [JSONValue]
+
+    /// The command's name (its first element).
+    var name: String? {
+        if case .string(let name)? = command.first { return name }
+        return nil
+    }
+
+    var arguments: ArraySlice<JSONValue> { command.dropFirst() }
+
+    /// Parses a line; a line that is not a request object is a failure with the request id it
+    /// carried, if any could be read.
+    static func parse(_ line: some Collection<UInt8>) -> Result<IPCRequest, BadRequest> {
+        guard let value = JSONValue(parsing: line) else {
+            return .failure(BadRequest(id: 0, failure: IPCFailure(.invalidParameter, "the line is not JSON")))
+        }
+        guard case .object(let members) = value else {
+            return .failure(BadRequest(id: 0, failure: IPCFailure(.invalidParameter, "a request is a JSON object with a \"command\" array")))
+        }
+        func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+        var id: Int64 = 0
+        switch member("request_id") {
+        case nil, .null?: break
+        case .number(let number)? where number == number.rounded() && abs(number) < 9e15: id = Int64(number)
+        default: return .failure(BadRequest(id: 0, failure: IPCFailure(.invalidParameter, "request_id must be an integer")))
+        }
+        var isAsync = false
+        switch member("async") {
+        case nil: break
+        case .bool(let flag)?: isAsync = flag
+        default: return .failure(BadRequest(id: id, failure: IPCFailure(.invalidParameter, "async must be true or false")))
+        }
+        guard case .array(let command)? = member("command"), case .string? = command.first else {
+            return .failure(BadRequest(id: id, failure: IPCFailure(.invalidParameter, "\"command\" must be an array starting with the command's name")))
+        }
+        return .success(IPCRequest(id: id, isAsync: isAsync, command: command))
+    }
+
+    /// The reply line for a request.
+    static func reply(id: Int64, _ result: IPCResult) -> [UInt8] {
+        var members = [JSONValue.Member("request_id", .number(Double(id)))]
+        switch result {
+        case .success(let data):
+            members.append(.init("error", .string("success")))
+            members.append(.init("data", data ?? .null))
+        case .failure(let failure):
+            members.append(.init("error", .string(failure.error.rawValue)))
+            if let message = failure.message { members.append(.init("message", .string(message))) }
+        }
+        return line(.object(members))
+    }
+
+    /// An event line: `{"event": NAME, …}`.
+    static func event(_ name: String, _ fields: [JSONValue.Member] = []) -> [UInt8] {
+        line(.object([JSONValue.Member("event", .string(name))] + fields))
+    }
+
+    static func line(_ value: JSONValue) -> [UInt8] {
+        var text = value.text(layout: .compact) ?? Array(#"{"error":"memory allocation failed"}"#.utf8)
+        text.append(UInt8(ascii: "\n"))
+        return text
+    }
+}
+
+extension JSONValue {
+    /// A number, or a string holding one (`ctl` sends its arguments as strings, as mpv accepts them).
+    var numberValue: Double? {
+        switch self {
+        case .number(let number): return number.isFinite ? number : nil
+        case .string(let text): return Double(text.trimmingSpaces).flatMap { $0.isFinite ? $0 : nil }
+        default: return nil
+        }
+    }
+
+    /// A flag: true/false, or mpv's "yes"/"no" as strings.
+    var flagValue: Bool? {
+        switch self {
+        case .bool(let flag): return flag
+        case .string("yes"), .string("true"): return true
+        case .string("no"), .string("false"): return false
+        default: return nil
+        }
+    }
+
+    var stringValue: String? {
+        switch self {
+        case .string(let text): return text
+        case .number(let number): return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        default: return nil
+        }
+    }
+
+    static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+}
+
+extension String {
+    var trimmingSpaces: Substring {
+        let start = firstIndex { $0 != " " } ?? endIndex
+        let end = lastIndex { $0 != " " }.map { index(after: $0) } ?? start
+        return self[start..<max(start, end)]
+    }
+}

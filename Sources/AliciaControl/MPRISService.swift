@@ -1,0 +1,324 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AliciaAudio
+internal import CMPRIS
+import AliciaSession
+
+/// MPRIS on the session bus (`org.mpris.MediaPlayer2.alicia_player`), through sd-bus: media keys,
+/// `playerctl` and desktop widgets. Runs on the control thread, its descriptor in the same poll;
+/// properties are read from the players, changes go through the session's mailbox.
+final class MPRISService {
+    private let handle: OpaquePointer
+    private let player: Player
+    private let voiceNotes: VoiceNotes?
+    private let remote: RemoteMailbox
+    private let resolve: @Sendable (String) -> Result<[QueueItem], ControlProblem>
+    /// The view the properties are answered from (refreshed by the loop and before each answer).
+    private var view: PlaybackView
+    /// What was announced last, to send PropertiesChanged for what differs.
+    private var announced: [String: String] = [:]
+    /// Keeps `self` alive for the C callbacks' context.
+    private var context: Unmanaged<Box>?
+
+    static let busName = "alicia_player"
+    /// The rates `Rate` takes (the speed range).
+    static let minimumRate = 0.5
+    static let maximumRate = 3.0
+
+    private init(handle: OpaquePointer, loop: ControlLoop) {
+        self.handle = handle
+        player = loop.player
+        voiceNotes = loop.voiceNotes
+        remote = loop.remote
+        resolve = loop.hooks.resolve
+        view = PlaybackView(player: loop.player, voiceNotes: loop.voiceNotes)
+    }
+
+    /// Connects and takes the name; nil (said once at ALICIA_LOG=info) without a session bus.
+    static func open(loop: ControlLoop) -> MPRISService? {
+        let box = Box()
+        let context = Unmanaged.passRetained(box)
+        var handlers = alicia_mpris_handlers(
+            context: context.toOpaque(),
+            get: { context, interface, property, reply in
+                Box.from(context)?.service?.get(interface, property.map { String(cString: $0) } ?? "", reply) ?? -EINVAL
+            },
+            set: { context, property, value in
+                Box.from(context)?.service?.set(property.map { String(cString: $0) } ?? "", value) ?? -EINVAL
+            },
+            call: { context, interface, method, message in
+                Box.from(context)?.service?.call(interface, method.map { String(cString: $0) } ?? "", message) ?? -EINVAL
+            })
+        var pointer: OpaquePointer?
+        var name = [CChar](repeating: 0, count: 256)
+        var why = [CChar](repeating: 0, count: 256)
+        let result = alicia_mpris_open(&handlers, busName, &pointer, &name, name.count, &why, why.count)
+        guard result >= 0, let pointer else {
+            context.release()
+            Log.info(.cli, "MPRIS: not on the session bus: \(Self.text(why))")
+            return nil
+        }
+        let service = MPRISService(handle: pointer, loop: loop)
+        box.service = service
+        service.context = context
+        service.announced = service.values()
+        Log.info(.cli, "MPRIS: on the session bus as \(Self.text(name))")
+        return service
+    }
+
+    /// A NUL-terminated buffer's text.
+    private static func text(_ buffer: [CChar]) -> String {
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The C side's context: a box that can outlive the service safely.
+    private final class Box {
+        weak var service: MPRISService?
+        static func from(_ raw: UnsafeMutableRawPointer?) -> Box? {
+            raw.map { Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() }
+        }
+    }
+
+    func close() {
+        alicia_mpris_close(handle)
+        context?.release()
+        context = nil
+    }
+
+    var descriptor: Int32 { alicia_mpris_fd(handle) }
+    var pollEvents: Int16 { Int16(alicia_mpris_events(handle)) }
+    var timeout: Int32 { alicia_mpris_timeout_ms(handle) }
+
+    /// Handles what the bus has sent; false when the connection is gone.
+    func process() -> Bool {
+        alicia_mpris_process(handle) >= 0
+    }
+
+    // MARK: Changes
+
+    /// PropertiesChanged for every property whose value differs from what was announced.
+    func refresh(_ view: PlaybackView) {
+        self.view = view
+        let now = values()
+        let changed = now.keys.filter { now[$0] != announced[$0] }.sorted()
+        announced = now
+        guard !changed.isEmpty else { return }
+        withCStrings(changed) { names in _ = alicia_mpris_changed(handle, Int32(ALICIA_MPRIS_PLAYER), names) }
+    }
+
+    /// Seeked on every jump of the position: a seek, a speed change's restart, a resume.
+    func playerEvent(_ event: PlayerEvent) {
+        switch event.kind {
+        case .seeked, .entryStarted:
+            view = PlaybackView(player: player, voiceNotes: voiceNotes)
+            if case .entryStarted = event.kind, view.snapshot.position < 0.5 { return }
+            // The position is the one asked for (the device has not played from it yet).
+            let seconds: Double
+            if case .seeked(let frame) = event.kind, let rate = view.snapshot.format?.sampleRate {
+                seconds = Double(frame) / Double(rate)
+            } else {
+                seconds = view.snapshot.position
+            }
+            _ = alicia_mpris_seeked(handle, Int64((seconds * 1_000_000).rounded()))
+            refresh(view)
+        default:
+            break
+        }
+    }
+
+    /// The announced properties' values as text, for comparing.
+    private func values() -> [String: String] {
+        let snapshot = view.snapshot
+        return [
+            "PlaybackStatus": playbackStatus,
+            "LoopStatus": loopStatus,
+            "Rate": "\(snapshot.speed)",
+            "Volume": "\(volume)",
+            "Metadata": "\(snapshot.entry?.rawValue ?? 0) \(snapshot.item?.title ?? "") \(view.hasItem ? snapshot.duration ?? -1 : -1)",
+            "CanGoNext": "\(canGoNext)",
+            "CanGoPrevious": "\(view.hasItem)",
+            "CanPlay": "\(!view.queue.isEmpty)",
+            "CanPause": "\(view.hasItem)",
+            "CanSeek": "\(view.hasItem && snapshot.format != nil)",
+        ]
+    }
+
+    private var playbackStatus: String {
+        guard view.hasItem else { return "Stopped" }
+        switch view.snapshot.state {
+        case .paused: return "Paused"
+        case .idle, .ended, .failed: return "Stopped"
+        case .loading, .buffering, .playing: return "Playing"
+        }
+    }
+
+    private var loopStatus: String {
+        switch view.queue.loop {
+        case .off: return "None"
+        case .entry: return "Track"
+        case .queue: return "Playlist"
+        }
+    }
+
+    private var volume: Double { RemoteProperties.rounded(VolumeScale.percent(linear: view.snapshot.volume) / 100, places: 4) }
+
+    private var canGoNext: Bool {
+        guard let entry = view.snapshot.entry else { return false }
+        return view.queue.skipTarget(after: entry) != nil
+    }
+
+    private var trackID: String {
+        guard view.hasItem, let entry = view.snapshot.entry else { return "/org/mpris/MediaPlayer2/TrackList/NoTrack" }
+        return "/org/mpris/MediaPlayer2/alicia_player/track/\(entry.rawValue)"
+    }
+
+    // MARK: Answers (called from alicia_mpris_process, on the control thread)
+
+    private func get(_ interface: Int32, _ property: String, _ reply: OpaquePointer?) -> Int32 {
+        view = PlaybackView(player: player, voiceNotes: voiceNotes)
+        let snapshot = view.snapshot
+        if interface == Int32(ALICIA_MPRIS_ROOT) {
+            switch property {
+            case "CanQuit": return alicia_mpris_append_bool(reply, 1)
+            case "CanRaise", "HasTrackList": return alicia_mpris_append_bool(reply, 0)
+            case "Identity": return alicia_mpris_append_string(reply, "Alicia Studio")
+            case "SupportedUriSchemes": return appendStrings(["http", "https", "file"], reply)
+            case "SupportedMimeTypes":
+                return appendStrings(["audio/wav", "audio/x-wav", "audio/flac", "audio/ogg", "audio/mpeg"], reply)
+            default: return -ENOENT
+            }
+        }
+        switch property {
+        case "PlaybackStatus": return alicia_mpris_append_string(reply, playbackStatus)
+        case "LoopStatus": return alicia_mpris_append_string(reply, loopStatus)
+        case "Rate": return alicia_mpris_append_double(reply, snapshot.speed)
+        case "Volume": return alicia_mpris_append_double(reply, volume)
+        case "Position": return alicia_mpris_append_int64(reply, Int64(((view.position ?? 0) * 1_000_000).rounded()))
+        case "MinimumRate": return alicia_mpris_append_double(reply, Self.minimumRate)
+        case "MaximumRate": return alicia_mpris_append_double(reply, Self.maximumRate)
+        case "CanGoNext": return alicia_mpris_append_bool(reply, canGoNext ? 1 : 0)
+        case "CanGoPrevious", "CanPause": return alicia_mpris_append_bool(reply, view.hasItem ? 1 : 0)
+        case "CanPlay": return alicia_mpris_append_bool(reply, view.queue.isEmpty ? 0 : 1)
+        case "CanSeek": return alicia_mpris_append_bool(reply, view.hasItem && snapshot.format != nil ? 1 : 0)
+        case "CanControl": return alicia_mpris_append_bool(reply, 1)
+        case "Metadata": return appendMetadata(reply)
+        default: return -ENOENT
+        }
+    }
+
+    private func appendMetadata(_ reply: OpaquePointer?) -> Int32 {
+        let snapshot = view.snapshot
+        let item = view.hasItem ? snapshot.item : nil
+        let length = item != nil ? snapshot.duration.map { Int64(($0 * 1_000_000).rounded()) } ?? -1 : -1
+        return trackID.withCString { track in
+            withOptionalCString(item?.title) { title in
+                withOptionalCString(item.map { $0.album ?? "Alicia" }) { album in
+                    withOptionalCString(item.map { $0.artist ?? "Alicia" }) { artist in
+                        withOptionalCString(item.map { $0.location.isFile ? $0.location.url : $0.location.display }) { url in
+                            var metadata = alicia_mpris_track(track_id: track, length_us: length, title: title, album: album,
+                                                              artist: artist, url: url)
+                            return alicia_mpris_append_metadata(reply, &metadata)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func set(_ property: String, _ value: OpaquePointer?) -> Int32 {
+        switch property {
+        case "Rate":
+            var rate = 0.0
+            guard alicia_mpris_read_double(value, &rate) >= 0, rate.isFinite else { return -EINVAL }
+            // A rate of 0 means pause, as the specification asks.
+            if rate <= 0 { player.pause() } else { player.setSpeed(min(max(rate, Self.minimumRate), Self.maximumRate)) }
+        case "Volume":
+            var volume = 0.0
+            guard alicia_mpris_read_double(value, &volume) >= 0, volume.isFinite else { return -EINVAL }
+            let linear = VolumeScale.linear(percent: max(0, volume) * 100)
+            remote.post { session in session.setVolume(linear) }
+        case "LoopStatus":
+            var text: UnsafePointer<CChar>?
+            guard alicia_mpris_read_string(value, CChar(UInt8(ascii: "s")), &text) >= 0, let text else { return -EINVAL }
+            switch String(cString: text) {
+            case "None": player.setLoop(.off)
+            case "Track": player.setLoop(.entry)
+            case "Playlist": player.setLoop(.queue)
+            default: return -EINVAL
+            }
+        default:
+            return -EPERM
+        }
+        refresh(PlaybackView(player: player, voiceNotes: voiceNotes))
+        return 0
+    }
+
+    private func call(_ interface: Int32, _ method: String, _ message: OpaquePointer?) -> Int32 {
+        if interface == Int32(ALICIA_MPRIS_ROOT) {
+            if method == "Quit" { remote.post { session in session.requestQuit() } }
+            return 0
+        }
+        switch method {
+        case "Next": remote.post { session in _ = session.next() }
+        case "Previous": remote.post { session in _ = session.previous() }
+        case "Pause": player.pause()
+        case "PlayPause": remote.post { session in session.togglePause() }
+        case "Play":
+            remote.post { session in
+                let state = session.player.snapshot().state
+                if state == .paused { session.player.resume() } else if state == .ended || state == .idle { session.togglePause() }
+            }
+        case "Stop": remote.post { session in session.stopPlayback() }
+        case "Seek":
+            var offset: Int64 = 0
+            guard alicia_mpris_read_int64(message, &offset) >= 0 else { return -EINVAL }
+            player.seek(by: Double(offset) / 1_000_000)
+        case "SetPosition":
+            var track: UnsafePointer<CChar>?
+            var position: Int64 = 0
+            guard alicia_mpris_read_string(message, CChar(UInt8(ascii: "o")), &track) >= 0, let track,
+                  alicia_mpris_read_int64(message, &position) >= 0 else { return -EINVAL }
+            view = PlaybackView(player: player, voiceNotes: voiceNotes)
+            // A position for another track, or outside this one, is ignored (the specification's rule).
+            guard String(cString: track) == trackID, position >= 0 else { return 0 }
+            if let duration = view.snapshot.duration, Double(position) / 1_000_000 > duration { return 0 }
+            player.seek(to: Double(position) / 1_000_000)
+        case "OpenUri":
+            var uri: UnsafePointer<CChar>?
+            guard alicia_mpris_read_string(message, CChar(UInt8(ascii: "s")), &uri) >= 0, let uri else { return -EINVAL }
+            let reference = String(cString: uri)
+            let resolve = self.resolve
+            let remote = self.remote
+            _ = NativeThread(name: "alicia-ipc-work") {
+                if case .success(let items) = resolve(reference), !items.isEmpty {
+                    remote.post { session in session.play(items) }
+                } else {
+                    Log.info(.cli, "MPRIS: OpenUri could not open what it was given")
+                }
+            }
+        default:
+            return -ENOENT
+        }
+        return 0
+    }
+
+    private func appendStrings(_ strings: [String], _ reply: OpaquePointer?) -> Int32 {
+        withCStrings(strings) { pointers in alicia_mpris_append_strings(reply, pointers, strings.count) }
+    }
+}
+
+/// `strings` as a NULL-terminated array of C strings, for the length of `body`.
+private func withCStrings<R>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    var pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
+    pointers.append(nil)
+    return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+}
+
+private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+}
