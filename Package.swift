@@ -155,6 +155,10 @@ let package = Package(
             dependencies: ["AliciaPlayerCLI", "AliciaSession", "AliciaTestSupport"]
         ),
         .testTarget(
+            name: "AliciaControlTests",
+            dependencies: ["AliciaControl", "AliciaAudio", "AliciaJSON"]
+        ),
+        .testTarget(
             name: "AliciaTerminalTests",
             dependencies: ["AliciaTerminal"]
         ),

@@ -270,6 +270,48 @@ def queue_rss_run(player, path, entries=1000, play_for=10):
     return {"rss": stats[0]}
 
 
+def ipc_roundtrip_run(player, path, requests=1000):
+    """Round trips of `get_property time-pos` over the player's JSON IPC socket while it plays:
+    the median in seconds (the first 50 are a warm-up)."""
+    import json, socket as sockets
+    sink = Sink()
+    socket_path = os.path.join(sink.dir, "ipc.sock")
+    if player == "alicia-player":
+        cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play", path, "--device", sink.name, "--from-start",
+               "--ipc", socket_path]
+    else:
+        cmd = ["mpv", "--no-config", "--no-video", "--really-quiet", "--ao=pulse", f"--audio-device=pulse/{sink.name}",
+               f"--input-ipc-server={socket_path}", path]
+    process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    client = sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            client.connect(socket_path)
+            break
+        except OSError:
+            time.sleep(0.01)
+    while sink.first_audio is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    reader = client.makefile("rb")
+    request = json.dumps({"command": ["get_property", "time-pos"], "request_id": 1}).encode() + b"\n"
+    times = []
+    for i in range(requests + 50):
+        began = time.perf_counter()
+        client.sendall(request)
+        while True:
+            reply = json.loads(reader.readline())
+            if "event" not in reply:
+                break
+        if i >= 50:
+            times.append(time.perf_counter() - began)
+    client.close()
+    process.send_signal(signal.SIGINT)
+    _wait_or_kill(process)
+    sink.close()
+    return {"roundtrip": statistics.median(times)}
+
+
 def target_windows(path, seconds_at, span=2.0):
     """The 16-byte windows of the source's frames from `seconds_at` on, for `span` seconds."""
     with open(path, "rb") as f:
@@ -449,6 +491,8 @@ def main():
                 lambda p: join(p, nginx.url("join-a.wav"), nginx.url("join-b.wav"), "HTTP"))
         compare("Peak RSS, a queue of 1,000 entries, 10 s played", "rss", "MiB", 1 / 1024, 1,
                 lambda p: queue_rss_run(p, join_a))
+        compare("IPC round trip: get_property time-pos on the JSON socket while playing (median of 1,000)", "roundtrip", "µs",
+                1e6, 0, lambda p: ipc_roundtrip_run(p, join_a))
         compare("Bytes fetched, 10 s played from the start of 2 h", "fetched", "MiB", 1 / 2**20, 2,
                 lambda p: run(p, two_hours, play_for=10, nginx=nginx))
         compare("Bytes fetched, 10 s played from 80 % of 2 h", "fetched", "MiB", 1 / 2**20, 2,

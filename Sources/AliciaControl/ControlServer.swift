@@ -235,7 +235,7 @@ final class ControlLoop {
                 if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(connection) }
             }
             for event in events.drain() {
-                for (name, fields) in translator.translate(event, player: player) { broadcast(name, fields) }
+                for (name, fields) in translator.translate(event) { broadcast(name, fields) }
                 mpris?.playerEvent(event)
             }
             if let voiceEvents, let voiceNotes {

@@ -16,7 +16,7 @@ struct EventTranslator {
     /// The voice note playing, by its entry in the voice player's queue.
     private var voice: (entry: QueueEntryID, title: String)?
 
-    mutating func translate(_ event: PlayerEvent, player: Player) -> [Event] {
+    mutating func translate(_ event: PlayerEvent) -> [Event] {
         var said: [Event] = []
         switch event.kind {
         case .entryStarted:

@@ -1,0 +1,60 @@
+import AliciaJSON
+import Testing
+@testable import AliciaPlayerCLI
+
+/// `ctl`: what a command line sends, and how a reply's data prints for a shell.
+@Suite struct CtlCommandTests {
+    @Test func shorthandsBecomeMpvCommands() {
+        #expect(CtlCommand.command(["get", "time-pos"]) == [.string("get_property"), .string("time-pos")])
+        #expect(CtlCommand.command(["set", "volume", "50"]) == [.string("set_property"), .string("volume"), .number(50)])
+        #expect(CtlCommand.command(["pause"]) == [.string("set_property"), .string("pause"), .bool(true)])
+        #expect(CtlCommand.command(["resume"]) == [.string("set_property"), .string("pause"), .bool(false)])
+        #expect(CtlCommand.command(["toggle"]) == [.string("cycle"), .string("pause")])
+        #expect(CtlCommand.command(["next"]) == [.string("playlist-next")])
+        #expect(CtlCommand.command(["prev"]) == [.string("playlist-prev")])
+        #expect(CtlCommand.command(["seek", "-10"]) == [.string("seek"), .number(-10)])
+        #expect(CtlCommand.command(["loadfile", "S1E02", "append"]) == [.string("loadfile"), .string("S1E02"), .string("append")])
+        // A label that reads as a number stays what it is to the player (loadfile takes its text).
+        #expect(CtlCommand.command(["say", "hello there"]) == [.string("say"), .string("hello there")])
+    }
+
+    @Test func dataPrintsForAShell() {
+        #expect(CtlCommand.text(.number(83.421_342)) == "83.42")
+        #expect(CtlCommand.text(.number(52)) == "52")
+        #expect(CtlCommand.text(.number(-1.5)) == "-1.5")
+        #expect(CtlCommand.text(.bool(true)) == "yes")
+        #expect(CtlCommand.text(.string("S1E02 · Night")) == "S1E02 · Night")
+        #expect(CtlCommand.text(.null) == nil)
+        #expect(CtlCommand.text(.array([.number(1)])) == "[1]")
+    }
+
+    @Test func eventsPrintAsWords() {
+        let event = JSONValue.object([.init("event", .string("end-file")), .init("reason", .string("eof")), .init("playlist_entry_id", .number(3))])
+        #expect(CtlCommand.eventLine("end-file", event) == "end-file reason=eof playlist_entry_id=3")
+    }
+
+    @Test func shorthandsAreCheckedBeforeConnecting() throws {
+        #expect(CtlCommand.check(["get"]) != nil)
+        #expect(CtlCommand.check(["seek", "soon"]) != nil)
+        #expect(CtlCommand.check(["seek", "-10"]) == nil)
+        #expect(CtlCommand.check(["pause", "now"]) != nil)
+        #expect(CtlCommand.check(["quit", "4"]) == nil)
+        #expect(throws: UsageError.self) { try Invocation.parse(["ctl"]) }
+        #expect(throws: UsageError.self) { try Invocation.parse(["ctl", "--bogus", "get", "pause"]) }
+        #expect(try Invocation.parse(["ctl", "--ipc", "/tmp/s", "--json", "seek", "-5"])
+                == .ctl(CtlOptions(ipcPath: "/tmp/s", json: true, words: ["seek", "-5"])))
+        #expect(try Invocation.parse(["ctl", "--help"]) == .help(command: "ctl"))
+    }
+
+    @Test func ipcOptionsParse() throws {
+        guard case .play(let options) = try Invocation.parse(["play", "a.wav", "--ipc", "/tmp/s"]) else {
+            Issue.record("not play")
+            return
+        }
+        #expect(options.ipcPath == "/tmp/s" && !options.noIPC)
+        guard case .play(let none) = try Invocation.parse(["play", "a.wav", "--no-ipc"]) else { return }
+        #expect(none.noIPC)
+        #expect(throws: UsageError.self) { try Invocation.parse(["play", "a.wav", "--no-ipc", "--ipc", "/tmp/s"]) }
+        #expect(throws: UsageError.self) { try Invocation.parse(["tracks", "--ipc", "/tmp/s"]) }
+    }
+}
