@@ -189,6 +189,8 @@ final class ControlLoop {
     private var mpris: MPRISService?
     /// When observed properties and MPRIS were last compared (monotonic seconds).
     private var lastRefresh = 0.0
+    /// What reads from the clients land in (one buffer for all of them).
+    private var buffer = [UInt8](repeating: 0, count: 16 * 1024)
 
     /// A line longer than this is refused and its connection closed.
     static let maximumLine = 64 * 1024
@@ -228,17 +230,17 @@ final class ControlLoop {
             if let busTimeout = mpris?.timeout, busTimeout >= 0 { timeout = timeout < 0 ? busTimeout : min(timeout, busTimeout) }
             _ = poll(&fds, nfds_t(fds.count), timeout)
 
-            for completion in inbox.take() { finish(completion) }
+            if fds[0].revents != 0 { for completion in inbox.take() { finish(completion) } }
             if fds[3].revents & Int16(POLLIN) != 0 { accept() }
             for (offset, connection) in polled.enumerated() {
                 let revents = fds[first + offset].revents
                 if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(connection) }
             }
-            for event in events.drain() {
+            for event in fds[1].revents != 0 ? events.drain() : [] {
                 for (name, fields) in translator.translate(event) { broadcast(name, fields) }
                 mpris?.playerEvent(event)
             }
-            if let voiceEvents, let voiceNotes {
+            if let voiceEvents, let voiceNotes, fds[2].revents != 0 {
                 for event in voiceEvents.drain() {
                     for (name, fields) in translator.translateVoice(event, queue: voiceNotes.player.queue) { broadcast(name, fields) }
                 }
@@ -283,7 +285,6 @@ final class ControlLoop {
 
     private func read(_ connection: Connection) {
         guard !connection.closing else { return }
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let n = Glibc.read(connection.descriptor, &buffer, buffer.count)
             if n < 0 && (errno == EAGAIN || errno == EINTR) { break }

@@ -75,6 +75,10 @@ struct IPCRequest: Sendable {
 
     /// The reply line for a request.
     static func reply(id: Int64, _ result: IPCResult) -> [UInt8] {
+        // The replies a status bar asks for many times a second, written directly.
+        if case .success(let data) = result, let scalar = scalarText(data ?? .null) {
+            return Array("{\"request_id\":\(id),\"error\":\"success\",\"data\":\(scalar)}\n".utf8)
+        }
         var members = [JSONValue.Member("request_id", .number(Double(id)))]
         switch result {
         case .success(let data):
@@ -85,6 +89,18 @@ struct IPCRequest: Sendable {
             if let message = failure.message { members.append(.init("message", .string(message))) }
         }
         return line(.object(members))
+    }
+
+    /// A number, flag or null as JSON text (numbers as cJSON prints them: integers without a point).
+    static func scalarText(_ value: JSONValue) -> String? {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(let number) where number.isFinite:
+            if number == number.rounded() && abs(number) < 1e15 { return String(Int64(number)) }
+            return "\(number)"
+        default: return nil
+        }
     }
 
     /// An event line: `{"event": NAME, …}`.

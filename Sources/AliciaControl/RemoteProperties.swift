@@ -6,18 +6,22 @@ import AliciaJSON
 import AliciaSession
 
 /// The player as the control socket and MPRIS see it at one moment: read from any thread
-/// (the players are thread-safe), never through the session's own thread.
-struct PlaybackView {
-    var snapshot: PlayerSnapshot
-    var queue: PlayQueue
-    /// The voice note playing, if any.
-    var voice: String?
+/// (the players are thread-safe), never through the session's own thread. The queue and the voice
+/// note are read only when a property needs them (a status bar's `time-pos` needs neither).
+final class PlaybackView {
+    let snapshot: PlayerSnapshot
+    private let player: Player
+    private let voiceNotes: VoiceNotes?
 
     init(player: Player, voiceNotes: VoiceNotes?) {
         snapshot = player.snapshot()
-        queue = player.queue
-        voice = voiceNotes?.nowPlaying.title
+        self.player = player
+        self.voiceNotes = voiceNotes
     }
+
+    lazy var queue: PlayQueue = player.queue
+    /// The voice note playing, if any.
+    lazy var voice: String? = voiceNotes?.nowPlaying.title
 
     var hasItem: Bool { snapshot.item != nil && snapshot.state != .idle }
 
