@@ -35,8 +35,24 @@ final class MPRISService {
         view = PlaybackView(player: loop.player, voiceNotes: loop.voiceNotes)
     }
 
+    /// Where sd-bus would find the session bus: `DBUS_SESSION_BUS_ADDRESS`, else the user bus
+    /// socket in the runtime directory. Nil when neither is there (libsystemd is then never loaded).
+    static func sessionBus() -> String? {
+        if let address = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }) {
+            return address.isEmpty ? nil : address
+        }
+        if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), access(runtime + "/bus", F_OK) == 0 {
+            return "unix:path=" + runtime + "/bus"
+        }
+        return nil
+    }
+
     /// Connects and takes the name; nil (said once at ALICIA_LOG=info) without a session bus.
     static func open(loop: ControlLoop) -> MPRISService? {
+        guard sessionBus() != nil else {
+            Log.info(.cli, "MPRIS: no session bus (DBUS_SESSION_BUS_ADDRESS is not set); going on without it")
+            return nil
+        }
         let box = Box()
         let context = Unmanaged.passRetained(box)
         var handlers = alicia_mpris_handlers(
