@@ -119,7 +119,7 @@ let package = Package(
         // everything the executable does, where tests can reach it.
         .target(
             name: "AliciaPlayerCLI",
-            dependencies: ["AliciaAudio", "AliciaSession", "AliciaControl", "AliciaBackend", "AliciaDemoBackend", "AliciaTerminal"],
+            dependencies: ["AliciaAudio", "AliciaSession", "AliciaControl", "AliciaBackend", "AliciaCurl", "AliciaDemoBackend", "AliciaTerminal"],
             swiftSettings: functionSections
         ),
         .executableTarget(

@@ -398,6 +398,8 @@ final class ControlLoop {
     /// The end: `end-file` (quit) for the item heard, `shutdown`, and every connection written out
     /// (for at most a second) and closed.
     private func shutdown() {
+        // Replies finished before the stop (a `quit`'s own, which caused it) go out first.
+        for completion in inbox.take() { finish(completion) }
         for (name, fields) in translator.quit() { broadcast(name, fields) }
         broadcast("shutdown", [])
         let deadline = Self.monotonicSeconds() + 1

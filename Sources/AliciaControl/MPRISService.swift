@@ -166,7 +166,7 @@ final class MPRISService {
         switch view.snapshot.state {
         case .paused: return "Paused"
         case .idle, .ended, .failed: return "Stopped"
-        case .loading, .buffering, .playing: return "Playing"
+        case .loading, .buffering, .reconnecting, .playing: return "Playing"
         }
     }
 

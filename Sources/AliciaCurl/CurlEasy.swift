@@ -2,6 +2,7 @@
 import Glibc
 #endif
 package import CCurl
+import Synchronization
 
 /// Owns one libcurl easy handle. Used by one thread at a time (the fetch thread).
 package final class CurlEasy {
@@ -19,12 +20,17 @@ package final class CurlEasy {
 
     package static let pauseTransfer = Int(alicia_writefunc_pause())
 
+    /// The CA bundle every handle trusts for HTTPS (`--cacert`), set once at start; nil: the
+    /// system's (libcurl's default, certificate checks on).
+    package static let caFile = Mutex<String?>(nil)
+
     package init() throws(CurlError) {
         CurlGlobal.initialise()
         guard let handle = curl_easy_init() else {
             throw CurlError(code: Int(CURLE_OUT_OF_MEMORY.rawValue), detail: "curl_easy_init failed")
         }
         self.handle = handle
+        if let caFile = Self.caFile.withLock({ $0 }) { set(CURLOPT_CAINFO, caFile) }
         errorBuffer.initialize(to: 0)
         alicia_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)
         alicia_easy_setopt_ptr(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())

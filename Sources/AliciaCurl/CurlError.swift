@@ -34,6 +34,12 @@ package struct CurlError: Error, Sendable, Equatable {
         }
     }
 
+    /// The server cannot be reached now (refused, not found, unreachable) or the connection broke:
+    /// what a player retries with patience, since laptops sleep and Wi-Fi comes back.
+    package var isOutage: Bool {
+        isTransient || [Self.couldNotConnect, Self.couldNotResolveHost].contains(code)
+    }
+
     /// A dropped or stalled connection: worth asking again from the next missing byte.
     package var isTransient: Bool {
         [Self.partialFile, Self.gotNothing, Self.sendError, Self.receiveError,

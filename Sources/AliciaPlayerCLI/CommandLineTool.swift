@@ -1,4 +1,5 @@
 import AliciaAudio
+import AliciaCurl
 
 /// The program: parses the command line and runs the command. Returns the exit status.
 public enum CommandLineTool {
@@ -26,6 +27,8 @@ public enum CommandLineTool {
     }
 
     private static func run(_ invocation: Invocation) -> Int32 {
+        // `--cacert`: every HTTPS handle trusts it, the backend's API calls as well as the audio.
+        if let caFile = invocation.playOptions?.network.caFile { CurlEasy.caFile.withLock { $0 = caFile } }
         switch invocation {
         case .help(let command):
             Console.out((command.flatMap(CommandUsage.text(for:)) ?? Invocation.usage) + "\n")
@@ -55,6 +58,18 @@ public enum CommandLineTool {
             return ChatCommand(options: options).run()
         case .ctl(let options):
             return CtlCommand(options: options).run()
+        }
+    }
+}
+
+extension Invocation {
+    /// The playing options of a command that plays.
+    var playOptions: PlayOptions? {
+        switch self {
+        case .play(let options), .script(_, _, let options), .demo(let options, _), .voice(let options), .studio(let options, _):
+            return options
+        default:
+            return nil
         }
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import AliciaAudio
 import AliciaSession
 
@@ -123,6 +126,8 @@ public struct PlayOptions: Equatable, Sendable {
     public var ipcPath: String?
     /// `--no-ipc`: no control socket.
     public var noIPC = false
+    /// `--give-up-after`, `--stall-timeout`, `--cacert`.
+    public var network = NetworkPolicy()
 
     public init(reference: String) {
         references = reference.isEmpty ? [] : [reference]
@@ -235,7 +240,7 @@ extension Invocation {
     /// Options that take a value.
     private static let valued: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
                                               "--voice-at", "--voice-focus", "--resume-rewind", "--react", "--volume", "--port", "--save",
-                                              "--ipc"]
+                                              "--ipc", "--give-up-after", "--stall-timeout", "--cacert"]
     /// Options without a value.
     private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "--serve", "--from-start",
                                              "--keep-going", "--check", "--no-ipc",
@@ -317,7 +322,8 @@ extension Invocation {
             }
         }
         let backendOptions: Set<String> = ["--base-url", "--token", "--token-file"]
-        let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--volume", "--from-start", "--ipc", "--no-ipc"]
+        let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--volume", "--from-start", "--ipc", "--no-ipc",
+                                            "--give-up-after", "--stall-timeout", "--cacert"]
         let voiceOptions: Set<String> = ["--voice-at", "--voice-focus", "--resume-rewind"]
 
         switch command {
@@ -412,7 +418,7 @@ extension Invocation {
             return .notes(reference: reference, backend: backend)
         case "studio":
             try allow(backendOptions.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet",
-                                            "--from-start", "--ipc", "--no-ipc"]))
+                                            "--from-start", "--ipc", "--no-ipc", "--give-up-after", "--stall-timeout", "--cacert"]))
             guard rest.isEmpty else { throw UsageError("studio takes no arguments, got '\(rest[0])'") }
             var studio = try playOptions(reference: "", options)
             studio.backend = backend
@@ -423,7 +429,7 @@ extension Invocation {
                 if let stray = seen.first(where: { !server.contains($0) }) { throw UsageError("demo --serve does not take \(stray)") }
             } else {
                 try allow(server.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet", "--from-start",
-                                        "--ipc", "--no-ipc"]))
+                                        "--ipc", "--no-ipc", "--give-up-after", "--stall-timeout"]))
             }
             guard rest.isEmpty else { throw UsageError("demo takes no arguments, got '\(rest[0])'") }
             var demo = DemoOptions(serve: options["--serve"] != nil)
@@ -480,6 +486,24 @@ extension Invocation {
             play.ipcPath = path
         }
         play.noIPC = options["--no-ipc"] != nil
+        if let text = options["--give-up-after"] {
+            guard let seconds = duration(text), seconds >= 0 else {
+                throw UsageError("--give-up-after '\(text)' is not a time: seconds (90), m:ss, or 2m; 0 never gives up")
+            }
+            play.network.giveUpAfter = seconds
+        }
+        if let text = options["--stall-timeout"] {
+            guard let seconds = Double(text.hasSuffix("s") ? String(text.dropLast()) : text), seconds >= 1, seconds <= 600 else {
+                throw UsageError("--stall-timeout '\(text)' is not a number of seconds from 1 to 600")
+            }
+            play.network.stallTimeout = seconds
+        }
+        if let path = options["--cacert"] {
+            guard !path.isEmpty, access(path, R_OK) == 0 else {
+                throw UsageError("--cacert '\(path)' is not a readable file (a PEM bundle of CA certificates)")
+            }
+            play.network.caFile = path
+        }
         play.fromStart = options["--from-start"] != nil
         if let mode = options["--voice-focus"] {
             switch mode {
@@ -554,6 +578,17 @@ extension Invocation {
         }
         if let problem = CtlCommand.check(options.words) { throw UsageError("ctl \(command): \(problem)") }
         return .ctl(options)
+    }
+
+    /// A span of time: `90`, `90s`, `2m`, `1h`, `1:30`.
+    static func duration(_ text: String) -> Double? {
+        let units: [(String, Double)] = [("min", 60), ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        for (unit, scale) in units where text.hasSuffix(unit) {
+            guard let number = Double(text.dropLast(unit.count)), number.isFinite else { return nil }
+            return number * scale
+        }
+        if case .seconds(let seconds)? = TimeSpec.parse(text) { return seconds }
+        return nil
     }
 
     /// `--name=value` → (`--name`, `value`).

@@ -114,6 +114,7 @@ struct PlaybackSession {
         var made = ListeningSession.Options()
         made.configuration = PlayerConfiguration(device: options.device)
         made.configuration.readAheadSeconds = options.readAheadSeconds
+        made.configuration.network = options.network
         made.speed = options.speed
         made.volume = VolumeScale.linear(percent: options.volume ?? 100)
         made.voiceFocus = options.voiceFocus

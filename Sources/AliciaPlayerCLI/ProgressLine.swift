@@ -8,7 +8,7 @@ public enum ProgressLine {
         switch snapshot.state {
         case .playing: symbol = "▶"
         case .paused: symbol = "⏸"
-        case .loading, .buffering: symbol = "…"
+        case .loading, .buffering, .reconnecting: symbol = "…"
         case .ended: symbol = "■"
         case .failed: symbol = "✖"
         case .idle: symbol = " "
@@ -16,7 +16,13 @@ public enum ProgressLine {
         let elapsed = TimeSpec.clock(snapshot.position)
         let total = snapshot.duration.map(TimeSpec.clock) ?? "--:--"
         let buffered = "buffered \(Int(snapshot.bufferedAhead.rounded())) s"
-        let state = snapshot.state == .buffering || snapshot.state == .loading ? "  \(snapshot.state.rawValue)" : ""
+        var state = ""
+        switch snapshot.state {
+        case .loading: state = "  loading"
+        case .buffering: state = "  buffering" + (snapshot.refill.map { " \(Int(($0 * 100).rounded()))%" } ?? "")
+        case .reconnecting: state = "  reconnecting" + (snapshot.reconnectingFor.map { " \(Int($0)) s" } ?? "")
+        default: break
+        }
         let head = "\(symbol) \(elapsed) / \(total)"
         var speed = ""
         if snapshot.speed != 1 {

@@ -84,6 +84,7 @@ public final class ListeningSession {
         if options.voiceNotes {
             var noteConfiguration = PlayerConfiguration(device: options.configuration.device)
             noteConfiguration.readAheadSeconds = options.configuration.readAheadSeconds
+            noteConfiguration.network = options.configuration.network
             voiceNotes = VoiceNotes(episode: player, configuration: noteConfiguration,
                                     focus: options.voiceFocus, resumeRewind: options.resumeRewind)
         } else {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A private nginx on 127.0.0.1 serving a fixture directory, with a parseable access log.
 ///
@@ -42,7 +43,8 @@ public final class NginxServer: Sendable {
     public let slowRate: String
 
     private let directory: TemporaryDirectory
-    private let process: ChildProcess
+    private let running: Mutex<ChildProcess>
+    private var process: ChildProcess { running.withLock { $0 } }
     private let readyToken: String
 
     /// Starts nginx on a free port and waits (at most 5 s per attempt) until it answers.
@@ -70,7 +72,7 @@ public final class NginxServer: Sendable {
             )
             if Self.waitUntilReady(child, port: candidate, token: readyToken) {
                 port = candidate
-                process = child
+                running = Mutex(child)
                 return
             }
             child.send(SIGKILL)
@@ -143,6 +145,27 @@ public final class NginxServer: Sendable {
             return nil
         }
         return Int(line.dropFirst("Active connections:".count).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Starts nginx again after `stop()`, on the same port with the same files: a server that went
+    /// away and came back.
+    public func restart() throws {
+        stop()
+        let configPath = directory.file("nginx.conf")
+        for _ in 0..<20 {
+            let child = try ChildProcess(
+                "nginx",
+                ["-p", directory.path + "/", "-c", configPath, "-e", directory.file("logs/startup.log"), "-g", "daemon off;"]
+            )
+            if Self.waitUntilReady(child, port: port, token: readyToken) {
+                running.withLock { $0 = child }
+                return
+            }
+            child.send(SIGKILL)
+            _ = child.waitBlocking(timeout: .seconds(5))
+            usleep(100_000)
+        }
+        throw HarnessError("nginx did not start again on port \(port)")
     }
 
     /// Stops nginx (SIGTERM, then SIGKILL to its process group after 5 s); idempotent.

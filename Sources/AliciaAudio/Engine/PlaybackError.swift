@@ -19,6 +19,11 @@ public enum PlaybackError: Error, Sendable, Equatable {
     case noAudioServer(reason: String)
     /// PulseAudio refused or dropped the stream.
     case audioOutput(reason: String)
+    /// The file on the server is not the one that was playing any more (another ETag,
+    /// Last-Modified or length): stopped rather than splice two files.
+    case changedOnServer(url: String)
+    /// The server could not be reached for the whole patience (`--give-up-after`).
+    case gaveUp(after: Double, PlaybackErrorBox)
 
     public var message: String {
         switch self {
@@ -40,6 +45,11 @@ public enum PlaybackError: Error, Sendable, Equatable {
             return "no PulseAudio server (\(reason)): start one with `pulseaudio --start`, or point PULSE_SERVER at one"
         case .audioOutput(let reason):
             return "PulseAudio: \(reason)"
+        case .changedOnServer(let url):
+            return "the episode changed on the server while it played: \(url) (play it again to hear the new one)"
+        case .gaveUp(let seconds, let box):
+            let waited = seconds >= 120 && seconds.truncatingRemainder(dividingBy: 60) == 0 ? "\(Int(seconds / 60)) min" : "\(Int(seconds.rounded())) s"
+            return "gave up after \(waited) of retrying: \(box.error.message) (the position is saved)"
         }
     }
 
@@ -62,4 +72,11 @@ public enum PlaybackError: Error, Sendable, Equatable {
         default: return status >= 500 ? "Server Error" : "Error"
         }
     }
+}
+
+/// A `PlaybackError` inside another (an enum cannot hold itself directly).
+public final class PlaybackErrorBox: Sendable, Equatable {
+    public let error: PlaybackError
+    public init(_ error: PlaybackError) { self.error = error }
+    public static func == (a: PlaybackErrorBox, b: PlaybackErrorBox) -> Bool { a.error == b.error }
 }

@@ -419,7 +419,15 @@ public final class Player: Sendable {
                 snapshot.error = c.errors[entry]
                 snapshot.truncated = c.truncated.contains(entry)
             }
-            if let item = c.item, item.entry == snapshot.entry { snapshot.fetch = item.fetcher.statistics }
+            if let item = c.item, item.entry == snapshot.entry {
+                let fetcher = item.fetcher
+                snapshot.fetch = fetcher.statistics
+                if c.starving || c.state == .buffering || c.state == .loading {
+                    snapshot.refill = fetcher.rebufferProgress
+                    snapshot.reconnectingFor = fetcher.outageSeconds
+                    if snapshot.reconnectingFor != nil && c.state == .buffering { snapshot.state = .reconnecting }
+                }
+            }
         }
         snapshot.duration = snapshot.format?.duration
         if let format = snapshot.format {

@@ -1,6 +1,8 @@
 /// Where a player is in its life.
 public enum PlayerState: String, Sendable, Equatable {
-    case idle, loading, buffering, playing, paused, ended, failed
+    /// `buffering`: waiting for the network to catch up (at the start, after a seek, after the
+    /// reader ran dry); `reconnecting`: the same while the server cannot be reached.
+    case idle, loading, buffering, reconnecting, playing, paused, ended, failed
 }
 
 /// Where to begin: a time, or a fraction of the duration (`50%`).
@@ -24,6 +26,11 @@ public struct PlayerSnapshot: Sendable, Equatable {
     public var duration: Double?
     /// Seconds decoded or fetched ahead of what is playing.
     public var bufferedAhead: Double = 0
+    /// While playback waits for the network to catch up (`buffering`, `reconnecting`): the share
+    /// (0…1) of the refill buffered so far.
+    public var refill: Double?
+    /// While the server cannot be reached: seconds since it stopped answering.
+    public var reconnectingFor: Double?
     public var format: AudioFormat?
     /// The last error, if the entry failed.
     public var error: PlaybackError?
@@ -54,6 +61,8 @@ public struct PlayerConfiguration: Sendable, Equatable {
     public var mediaName = "Alicia"
     /// `media.role` of the stream.
     public var role = "music"
+    /// Retries, patience and trust on the network.
+    public var network = NetworkPolicy()
 
     public init(device: String? = nil) {
         self.device = device

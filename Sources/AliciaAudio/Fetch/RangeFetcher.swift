@@ -29,6 +29,19 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         /// A wake-up has been sent that the fetch thread has not yet seen.
         var wakePending = false
         var statistics = FetchStatistics()
+        /// Since when (monotonic ns) every attempt has failed: the server is unreachable.
+        var outageSince: Int64?
+        /// The reader ran dry while playing: reads wait until `refillBytes` are buffered.
+        var rebuffering = false
+        /// Bytes to have ahead before a dry reader goes on (0: until the format is known, none).
+        var refillBytes: Int64 = 0
+        /// Where the waiting reader reads, for the share buffered.
+        var waitingAt: Int64 = 0
+        /// The window generation the reader was last fed in: a dry read in it is a starvation,
+        /// a first read after a seek is not.
+        var fedGeneration: UInt64?
+        /// The next read (the first of a start or a seek) waits for the refill mark too.
+        var startGate = false
     }
 
     private struct Transfer {
@@ -42,6 +55,17 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         var receivedAny = false
         /// The server ignored Range and sends the whole resource from byte 0.
         var wholeResource = false
+        /// It answered with a status worth asking again (5xx, 429).
+        var retryStatus: Int?
+    }
+
+    /// What the first answer said the file is; every later answer must say the same.
+    private struct Identity {
+        var etag: String?
+        var lastModified: String?
+        var total: Int64?
+        /// The server answered Range requests with 206.
+        var ranges: Bool
     }
 
     let location: MediaLocation
@@ -54,12 +78,18 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     private var transfer: Transfer?
     private var attempts = 0
     private var retryAt: Int64?
+    private var identity: Identity?
+    private let policy: NetworkPolicy
+    private var random = SystemRandomNumberGenerator()
 
-    /// Transient failures in a row (with no byte received) before giving up.
-    static let maximumAttempts = 4
+    /// Called on the reader's thread when it runs dry while playing (true) and when enough is
+    /// buffered again (false): the player corks and uncorks around it.
+    var onRebuffer: (@Sendable (Bool) -> Void)?
 
-    init(location: MediaLocation, readAhead: Int, userAgent: String = "alicia-player") throws(PlaybackError) {
+    init(location: MediaLocation, readAhead: Int, network: NetworkPolicy = NetworkPolicy(),
+         userAgent: String = "alicia-player") throws(PlaybackError) {
         self.location = location
+        policy = network
         var window = StreamWindow(readAhead: readAhead)
         if let path = location.filePath {
             var info = stat()
@@ -93,9 +123,10 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         easy.set(CURLOPT_MAXREDIRS, 10)
         easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, 10_000)
-        // A transfer slower than 1 kB/s for 20 s is stalled (paused transfers are exempt).
-        easy.set(CURLOPT_LOW_SPEED_LIMIT, 1000)
-        easy.set(CURLOPT_LOW_SPEED_TIME, 20)
+        // No byte for the stall timeout: dropped and asked again (paused transfers are exempt).
+        easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        easy.set(CURLOPT_LOW_SPEED_TIME, max(1, Int(policy.stallTimeout.rounded())))
+        if let caFile = policy.caFile { easy.set(CURLOPT_CAINFO, caFile) }
         easy.set(CURLOPT_TCP_KEEPALIVE, 1)
         easy.set(CURLOPT_TCP_KEEPIDLE, 30)
         easy.set(CURLOPT_TCP_KEEPINTVL, 15)
@@ -132,15 +163,47 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     }
 
     func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> ByteRead {
+        // A reader that was being fed and finds nothing has run dry: it waits until the refill
+        // mark (the player corks meanwhile, outside these locks).
+        let starving = shared.withLock { s -> Bool in
+            // Dry at the end of the ring it has been reading on: not a seek elsewhere.
+            guard !s.rebuffering, !s.startGate, s.refillBytes > 0, s.fedGeneration == s.window.generation,
+                  offset == s.window.ringEnd, s.window.bufferedAhead(of: offset) == 0,
+                  s.failure == nil, !s.interrupted, !s.shutdown else { return false }
+            if let total = s.window.totalSize, offset >= total { return false }
+            s.rebuffering = true
+            s.waitingAt = offset
+            return true
+        }
+        if starving {
+            Log.info(.fetch, "ran dry at byte \(offset): buffering")
+            onRebuffer?(true)
+        }
         var outcome = ByteRead.interrupted
         shared.withLock(waitingUntil: { s in
             if s.interrupted || s.shutdown {
                 outcome = .interrupted
+                s.rebuffering = false
+                s.startGate = false
                 return true
+            }
+            if (s.rebuffering || s.startGate) && s.refillBytes > 0 {
+                let ahead = s.window.bufferedAhead(of: offset)
+                let rest = s.window.totalSize.map { $0 - offset }
+                s.waitingAt = offset
+                if ahead >= s.refillBytes || rest.map({ ahead >= $0 }) == true || s.failure != nil {
+                    s.rebuffering = false
+                    s.startGate = false
+                } else if ahead > 0 {
+                    if !s.wakePending, Self.fetchThreadHasWork(s) { wake(&s) }
+                    return false
+                }
+                // Nothing at the offset yet: the window is asked to get there (and moves, for a seek).
             }
             switch s.window.read(at: offset, into: buffer) {
             case .copied(let n):
                 outcome = .bytes(n)
+                s.fedGeneration = s.window.generation
                 if !s.wakePending, Self.fetchThreadHasWork(s) { wake(&s) }
                 return true
             case .endOfFile:
@@ -155,7 +218,33 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
                 return false
             }
         }) { _ in }
+        // Every way out of the wait (refilled, interrupted, failed) ends the rebuffering.
+        if starving { onRebuffer?(false) }
         return outcome
+    }
+
+    /// The share (0…1) of the refill mark buffered while a dry reader waits; nil while it is not.
+    var rebufferProgress: Double? {
+        shared.withLock { s in
+            guard s.rebuffering || s.startGate, s.refillBytes > 0 else { return nil }
+            return min(1, Double(s.window.bufferedAhead(of: s.waitingAt)) / Double(s.refillBytes))
+        }
+    }
+
+    /// Seconds since every attempt to reach the server began failing; nil while it answers.
+    var outageSeconds: Double? {
+        shared.withLock { s in s.outageSince.map { Double(MonotonicClock.nanoseconds() - $0) / 1e9 } }
+    }
+
+    /// Makes the next read (the first of a start or a seek) wait for the refill mark, so that a
+    /// slow link starts with as much in hand as it resumes with.
+    func armStartGate() {
+        shared.withLock { $0.startGate = true }
+    }
+
+    /// How much a reader that ran dry waits for: two seconds of audio, once the byte rate is known.
+    func setRefill(bytes: Int) {
+        shared.withLock { $0.refillBytes = Int64(bytes) }
     }
 
     func interruptReader() { shared.update { $0.interrupted = true } }
@@ -273,6 +362,11 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         transfer = Transfer(request: request, offset: request.start)
         easy.resetErrorDetail()
         easy.setRange(start: request.start, end: request.end)
+        // Never splice two files: a later range is taken only from the same file as the first
+        // answer (the date form first: aiohttp, Alicia's server, ignores an ETag in If-Range).
+        if let identity, identity.ranges, let validator = identity.lastModified ?? identity.etag {
+            easy.setHeaders(["If-Range: \(validator)"])
+        }
         Log.debug(.fetch, "GET \(location.display) bytes=\(request.start)-\(request.end.map { String($0 - 1) } ?? "") (\(request.purpose))")
         multi.add(easy)
     }
@@ -290,6 +384,10 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
             case .noBody:
                 current.abandoned = true
                 return 0
+            case .retry(let status):
+                current.retryStatus = status
+                current.abandoned = true
+                return 0
             }
         }
         let acceptance = shared.withLock { s -> StreamWindow.Acceptance in
@@ -304,7 +402,14 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         switch acceptance {
         case .consumed:
             current.offset += Int64(bytes.count)
-            current.receivedAny = true
+            if !current.receivedAny {
+                current.receivedAny = true
+                attempts = 0
+                if shared.withLock({ $0.outageSince != nil }) {
+                    Log.info(.fetch, "\(location.display) answers again")
+                    shared.withLock { $0.outageSince = nil }
+                }
+            }
             shared.broadcast()
             return bytes.count
         case .full:
@@ -321,6 +426,8 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         case body(Int64)
         /// No body to keep: end of file, or an error recorded in `failure`.
         case noBody
+        /// A status worth asking again later (5xx, 429).
+        case retry(Int)
     }
 
     /// Checks the answer to `request` before taking its body.
@@ -337,12 +444,18 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
                 fail(.rangeNotHonoured(url: location.display, detail: "asked for byte \(request.start), got byte \(first)"))
                 return .noBody
             }
+            guard sameFile(total: range.total, ranges: true) else { return .noBody }
             resolveSize(range.total)
             return .body(first)
+        case 200 where identity?.ranges == true:
+            // Ranges were honoured before: a whole answer now means If-Range found another file.
+            fail(.changedOnServer(url: location.display))
+            return .noBody
         case 200:
             // The server ignored Range and sends the whole resource: keep it correct by
             // skipping up to where we asked (the window does that), at the cost of bytes.
             let total = easy.contentLength
+            guard sameFile(total: total, ranges: false) else { return .noBody }
             shared.withLock { $0.statistics.rangeIgnored = true }
             if request.start > 0 {
                 Log.warning(.fetch, "\(location.display) ignored Range; reading from byte 0 to reach \(request.start)")
@@ -353,10 +466,32 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
             let total = easy.header("Content-Range").flatMap(ContentRange.init)?.total ?? request.start
             resolveSize(total)
             return .noBody
+        case 429, 500...599:
+            return .retry(status)
         default:
             fail(.httpStatus(status, url: location.display))
             return .noBody
         }
+    }
+
+    /// Records what the first answer said the file is, and checks every later one against it: a
+    /// changed ETag, date or length stops the item (recorded in `failure`).
+    private func sameFile(total: Int64?, ranges: Bool) -> Bool {
+        let etag = easy.header("ETag")
+        let lastModified = easy.header("Last-Modified")
+        guard let known = identity else {
+            identity = Identity(etag: etag, lastModified: lastModified, total: total, ranges: ranges)
+            return true
+        }
+        let changed = (known.etag != nil && etag != nil && known.etag != etag)
+            || (known.lastModified != nil && lastModified != nil && known.lastModified != lastModified)
+            || (known.total != nil && total != nil && known.total != total)
+        if changed {
+            Log.info(.fetch, "\(location.display) changed: ETag \(known.etag ?? "-") → \(etag ?? "-"), "
+                + "Last-Modified \(known.lastModified ?? "-") → \(lastModified ?? "-"), length \(known.total.map(String.init) ?? "-") → \(total.map(String.init) ?? "-")")
+            fail(.changedOnServer(url: location.display))
+        }
+        return !changed
     }
 
     private func resolveSize(_ total: Int64?) {
@@ -384,11 +519,18 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
                 $0.transferPaused = false
             }
         }
+        if let status = done.retryStatus {
+            retry(after: .httpStatus(status, url: location.display))
+            return
+        }
         if done.abandoned { return }
         if result == CurlError.ok {
             if !done.validated {
                 // An empty body: the status alone says what happened.
-                _ = validate(done.request)
+                if case .retry(let status) = validate(done.request) {
+                    retry(after: .httpStatus(status, url: location.display))
+                    return
+                }
             } else if done.wholeResource || done.request.end == nil {
                 resolveEndIfUnknown(at: done.offset)
             }
@@ -396,15 +538,34 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
             return
         }
         let error = CurlError(code: result, detail: easy.errorDetail)
-        if done.receivedAny { attempts = 0 }
-        if error.isTransient && attempts < Self.maximumAttempts - 1 {
-            attempts += 1
-            // 0.25 s, 0.5 s, 1 s: the next request resumes at the first missing byte.
-            retryAt = MonotonicClock.nanoseconds() + Int64(250_000_000) << (attempts - 1)
-            Log.info(.fetch, "\(error.message); retry \(attempts) of \(Self.maximumAttempts - 1)")
+        guard error.isOutage else {
+            fail(map(error))
             return
         }
-        fail(map(error))
+        retry(after: map(error))
+    }
+
+    /// Asks again from the next missing byte after a wait that grows (0.25 s doubling to 5 s,
+    /// jittered), until the server has been unreachable for the policy's patience.
+    private func retry(after error: PlaybackError) {
+        let now = MonotonicClock.nanoseconds()
+        let since = shared.withLock { s -> Int64 in
+            if s.outageSince == nil { s.outageSince = now }
+            return s.outageSince!
+        }
+        let waited = Double(now - since) / 1e9
+        // A server never reached (a mistyped address, a wrong port) is given a few seconds, not
+        // the whole patience meant for one that went away while playing.
+        var patience = policy.giveUpAfter > 0 ? policy.giveUpAfter : Double.infinity
+        if identity == nil { patience = min(patience, NetworkPolicy.firstContactPatience) }
+        if waited >= patience {
+            fail(.gaveUp(after: patience, PlaybackErrorBox(error)))
+            return
+        }
+        attempts += 1
+        let delay = NetworkPolicy.retryDelay(attempt: attempts, unit: Double.random(in: 0...1, using: &random))
+        retryAt = now + Int64(delay * 1e9)
+        Log.info(.fetch, "\(error.message); retry \(attempts) in \(Int(delay * 1000)) ms (\(Int(waited)) s without the server)")
     }
 
     /// A body that ran to its end without a known size tells the size.

@@ -16,6 +16,9 @@ protocol AudioSink: AnyObject, Sendable {
     /// Corks for another stream's focus, waiting until the server has: then
     /// `playedFrames` is exact. Independent of `setPaused`.
     func setHeld(_ held: Bool)
+    /// Corks (true) while the player waits for the network to refill after running dry, and
+    /// uncorks (false): what is queued stays. Independent of `setPaused` and `setHeld`.
+    func setBuffering(_ waiting: Bool)
     /// What mixers call the stream (the item playing).
     func setMediaName(_ name: String)
     /// Stops the device where it is (corked, its position read back from it) and returns the exact
@@ -34,4 +37,9 @@ protocol AudioSink: AnyObject, Sendable {
     var isStarved: Bool { get }
     /// Disconnects. Idempotent.
     func close()
+}
+
+extension AudioSink {
+    /// Sinks that cannot run dry mid-item (test recorders) ignore it.
+    func setBuffering(_ waiting: Bool) {}
 }

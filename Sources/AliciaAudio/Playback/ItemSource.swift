@@ -39,18 +39,37 @@ final class ItemSource {
     private var fresh = false
     private var readAhead = 0
 
+    private let network: NetworkPolicy
+    private let onRebuffer: (@Sendable (Bool) -> Void)?
+    /// What a reader that ran dry waits for (two seconds of audio), once the format is known.
+    private var refillBytes = 0
+
+    /// A fetcher for a part, with the entry's network policy and rebuffering.
+    private func makeFetcher(_ location: MediaLocation, readAhead: Int) throws(PlaybackError) -> RangeFetcher {
+        let made = try RangeFetcher(location: location, readAhead: readAhead, network: network)
+        made.onRebuffer = onRebuffer
+        if refillBytes > 0 { made.setRefill(bytes: refillBytes) }
+        return made
+    }
+
     /// Until the format is known the fetcher keeps a small window: enough for any header, and for
     /// a prefetched entry's first second or so (1.4 s of 48 kHz stereo 16-bit).
     static let headerWindow = 256 * 1024
+    /// Audio buffered before playback goes on after the reader ran dry.
+    static let refillSeconds = 2.0
 
     /// Starts fetching `item`. `ahead`: it will play from its start after the entry playing now, so
     /// its window fills from the start at once (else only the header comes until the decoder reads
     /// on, so that a start position never costs the bytes before it).
-    init(entry: QueueEntryID, item: QueueItem, ahead: Bool = false) throws(PlaybackError) {
+    init(entry: QueueEntryID, item: QueueItem, ahead: Bool = false, network: NetworkPolicy = NetworkPolicy(),
+         onRebuffer: (@Sendable (Bool) -> Void)? = nil) throws(PlaybackError) {
         self.entry = entry
         self.item = item
+        self.network = network
+        self.onRebuffer = onRebuffer
         parts = [item.location] + item.moreParts
-        let fetcher = try RangeFetcher(location: item.location, readAhead: Self.headerWindow)
+        let fetcher = try RangeFetcher(location: item.location, readAhead: Self.headerWindow, network: network)
+        fetcher.onRebuffer = onRebuffer
         if ahead && item.start == nil { fetcher.fetchAhead() }
         fetcher.start()
         reading = Mutex(Reading(fetcher: fetcher))
@@ -113,6 +132,11 @@ final class ItemSource {
         let ringSeconds = max(0, readAheadSeconds - downstreamSeconds)
         readAhead = max(64 * 1024, min(readAheadMaximumBytes, Int(ringSeconds * byteRate)))
         fetcher.setReadAhead(bytes: readAhead)
+        // A link slower than the audio pauses a few times for two seconds' worth rather than
+        // stuttering (at most half the ring, so the mark can always be reached).
+        refillBytes = min(Int(Self.refillSeconds * byteRate), readAhead / 2)
+        fetcher.setRefill(bytes: refillBytes)
+        if !fetcher.location.isFile { fetcher.armStartGate() }
         Log.info(.decode, "\(item.location.display): \(format.description), \(format.sampleRate) Hz, \(format.channels) ch, read-ahead \(readAhead) bytes"
             + (parts.count > 1 ? ", \(parts.count) parts" : ""))
         return .opened(format)
@@ -131,7 +155,7 @@ final class ItemSource {
         for (index, location) in parts.enumerated().dropFirst() {
             let fetcher: RangeFetcher
             do {
-                fetcher = try RangeFetcher(location: location, readAhead: Self.headerWindow)
+                fetcher = try makeFetcher(location, readAhead: Self.headerWindow)
             } catch {
                 return .stopped(.failed(error))
             }
@@ -198,7 +222,7 @@ final class ItemSource {
         guard let format, part + 1 < parts.count, partFrames.indices.contains(part), partFrames[part] >= 0 else { return }
         guard partFrames[part] - decodedInPart <= Int64(format.sampleRate) else { return }
         do {
-            let made = try RangeFetcher(location: parts[part + 1], readAhead: readAhead)
+            let made = try makeFetcher(parts[part + 1], readAhead: readAhead)
             made.fetchAhead()
             made.start()
             nextFetcher = made
@@ -226,7 +250,7 @@ final class ItemSource {
             self.nextFetcher = nil
         } else {
             do {
-                made = try RangeFetcher(location: parts[part], readAhead: readAhead)
+                made = try makeFetcher(parts[part], readAhead: readAhead)
             } catch {
                 partFailure = error
                 return false
@@ -267,7 +291,7 @@ final class ItemSource {
             nextFetcher = nil
             let made: RangeFetcher
             do {
-                made = try RangeFetcher(location: parts[target.part], readAhead: readAhead)
+                made = try makeFetcher(parts[target.part], readAhead: readAhead)
             } catch {
                 return .failed(error)
             }
@@ -278,6 +302,8 @@ final class ItemSource {
             fresh = false
         }
         decodedInPart = target.offset
+        // A seek on a slow link starts with as much in hand as a start.
+        if refillBytes > 0 && !fetcher.location.isFile { fetcher.armStartGate() }
         if let decoder, fresh, target.offset == 0, !decoder.interrupted {
             fresh = false
             return format.map { .opened($0) } ?? .interrupted

@@ -66,6 +66,8 @@ final class PlayerCore: @unchecked Sendable {
         var duckRamp = 0.0
         var gainChanged = false
         var speed = 1.0
+        /// The entry's reader ran dry while playing: the sink is corked until it has refilled.
+        var starving = false
         var sink: (any AudioSink)?
         /// The entry being decoded and the one fetched ahead, for interrupting their reads (their
         /// other fields are the feeder's: read `opened` instead).
@@ -125,6 +127,31 @@ final class PlayerCore: @unchecked Sendable {
         self.configuration = configuration
         self.hub = hub
         self.makeSink = makeSink
+    }
+
+    /// An entry's source, fetching with the configured network policy, corking the output while
+    /// its reader has run dry.
+    private func makeSource(_ entry: QueueEntryID, _ item: QueueItem, ahead: Bool = false) throws(PlaybackError) -> ItemSource {
+        try ItemSource(entry: entry, item: item, ahead: ahead, network: configuration.network) { [weak self] starving in
+            self?.rebuffer(starving)
+        }
+    }
+
+    /// The reader ran dry (true: cork, state buffering) or has refilled (false: uncork; the next
+    /// write makes it playing again). Called on the feeder thread, outside the fetcher's lock.
+    private func rebuffer(_ starving: Bool) {
+        let (sink, changed) = control.update { c -> ((any AudioSink)?, QueueEntryID??) in
+            guard c.starving != starving else { return (nil, nil) }
+            c.starving = starving
+            var changed: QueueEntryID?? = nil
+            if starving && c.state == .playing {
+                c.state = .buffering
+                changed = .some(c.heard)
+            }
+            return (c.sink, changed)
+        }
+        sink?.setBuffering(starving)
+        if let entry = changed { post(entry, .stateChanged(.buffering)) }
     }
 
     func start() {
@@ -366,7 +393,7 @@ final class PlayerCore: @unchecked Sendable {
                 control.withLock { $0.prefetch = nil }
             } else {
                 do {
-                    source = try ItemSource(entry: entry.id, item: entry.item)
+                    source = try makeSource(entry.id, entry.item)
                 } catch {
                     control.withLock { $0.item = nil }
                     return .failed(error)
@@ -627,7 +654,7 @@ final class PlayerCore: @unchecked Sendable {
                     made = ready
                 } else {
                     do {
-                        made = try ItemSource(entry: next.id, item: next.item)
+                        made = try makeSource(next.id, next.item)
                     } catch {
                         post(next.id, .failed(error))
                         control.withLock { $0.errors[next.id] = error }
@@ -828,7 +855,7 @@ final class PlayerCore: @unchecked Sendable {
         guard let due else { return }
         prefetched = due.id
         do {
-            let made = try ItemSource(entry: due.id, item: due.item, ahead: true)
+            let made = try makeSource(due.id, due.item, ahead: true)
             Log.info(.engine, "prefetching \(due.id) (\(due.item.location.display))")
             control.withLock { $0.prefetch = made }
         } catch {

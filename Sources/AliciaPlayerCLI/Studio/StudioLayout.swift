@@ -224,7 +224,9 @@ struct StudioLayout {
         switch episode.state {
         case .playing: state = "playing"
         case .paused: state = "paused"
-        case .buffering, .loading: state = "buffering"
+        case .loading: state = "buffering"
+        case .buffering: state = "buffering" + (episode.refill.map { " \(Int(($0 * 100).rounded()))%" } ?? "")
+        case .reconnecting: state = "reconnecting" + (episode.reconnectingFor.map { " (\(Int($0)) s)" } ?? "")
         case .ended: state = "ended"
         case .failed: state = "failed"
         case .idle: state = "stopped"

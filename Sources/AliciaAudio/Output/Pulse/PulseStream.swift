@@ -22,6 +22,8 @@ final class PulseStream: AudioSink, @unchecked Sendable {
     private var corked = true
     /// The listener paused.
     private var userPaused = false
+    /// The player waits for the network to refill after running dry.
+    private var buffering = false
     /// Another stream has the focus (a voice note plays over a held episode).
     private var held = false
     /// A new segment (start, or after a flush) waits corked until `startThreshold`
@@ -183,6 +185,13 @@ final class PulseStream: AudioSink, @unchecked Sendable {
         }
     }
 
+    func setBuffering(_ waiting: Bool) {
+        context.withLock {
+            buffering = waiting
+            applyCork()
+        }
+    }
+
     /// Holds (corks) the stream for another's focus, or lets it go. Holding waits
     /// until the server has corked and refreshes the timing info, so that
     /// `playedFrames` is then exactly the frame where playback stopped.
@@ -224,7 +233,7 @@ final class PulseStream: AudioSink, @unchecked Sendable {
 
     /// Corks while paused or holding. Lock held. Wraps `pa_stream_cork`.
     private func applyCork() {
-        let wanted = userPaused || held || holding
+        let wanted = userPaused || held || holding || buffering
         guard !closed, corked != wanted else { return }
         corked = wanted
         if let operation = pa_stream_cork(stream, wanted ? 1 : 0, nil, nil) {
