@@ -23,6 +23,7 @@ public enum ProgressLine {
         case .reconnecting: state = "  reconnecting" + (snapshot.reconnectingFor.map { " \(Int($0)) s" } ?? "")
         default: break
         }
+        if let server = snapshot.noSoundServer { state = "  no sound server (trying \(server))" }
         let head = "\(symbol) \(elapsed) / \(total)"
         var speed = ""
         if snapshot.speed != 1 {

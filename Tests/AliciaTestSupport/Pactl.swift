@@ -25,15 +25,15 @@ public enum Pactl {
     }
 
     /// Loads a module and returns its index.
-    public static func loadModule(_ name: String, _ arguments: [String]) throws -> Int {
-        let output = try run(["load-module", name] + arguments)
+    public static func loadModule(_ name: String, _ arguments: [String], server: String? = nil) throws -> Int {
+        let output = try run((server.map { ["--server=\($0)"] } ?? []) + ["load-module", name] + arguments)
         guard let index = Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw HarnessError("`pactl load-module \(name)` printed \(output.debugDescription), not a module index")
         }
         return index
     }
 
-    public static func unloadModule(_ index: Int) throws {
-        try run(["unload-module", String(index)])
+    public static func unloadModule(_ index: Int, server: String? = nil) throws {
+        try run((server.map { ["--server=\($0)"] } ?? []) + ["unload-module", String(index)])
     }
 }

@@ -32,7 +32,10 @@ public final class PipeSinkCapture: Sendable {
     public let format: SampleFormat
     public let rate: Int
     public let channels: Int
-    public let moduleIndex: Int
+    public var moduleIndex: Int { module.withLock { $0 } }
+    private let module: Mutex<Int>
+    /// The PulseAudio server the sink is on (nil: the one libpulse finds).
+    public let server: String?
     public let fifoPath: String
 
     private let directory: TemporaryDirectory
@@ -50,7 +53,8 @@ public final class PipeSinkCapture: Sendable {
 
     /// Loads the sink and starts reading. Throws (a failing test, never a skip) if no PulseAudio
     /// server answers.
-    public init(format: SampleFormat = .s16le, rate: Int = 48_000, channels: Int = 2) throws {
+    public init(format: SampleFormat = .s16le, rate: Int = 48_000, channels: Int = 2, server: String? = nil) throws {
+        self.server = server
         self.format = format
         self.rate = rate
         self.channels = channels
@@ -76,14 +80,9 @@ public final class PipeSinkCapture: Sendable {
         _ = fcntl(fd, Self.setPipeSize, Self.pipeCapacity)
         reader = FIFOReader(fd: fd, name: "capture \(sinkName)")
         do {
-            try TestEnvironment.requirePulseAudio()
-            moduleIndex = try Pactl.loadModule(
-                "module-pipe-sink",
-                [
-                    "file=\(fifoPath)", "sink_name=\(sinkName)", "format=\(format.rawValue)",
-                    "rate=\(rate)", "channels=\(channels)", "use_system_clock_for_timing=yes",
-                ]
-            )
+            if server == nil { try TestEnvironment.requirePulseAudio() }
+            module = Mutex(try Pactl.loadModule("module-pipe-sink", Self.moduleArguments(fifoPath, sinkName, format, rate, channels),
+                                                server: server))
         } catch {
             reader.stop()
             throw error
@@ -92,6 +91,18 @@ public final class PipeSinkCapture: Sendable {
 
     deinit {
         tearDown()
+    }
+
+    private static func moduleArguments(_ fifo: String, _ sink: String, _ format: SampleFormat, _ rate: Int, _ channels: Int) -> [String] {
+        ["file=\(fifo)", "sink_name=\(sink)", "format=\(format.rawValue)", "rate=\(rate)", "channels=\(channels)",
+         "use_system_clock_for_timing=yes"]
+    }
+
+    /// Loads the sink again, on the same FIFO (which keeps what was read): after its server was
+    /// restarted.
+    public func loadAgain() throws {
+        let index = try Pactl.loadModule("module-pipe-sink", Self.moduleArguments(fifoPath, sinkName, format, rate, channels), server: server)
+        module.withLock { $0 = index }
     }
 
     public var bytesPerFrame: Int { format.bytesPerSample * channels }
@@ -148,7 +159,7 @@ public final class PipeSinkCapture: Sendable {
         guard !tornDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         reader.stop()
         // Unloading fails only if the server went away, which leaves nothing of ours behind.
-        _ = try? Pactl.unloadModule(moduleIndex)
+        _ = try? Pactl.unloadModule(moduleIndex, server: server)
         directory.remove()
     }
 }

@@ -309,7 +309,8 @@ struct ControlSocketTests {
         #expect(result.status == 0, "\(result)")
         let replies = Int(polled.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         #expect(replies >= 200, "only \(replies) replies while it played: \(polled.stderrText)")
-        #expect(captured == fixture.samples16, "the capture differs: \(AudioCompare.describeDifference(expected: fixture.samples16, actual: captured, channels: 2))")
+        let same = captured == fixture.samples16
+        #expect(same, "the capture differs: \(AudioCompare.describeDifference(expected: fixture.samples16, actual: captured, channels: 2))")
     }
 
     // MARK: One socket per player

@@ -78,17 +78,18 @@ struct ReliabilityTests {
         let flaky = try DemoBackend(token: "t", faults: DemoBackend.Faults(failureRate: 0.3, failureSeed: 7))
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 1)
         let result = try await Playback.run(["play", flaky.baseURL + "/api/audio/interlude.wav?token=t", "--start", "40",
-                                             "--device", capture.sinkName], timeout: .seconds(90))
+                                             "--device", capture.sinkName], timeout: .seconds(180))
         let captured = await capture.finishInt16()
         let failed = flaky.requests.filter { $0.status == 500 }.count
         flaky.stop()
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
         #expect(failed > 0, "no request failed: the fault was not exercised")
-        let trimmed = Array(captured.drop { $0 == 0 }.reversed().drop { $0 == 0 }.reversed())
-        let from = 40 * 48_000
-        let expected = Array(samples[from...]).drop { $0 == 0 }
-        #expect(Array(expected.reversed().drop { $0 == 0 }.reversed()) == trimmed,
-                "the capture differs: \(AudioCompare.describeDifference(expected: Array(expected), actual: trimmed, channels: 1))")
+        // The music has silences of its own, and a retry may leave the output corked for a moment:
+        // without every zero sample, the capture is the episode's samples from 40 s, in order.
+        let heard = captured.filter { $0 != 0 }
+        let expected = samples[(40 * 48_000)...].filter { $0 != 0 }
+        let same = heard == expected
+        #expect(same, "the capture differs: \(AudioCompare.describeDifference(expected: expected, actual: heard, channels: 1))")
     }
 
     @Test("a link at two thirds of the byte rate pauses to buffer: every stretch of sound at least 2 s")
@@ -152,7 +153,8 @@ struct ReliabilityTests {
         expectErrorLine(result, status: 1, containing: ["changed on the server while it played"])
         // What was heard is the first file's start, and nothing of the second.
         #expect(!captured.isEmpty && captured.count < first.samples16.count, "\(captured.count) samples heard")
-        #expect(Array(first.samples16.prefix(captured.count)) == captured,
+        let isPrefix = Array(first.samples16.prefix(captured.count)) == captured
+        #expect(isPrefix,
                 "the capture is not the first file's start: \(AudioCompare.describeDifference(expected: first.samples16, actual: captured, channels: 2))")
     }
 }

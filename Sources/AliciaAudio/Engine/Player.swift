@@ -386,6 +386,7 @@ public final class Player: Sendable {
         core.control.withLock { c in
             snapshot.state = c.state
             snapshot.isHeld = c.held
+            snapshot.noSoundServer = c.soundServerLost
             snapshot.volume = c.volume
             snapshot.speed = c.speed
             snapshot.queueCount = c.queue.count

@@ -31,6 +31,8 @@ public struct PlayerSnapshot: Sendable, Equatable {
     public var refill: Double?
     /// While the server cannot be reached: seconds since it stopped answering.
     public var reconnectingFor: Double?
+    /// The sound server went away: the one being tried again (nil while it answers).
+    public var noSoundServer: String?
     public var format: AudioFormat?
     /// The last error, if the entry failed.
     public var error: PlaybackError?

@@ -68,6 +68,11 @@ final class PlayerCore: @unchecked Sendable {
         var speed = 1.0
         /// The entry's reader ran dry while playing: the sink is corked until it has refilled.
         var starving = false
+        /// The sound server went away: what is tried (nil while it answers).
+        var soundServerLost: String?
+        /// Where the listener was at the last look at the sink (after every write): where to go on
+        /// from if the server goes away, whose last timing info cannot be trusted then.
+        var lastHeardPlace: Resting?
         var sink: (any AudioSink)?
         /// The entry being decoded and the one fetched ahead, for interrupting their reads (their
         /// other fields are the feeder's: read `opened` instead).
@@ -117,6 +122,9 @@ final class PlayerCore: @unchecked Sendable {
     private var bufferBytes = 0
     /// The entry a prefetch was last started for (once each, even when it failed).
     private var prefetched: QueueEntryID?
+
+    /// A sink has been open once: a server that goes away later is waited for, not a failure.
+    private var hadSoundServer = false
 
     /// Frames decoded per write to the sink: 2048 (43 ms at 48 kHz).
     static let chunkFrames = 2048
@@ -314,10 +322,15 @@ final class PlayerCore: @unchecked Sendable {
             closeSink()
         }
         if sinkFormat == nil {
-            if let error = openSink(format: format, title: queued.item.title) {
-                post(entryID, .failed(error))
-                return failedEntry(entryID, error: error, fatal: true)
+            while let error = openSink(format: format, title: queued.item.title) {
+                guard case .noAudioServer = error, hadSoundServer else {
+                    post(entryID, .failed(error))
+                    return failedEntry(entryID, error: error, fatal: true)
+                }
+                // The server went away while playing: hold this place and try again.
+                if let request = waitForSoundServer(entryID, frame: frame, error: error) { return request }
             }
+            soundServerBack()
         }
         converter = nil
         chain?.replaceFront(nil) { $0 is FormatConverter }
@@ -329,6 +342,7 @@ final class PlayerCore: @unchecked Sendable {
         }
         let (changedEntry, state) = control.update { c -> (Bool, PlayerState) in
             c.map.begin(entry: entryID, format: format, sourceStart: frame, ratio: speed)
+            c.lastHeardPlace = Resting(entry: entryID, frame: frame, format: format)
             c.decodedFrame = frame
             c.taken = nil
             let changed = c.heard != entryID
@@ -781,8 +795,71 @@ final class PlayerCore: @unchecked Sendable {
         }
     }
 
-    /// The stream failed (the server went away, the sink vanished): the player stops there.
+    /// Waits a step of the reconnect backoff (0.1 s doubling to 1 s, so a server that is back is
+    /// found within about a second) unless a request comes first (returned). The place held is
+    /// `frame` of `entry`.
+    private func waitForSoundServer(_ entry: QueueEntryID, frame: Int64, error: PlaybackError) -> Request? {
+        let (attempt, changed) = control.update { c -> (Int, Bool) in
+            let first = c.soundServerLost == nil
+            if first {
+                c.soundServerLost = Self.soundServerName
+                reconnectAttempts = 0
+            }
+            if c.state == .playing { c.state = .buffering }
+            if c.heard == entry, let format = c.opened?.format ?? c.map.spans.first?.format {
+                c.resting = Resting(entry: entry, frame: frame, format: format)
+            }
+            return (reconnectAttempts, first)
+        }
+        if changed {
+            Log.info(.output, "\(error.message); trying \(Self.soundServerName) again")
+            post(entry, .stateChanged(.buffering))
+        }
+        reconnectAttempts = attempt + 1
+        let wait = Duration.milliseconds(min(1000, 100 << min(attempt, 4)))
+        return control.withLock(waitingUntil: { $0.request != nil || $0.shutdown }, timeout: wait) { c -> Request? in
+            if c.shutdown { return .stop }
+            guard c.request != nil else { return nil }
+            clearInterrupts(c)
+            return c.takeRequest()
+        }
+    }
+
+    private var reconnectAttempts = 0
+
+    private func soundServerBack() {
+        hadSoundServer = true
+        let was = control.update { c -> String? in
+            defer { c.soundServerLost = nil }
+            return c.soundServerLost
+        }
+        if was != nil { Log.info(.output, "the sound server is back: playing on") }
+    }
+
+    /// The server a player tries to reach, as a person would name it.
+    static var soundServerName: String {
+        if let server = getenv("PULSE_SERVER").map({ String(cString: $0) }), !server.isEmpty { return server }
+        return "the default PulseAudio server"
+    }
+
+    /// The stream failed (the server went away, the sink vanished): the player stops there, or,
+    /// when the server went away, holds the frame heard and waits for one to come back.
     private func outputFailed(_ error: PlaybackError, entry: QueueEntryID) -> Request? {
+        if case .noAudioServer = error, hadSoundServer {
+            let place = control.withLock { c -> Resting? in c.lastHeardPlace ?? c.resting }
+            Log.info(.output, "output lost: \(error.message)")
+            closeSink()
+            if let place {
+                control.update { c in
+                    c.soundServerLost = Self.soundServerName
+                    c.resting = place
+                    if c.state == .playing { c.state = .buffering }
+                }
+                post(place.entry, .stateChanged(.buffering))
+                // Played on from that frame once a sink opens again (`play` waits for the server).
+                return takeRequest() ?? .play(place.entry, .frame(place.frame))
+            }
+        }
         Log.info(.output, "output failed: \(error.message)")
         let heard = control.update { c -> QueueEntryID? in
             c.errors[c.heard ?? entry] = error
@@ -810,6 +887,7 @@ final class PlayerCore: @unchecked Sendable {
         var events: [PlayerEvent] = []
         control.withLock { c in
             guard let location = c.map.locate(sink.playedFrames()) else { return }
+            c.lastHeardPlace = Resting(entry: location.entry, frame: location.sourceFrame, format: location.format)
             for span in c.map.spans.prefix(location.span) {
                 events.append(PlayerEvent(entry: span.entry, kind: .ended(truncated: c.truncated.contains(span.entry))))
                 if c.queue.consume && span.entry != location.entry { c.queue.remove(span.entry) }

@@ -231,7 +231,7 @@ struct StudioLayout {
         case .failed: state = "failed"
         case .idle: state = "stopped"
         }
-        let shownState = episode.isHeld ? "held: voice note" : state
+        let shownState = episode.noSoundServer.map { "no sound server: trying \($0)" } ?? (episode.isHeld ? "held: voice note" : state)
         let symbol = episode.state == .playing && !episode.isHeld ? "▶" : (episode.state == .paused || episode.isHeld ? "⏸" : "·")
         var title = " \(symbol) \(playing.title)"
         if let label = playing.label { title += " · \(label)" }

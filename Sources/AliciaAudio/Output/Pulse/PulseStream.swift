@@ -351,7 +351,7 @@ final class PulseStream: AudioSink, @unchecked Sendable {
         if PA_STREAM_IS_GOOD(state) != 0 { return nil }
         let context = pa_context_get_state(self.context.context)
         if PA_CONTEXT_IS_GOOD(context) == 0 {
-            return .audioOutput(reason: "lost the connection to the server (\(self.context.lastError))")
+            return .noAudioServer(reason: "lost the connection to the server: \(self.context.lastError)")
         }
         return .audioOutput(reason: "the stream failed (\(self.context.lastError))")
     }
