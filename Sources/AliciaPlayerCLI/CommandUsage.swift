@@ -28,6 +28,9 @@ enum CommandUsage {
               --from-start           every episode from its beginning, not where it was left
               --ipc PATH             the control socket (default $XDG_RUNTIME_DIR/alicia-player/socket)
               --no-ipc               no control socket (see: alicia-player ctl --help)
+              --give-up-after T      retry an unreachable server this long (default 2m; 0: never)
+              --stall-timeout S      drop and remake a transfer silent for S seconds (default 10)
+              --cacert FILE          trust this CA bundle for HTTPS (a private CA)
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for labels and titles
             A LIST.m3u or LIST.m3u8 among the references plays as `queue` plays it.
             """,
@@ -43,7 +46,8 @@ enum CommandUsage {
               --keep-going           skip lines that cannot be played, with a warning each
               --save FILE            write the queue as M3U8 (episodes by label) instead of playing it
               --loop, --shuffle, --start T, --speed X, --volume N, --device SINK, --read-ahead SECONDS,
-              --from-start, --ipc PATH, --no-ipc   as for play
+              --from-start, --ipc PATH, --no-ipc, --give-up-after T, --stall-timeout S,
+              --cacert FILE          as for play
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for episodes
             """,
         "script": """

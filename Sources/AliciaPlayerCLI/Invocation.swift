@@ -221,6 +221,9 @@ extension Invocation {
                                  the exact frame), duck (12 dB lower), or mix
           --resume-rewind S      (play) step back S seconds when the episode resumes after a note
           --quiet                (studio, demo) no status lines when stdout is not a terminal
+          --give-up-after T      how long to retry a server that stopped answering (default 2m; 0 never)
+          --stall-timeout S      a transfer silent this long is dropped and made again (default 10)
+          --cacert FILE          a CA bundle to trust for HTTPS (a private CA)
           --ipc PATH             (play, queue, script, studio, demo) the control socket's path (default
                                  $XDG_RUNTIME_DIR/alicia-player/socket); --no-ipc for none
           --volume N             volume in percent, 0 to 150, as mixers show it (default 100)
