@@ -6,7 +6,10 @@ import Glibc
 ///
 /// The lock files are never removed (they are empty): removing one while another process waits on
 /// it would let a third process lock a new file of the same name, and both would think they held it.
-package final class FileLock {
+///
+/// `@unchecked Sendable`: a lock is made on one thread and may be kept by another (a list of
+/// leases held for the process's life); `held` is only read and written by the owner that locks it.
+package final class FileLock: @unchecked Sendable {
     package let path: String
     private let fd: Int32
     private var held = false

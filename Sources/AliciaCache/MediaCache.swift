@@ -13,7 +13,7 @@ internal import AliciaJSON
 /// - `media/NAME.lock` held exclusively while NAME downloads; `media/NAME.use` held shared by every
 ///   player that has NAME in its queue, and tried exclusively by eviction, which skips NAME when busy;
 /// - `library.json`, the last library fetched (written by the command line: DECISIONS.md).
-package final class MediaCache {
+package final class MediaCache: Sendable {
     package let directory: String
     package var mediaDirectory: String { directory + "/media" }
 
