@@ -25,12 +25,12 @@ struct DownloadCommand {
             Console.fail(problem.message)
             return CommandLineTool.Status.failure
         }
-        let backend: BackendSession
+        // Asked for only when a reference is not a URL.
+        let backend: Result<BackendSession, BackendError>
         do {
-            backend = try BackendSession(options.backend)
+            backend = .success(try BackendSession(options.backend))
         } catch {
-            Console.fail(error.message)
-            return CommandLineTool.Status.failure
+            backend = .failure(error)
         }
         var references = options.references
         for path in options.queueFiles {
@@ -54,7 +54,7 @@ struct DownloadCommand {
                 return CommandLineTool.Status.failure
             }
         }
-        if let banner = backend.offlineBanner {
+        if case .success(let session) = backend, let banner = session.offlineBanner {
             Console.fail("cannot download: the backend cannot be reached (\(banner))")
             return CommandLineTool.Status.failure
         }
@@ -129,7 +129,20 @@ struct DownloadCommand {
     }
 
     /// What `reference` downloads: an episode, or every item of a playlist.
-    private func requests(for reference: String, backend: BackendSession) -> Result<[DownloadRequest], QueueFile.Problem> {
+    private func requests(for reference: String, backend made: Result<BackendSession, BackendError>) -> Result<[DownloadRequest], QueueFile.Problem> {
+        if reference.lowercased().hasPrefix("http://") || reference.lowercased().hasPrefix("https://"),
+           let location = try? MediaLocation(reference) {
+            // A URL is cached under itself without the token, as its resume position is kept.
+            let key = PositionStore.key(label: nil, location: location)
+            return .success([DownloadRequest(url: reference, display: location.display,
+                                             entry: CacheEntry(key: key, title: PlayCommand.fileName(location), pinned: options.pin),
+                                             rateLimit: options.rate.map { $0 / Int64(Self.parallel) })])
+        }
+        let backend: BackendSession
+        switch made {
+        case .success(let session): backend = session
+        case .failure(let error): return .failure(.init(line: nil, error.message))
+        }
         let client = backend.client
         func request(key: String, title: String, label: String?, mediaPath: String) -> DownloadRequest {
             let url = client.mediaURL(for: mediaPath)
@@ -167,7 +180,7 @@ struct DownloadCommand {
             return .success(found)
         }
         if reference.hasURLScheme || reference.hasPrefix("/") || reference.hasPrefix(".") {
-            return .failure(.init(line: nil, "'\(reference)': download takes episodes (a label, an index, a title) and playlist:NAME"))
+            return .failure(.init(line: nil, "'\(reference)': download takes episodes (a label, an index, a title), http(s) URLs and playlist:NAME"))
         }
         let library: Library
         do {

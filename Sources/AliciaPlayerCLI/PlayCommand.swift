@@ -134,7 +134,8 @@ final class PlayCommand {
             do {
                 let location = try MediaLocation(reference)
                 let key = PositionStore.key(label: nil, location: location)
-                return .success(QueueItem(location: location, title: Self.fileName(location), positionKey: key, reference: key))
+                let item = QueueItem(location: location, title: Self.fileName(location), positionKey: key, reference: key)
+                return .success(location.isFile ? item : OfflineCache.substitute(item, key: key, mediaPath: nil))
             } catch {
                 switch error {
                 case .empty: Console.fail("play needs a URL or a path")
