@@ -90,6 +90,13 @@ let package = Package(
             dependencies: ["CJSON"],
             swiftSettings: functionSections
         ),
+        // Offline listening: the download cache (resumable downloads over libcurl, eviction,
+        // one cache for every instance under flock).
+        .target(
+            name: "AliciaCache",
+            dependencies: ["AliciaCurl", "AliciaJSON", "CCurl"],
+            swiftSettings: functionSections
+        ),
         // Alicia's backend: configuration, the API over libcurl, JSON through AliciaJSON.
         .target(
             name: "AliciaBackend",
@@ -119,7 +126,7 @@ let package = Package(
         // everything the executable does, where tests can reach it.
         .target(
             name: "AliciaPlayerCLI",
-            dependencies: ["AliciaAudio", "AliciaSession", "AliciaControl", "AliciaBackend", "AliciaCurl", "AliciaDemoBackend", "AliciaTerminal"],
+            dependencies: ["AliciaAudio", "AliciaSession", "AliciaControl", "AliciaBackend", "AliciaCache", "AliciaCurl", "AliciaDemoBackend", "AliciaTerminal"],
             swiftSettings: functionSections
         ),
         .executableTarget(
@@ -165,6 +172,10 @@ let package = Package(
         .testTarget(
             name: "AliciaBackendTests",
             dependencies: ["AliciaBackend", "AliciaJSON", "AliciaTestSupport"]
+        ),
+        .testTarget(
+            name: "AliciaCacheTests",
+            dependencies: ["AliciaCache", "AliciaDemoBackend", "AliciaTestSupport"]
         ),
         .testTarget(
             name: "AliciaJSONTests",

@@ -312,6 +312,30 @@ def ipc_roundtrip_run(player, path, requests=1000):
     return {"roundtrip": statistics.median(times)}
 
 
+def download_run(player, url, size):
+    """Throughput of downloading `url` (a 10-minute WAV on the loopback nginx) into a fresh place:
+    `alicia-player download URL` into an empty cache (a .part, fsync, renamed into place) against
+    `curl -s -o FILE URL`, both run to completion; bytes per second of wall time."""
+    place = tempfile.mkdtemp(prefix="alicia-bench-download.")
+    try:
+        if player == "alicia-player":
+            env = dict(os.environ, XDG_CACHE_HOME=place, XDG_CONFIG_HOME=place)
+            cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "download", url]
+        else:
+            env = dict(os.environ)
+            cmd = ["curl", "-s", "-o", os.path.join(place, "out.wav"), url]
+        began = time.perf_counter()
+        subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        elapsed = time.perf_counter() - began
+        written = sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(place) for f in files
+                      if f.endswith(".wav"))
+        if written != size:
+            raise SystemExit(f"bench: {player} wrote {written} bytes of {size}")
+        return {"throughput": size / elapsed}
+    finally:
+        shutil.rmtree(place, ignore_errors=True)
+
+
 def target_windows(path, seconds_at, span=2.0):
     """The 16-byte windows of the source's frames from `seconds_at` on, for `span` seconds."""
     with open(path, "rb") as f:
@@ -453,7 +477,7 @@ def main():
             results[player] = summary(samples, unit, scale, digits)
             log(f"{title}: {player} {results[player][0]}")
         ratio = None
-        a, m = results["alicia-player"][1], results.get("mpv", ("", None))[1]
+        a, m = results["alicia-player"][1], results.get("mpv", results.get("curl", ("", None)))[1]
         if a is not None and m:
             ratio = a / m
         rows.append((title, results, ratio))
@@ -497,6 +521,10 @@ def main():
                 lambda p: run(p, two_hours, play_for=10, nginx=nginx))
         compare("Bytes fetched, 10 s played from 80 % of 2 h", "fetched", "MiB", 1 / 2**20, 2,
                 lambda p: run(p, two_hours, start="5760", play_for=10, nginx=nginx))
+        ten_minutes = os.path.join(media, "ten-minutes.wav")
+        compare("Download throughput, 10-minute WAV on loopback (the mpv column is `curl -o`)", "throughput", "MiB/s",
+                1 / 2**20, 0, lambda p: download_run(p, nginx.url("ten-minutes.wav"), os.path.getsize(ten_minutes)),
+                only=["alicia-player", "curl"])
     finally:
         nginx.stop()
 
@@ -511,7 +539,7 @@ def main():
         memory = int(f.readline().split()[1]) / 2**20
     table = ["| figure | alicia-player | mpv | paplay | alicia-player / mpv |", "| --- | --- | --- | --- | --- |"]
     for title, results, ratio in rows:
-        table.append(f"| {title} | {results['alicia-player'][0]} | {results.get('mpv', ('',))[0]} | "
+        table.append(f"| {title} | {results['alicia-player'][0]} | {results.get('mpv', results.get('curl', ('',)))[0]} | "
                      f"{results.get('paplay', ('',))[0]} | {f'{ratio:.2f}' if ratio is not None else 'n/a'} |")
     played = 10 * BYTE_RATE / 2**20
     text = "\n".join([

@@ -17,9 +17,21 @@ public final class BackendClient {
         http.isCancelled = cancelled
     }
 
+    /// Told the reply of `/api/tracks` and `/api/playlists` (endpoint, body) once it decoded: the
+    /// offline library is kept from it.
+    public var onLibraryReply: ((String, [UInt8]) -> Void)?
+
     /// `GET /api/tracks`.
     public func tracks() throws(BackendError) -> [Episode] {
-        try decode([Episode].self, from: get("/api/tracks"), endpoint: "/api/tracks")
+        let body = try get("/api/tracks")
+        let tracks = try Self.decodeTracks(body)
+        onLibraryReply?("/api/tracks", body)
+        return tracks
+    }
+
+    /// A body of `/api/tracks` (as kept for offline use).
+    public static func decodeTracks(_ body: [UInt8]) throws(BackendError) -> [Episode] {
+        try decode([Episode].self, from: body, endpoint: "/api/tracks")
     }
 
     /// `GET /api/episode/<label>`: the show notes, as markdown.
@@ -56,6 +68,10 @@ public final class BackendClient {
     }
 
     func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], endpoint: String) throws(BackendError) -> T {
+        try Self.decode(type, from: body, endpoint: endpoint)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], endpoint: String) throws(BackendError) -> T {
         do {
             return try JSON.decode(T.self, from: body)
         } catch {

@@ -22,6 +22,14 @@ public enum BackendError: Error, Sendable, Equatable {
     /// The backend refused an action in its own words (`{"ok": false, "error": …}`).
     case backend(endpoint: String, message: String)
 
+    /// The backend could not be reached at all (not a refusal): the offline library may stand in.
+    public var isUnreachable: Bool {
+        switch self {
+        case .cannotConnect, .network: return true
+        default: return false
+        }
+    }
+
     public var message: String {
         switch self {
         case .notConfigured(let configPath):

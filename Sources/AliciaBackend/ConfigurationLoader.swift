@@ -103,7 +103,7 @@ public enum ConfigFile {
     }
 
     /// The keys alicia-player reads; any other gets a warning naming its file and line.
-    public static let keys: Set<String> = ["base_url", "token", "token_file"]
+    public static let keys: Set<String> = ["base_url", "token", "token_file", "cache_max_size"]
 
     /// A `key = value` line: the key normalised (lower case, `_` for `-`), the line's number.
     public struct Entry: Equatable, Sendable {
@@ -125,7 +125,22 @@ public enum ConfigFile {
         if let (known, distance) = nearest, distance <= 2 {
             return "unknown key '\(key)' (did you mean '\(known)'?)"
         }
-        return "unknown key '\(key)' (the keys are base_url, token and token_file)"
+        return "unknown key '\(key)' (the keys are base_url, token, token_file and cache_max_size)"
+    }
+
+    /// `text` with `key = value` set: the last line of that key replaced, or a line added at the end.
+    /// Comments and other lines stay as they were.
+    public static func setting(_ key: String, to value: String, in text: String) -> String {
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        let line = "\(key) = \(value)"
+        let normalised = key.lowercased().replacingOccurrences(of: "-", with: "_")
+        if let entry = (try? entries(text))?.last(where: { $0.key == normalised }), entry.line - 1 < lines.count {
+            lines[entry.line - 1] = line
+        } else {
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// Levenshtein distance over characters.
@@ -165,6 +180,44 @@ public enum ConfigFile {
 extension String {
     func replacingOccurrences(of target: String, with replacement: String) -> String {
         self.replacing(target, with: replacement)
+    }
+}
+
+extension ConfigurationLoader {
+    /// The value of `key` in the config file (nil when it is not set, or there is no file).
+    public static func fileValue(_ key: String, environment: [String: String]) -> String? {
+        let path = defaultConfigPath(environment: environment)
+        guard let text = try? FileText.readIfPresent(path), let values = try? ConfigFile.parse(text) else { return nil }
+        return values[key]
+    }
+
+    /// Sets `key = value` in the config file (made, mode 0600, with its directory, when missing),
+    /// replaced atomically; the file's mode is kept. Returns the path, or throws why not.
+    public static func setFileValue(_ key: String, to value: String, environment: [String: String]) throws(BackendError) -> String {
+        let path = defaultConfigPath(environment: environment)
+        let text = try FileText.readIfPresent(path) ?? ""
+        var directory = ""
+        for part in path.split(separator: "/").dropLast() {
+            directory += "/" + part
+            if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+                throw .unreadableFile(path: directory, reason: String(cString: strerror(errno)))
+            }
+        }
+        var info = stat()
+        let mode = stat(path, &info) == 0 ? info.st_mode & 0o777 : 0o600
+        let bytes = Array(ConfigFile.setting(key, to: value, in: text).utf8)
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw .unreadableFile(path: path, reason: String(cString: strerror(errno))) }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw .unreadableFile(path: path, reason: "cannot write it: " + reason)
+        }
+        return path
     }
 }
 

@@ -91,7 +91,15 @@ public enum PlaylistAction: Sendable, Equatable {
 extension BackendClient {
     /// `GET /api/playlists`.
     public func playlists() throws(BackendError) -> [Playlist] {
-        try decode([Playlist].self, from: get("/api/playlists"), endpoint: "/api/playlists")
+        let body = try get("/api/playlists")
+        let playlists = try Self.decodePlaylists(body)
+        onLibraryReply?("/api/playlists", body)
+        return playlists
+    }
+
+    /// A body of `/api/playlists` (as kept for offline use).
+    public static func decodePlaylists(_ body: [UInt8]) throws(BackendError) -> [Playlist] {
+        try decode([Playlist].self, from: body, endpoint: "/api/playlists")
     }
 
     /// `POST /api/playlist`: the refreshed shelf, or the backend's own error.

@@ -7,6 +7,10 @@ extension DemoBackend {
         public var bytesPerSecond: Int?
         /// Audio: answer every request 200 with the whole file, as a server without Range support.
         public var ignoreRange: Bool
+        /// Audio: the files as changed on the server this many times. Their Last-Modified date moves
+        /// on by a day each and their sample bytes differ (XORed with the revision), so a download
+        /// begun on another revision must start over.
+        public var mediaRevision: UInt8
         /// 0…1: this share of the authorised requests to known endpoints answers 500.
         public var failureRate: Double
         /// Picks which requests fail: the same seed fails the same requests of a run.
@@ -20,6 +24,7 @@ extension DemoBackend {
             closeAfterBodyBytes: Int? = nil,
             bytesPerSecond: Int? = nil,
             ignoreRange: Bool = false,
+            mediaRevision: UInt8 = 0,
             failureRate: Double = 0,
             failureSeed: UInt64 = 1,
             chatTokenDelay: Duration = .milliseconds(30),
@@ -28,6 +33,7 @@ extension DemoBackend {
             self.closeAfterBodyBytes = closeAfterBodyBytes
             self.bytesPerSecond = bytesPerSecond
             self.ignoreRange = ignoreRange
+            self.mediaRevision = mediaRevision
             self.failureRate = failureRate
             self.failureSeed = failureSeed
             self.chatTokenDelay = chatTokenDelay

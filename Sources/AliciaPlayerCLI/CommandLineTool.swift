@@ -56,6 +56,10 @@ public enum CommandLineTool {
             return VoiceCommand(options: options).run()
         case .chat(let options):
             return ChatCommand(options: options).run()
+        case .download(let options):
+            return DownloadCommand(options: options).run()
+        case .cache(let options):
+            return CacheCommand.run(options)
         case .ctl(let options):
             return CtlCommand(options: options).run()
         }

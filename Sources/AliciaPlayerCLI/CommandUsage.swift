@@ -135,6 +135,32 @@ enum CommandUsage {
               --json                 the list as JSON, for scripts
               --base-url URL, --token TOKEN, --token-file PATH   the backend
             """,
+        "download": """
+            Usage: alicia-player download <ref>... [--queue FILE] [--pin] [--rate LIMIT]
+
+            Downloads episodes (a label, an index, a title piece), whole playlists (playlist:NAME,
+            read-aloud pieces included) and the episodes of queue files (--queue FILE, repeatable)
+            into $XDG_CACHE_HOME/alicia-player (default ~/.cache/alicia-player), at most 2 at once.
+            A cached episode plays from the file, with no request, also when the backend is away.
+            An interrupted download (Ctrl-C, a dropped connection, a full disk) resumes where it
+            stopped; a file changed on the server starts over. Then the cache is brought within
+            its bound (cache --max-size): played episodes go first, then the oldest.
+
+            Options:
+              --pin                  keep these until removed by hand (cache clear REF)
+              --rate LIMIT           at most LIMIT bytes a second in all (500k, 2M)
+              --base-url URL, --token TOKEN, --token-file PATH   the backend
+            """,
+        "cache": """
+            Usage: alicia-player cache [--max-size SIZE] | cache clear [REF...]
+
+            Lists what is downloaded: label, title, size, played (✓) and pinned, and the total.
+            --max-size SIZE sets the cache's bound (2G, 500M; default 2G), keeps it in the config
+            file as cache_max_size, and removes what is over it at once: played episodes first,
+            then the oldest; never pinned ones or ones a running player has queued.
+            cache clear removes everything (and unfinished downloads); cache clear REF removes the
+            files a label, a title piece or a media path names.
+            """,
         "notes": """
             Usage: alicia-player notes <ref>
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AliciaAudio
+import AliciaCache
 import AliciaSession
 
 /// What the command line asks for.
@@ -20,6 +21,10 @@ public enum Invocation: Equatable, Sendable {
     case demo(PlayOptions, DemoOptions)
     case voice(PlayOptions)
     case chat(ChatOptions)
+    /// `download REF… [--queue FILE] [--pin] [--rate LIMIT]`: episodes and playlists into the cache.
+    case download(DownloadOptions)
+    /// `cache`, `cache --max-size SIZE`, `cache clear [REF…]`.
+    case cache(CacheOptions)
     /// `ctl [--ipc PATH] [--json] COMMAND ARGS…`: one command to a running player.
     case ctl(CtlOptions)
     /// The interactive Studio over the configured backend; `implicit` when no
@@ -41,6 +46,28 @@ public struct CtlOptions: Equatable, Sendable {
     public var json = false
     /// The command and its arguments, as typed.
     public var words: [String]
+}
+
+/// Options of `alicia-player download`.
+public struct DownloadOptions: Equatable, Sendable {
+    /// Episodes (label, index, title piece) and `playlist:NAME`.
+    public var references: [String]
+    /// `--queue FILE` (repeatable): every episode of a queue file.
+    public var queueFiles: [String] = []
+    /// `--pin`: never evicted, only removed by hand.
+    public var pin = false
+    /// `--rate LIMIT`: bytes per second for the whole download, nil for no limit.
+    public var rate: Int64?
+    public var backend = BackendOptions()
+}
+
+/// Options of `alicia-player cache`.
+public struct CacheOptions: Equatable, Sendable {
+    /// `cache clear [REF…]`.
+    public var clear = false
+    public var references: [String] = []
+    /// `--max-size SIZE`, as typed (checked).
+    public var maxSize: String?
 }
 
 /// Options of `alicia-player chat`.
@@ -175,6 +202,8 @@ extension Invocation {
                alicia-player voice <ref> [--volume N] [--device SINK]
                alicia-player chat "text" [--voice] [--react EMOJI] [--volume N]
                alicia-player ctl [--ipc PATH] [--json] COMMAND [ARGS...]
+               alicia-player download <ref>... [--queue FILE] [--pin] [--rate LIMIT]
+               alicia-player cache [--max-size SIZE] | cache clear [REF...]
                alicia-player help [COMMAND] | COMMAND --help | --version
 
         Plays Alicia's episodes and voice notes, or any WAV, FLAC, Ogg or MP3 file, streaming with
@@ -201,6 +230,10 @@ extension Invocation {
           voice <ref>            play one voice note (a URL, a path, or a media path like /api/audio/voice-1.wav)
           chat "text"            send Alicia a message and print her reply as it streams in;
                                  --voice asks for a voice note too and plays it; --react EMOJI reacts to the reply
+          download <ref>...      download episodes (or playlist:NAME, --queue FILE) to play offline,
+                                 at most 2 at once; an interrupted one resumes; --pin keeps it
+          cache                  what is downloaded (title, size, played); --max-size 2G sets the
+                                 bound (default 2G); cache clear [REF] removes
           ctl COMMAND ...        control the player that is running: get time-pos, pause, seek 30, next,
                                  watch, wait end-file, ... (its socket speaks mpv's JSON IPC; MPRIS too)
 
@@ -243,10 +276,10 @@ extension Invocation {
     /// Options that take a value.
     private static let valued: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
                                               "--voice-at", "--voice-focus", "--resume-rewind", "--react", "--volume", "--port", "--save",
-                                              "--ipc", "--give-up-after", "--stall-timeout", "--cacert"]
+                                              "--ipc", "--give-up-after", "--stall-timeout", "--cacert", "--queue", "--rate", "--max-size"]
     /// Options without a value.
     private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "--serve", "--from-start",
-                                             "--keep-going", "--check", "--no-ipc",
+                                             "--keep-going", "--check", "--no-ipc", "--pin",
                                              "-h", "--help", "-V", "--version"]
 
     /// Parses the arguments after the program name. An error names the command it is about, when
@@ -264,6 +297,7 @@ extension Invocation {
         if arguments.first == "ctl" { return try parseCtl(Array(arguments.dropFirst())) }
         var options: [String: String] = [:]
         var voiceAt: [String] = []
+        var queueFiles: [String] = []
         var seen: [String] = []
         var positionals: [String] = []
         var index = 0
@@ -298,6 +332,7 @@ extension Invocation {
                 }
                 options[name] = value
                 if name == "--voice-at" { voiceAt.append(value) }
+                if name == "--queue" { queueFiles.append(value) }
             } else {
                 throw UsageError("unknown option '\(name)'")
             }
@@ -414,6 +449,39 @@ extension Invocation {
             try allow(backendOptions.union(["--json"]))
             guard rest.isEmpty else { throw UsageError("tracks takes no arguments, got '\(rest[0])'") }
             return .tracks(json: options["--json"] != nil, backend: backend)
+        case "download":
+            try allow(backendOptions.union(["--queue", "--pin", "--rate"]))
+            guard !rest.isEmpty || !queueFiles.isEmpty else {
+                throw UsageError("download needs an episode (a label, an index, a title), playlist:NAME or --queue FILE")
+            }
+            var download = DownloadOptions(references: rest)
+            download.queueFiles = queueFiles
+            download.pin = options["--pin"] != nil
+            if let text = options["--rate"] {
+                let number = text.lowercased().hasSuffix("/s") ? String(text.dropLast(2)) : text
+                guard let rate = ByteSize.parse(number), rate >= 1024 else {
+                    throw UsageError("--rate '\(text)' is not a rate of at least 1k a second (e.g. 500k, 2M)")
+                }
+                download.rate = rate
+            }
+            download.backend = backend
+            return .download(download)
+        case "cache":
+            try allow(["--max-size"])
+            var cache = CacheOptions()
+            if let first = rest.first {
+                guard first == "clear" else { throw UsageError("cache \(first) is not an action: cache, cache --max-size SIZE, cache clear [REF]") }
+                guard options["--max-size"] == nil else { throw UsageError("cache clear does not take --max-size") }
+                cache.clear = true
+                cache.references = Array(rest.dropFirst())
+            }
+            if let size = options["--max-size"] {
+                guard ByteSize.parse(size) != nil else {
+                    throw UsageError("--max-size '\(size)' is not a size (e.g. 2G, 500M)")
+                }
+                cache.maxSize = size
+            }
+            return .cache(cache)
         case "notes":
             try allow(backendOptions)
             guard let reference = rest.first else { throw UsageError("notes needs an episode: a label, an index or a title") }
@@ -532,7 +600,7 @@ extension Invocation {
     }
 
     /// The commands, for an unknown one.
-    static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, demo, voice, chat, ctl and help"
+    static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, voice, chat, ctl and help"
 
     /// `T=REF`: a time (as `--start` takes it) and a voice note; the reference may hold `=` itself.
     private static func trigger(_ text: String) throws(UsageError) -> VoiceTrigger {

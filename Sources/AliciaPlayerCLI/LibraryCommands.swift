@@ -5,14 +5,24 @@ import AliciaSession
 enum LibraryCommands {
     static func tracks(json: Bool, backend options: BackendOptions) -> Int32 {
         do {
-            let library = try BackendSession(options).library()
+            let backend = try BackendSession(options)
+            let library = try backend.library()
             var progress: TrackList.Progress = [:]
             if let directory = PositionStore.defaultDirectory() {
                 let store = PositionStore(directory: directory)
                 for warning in store.warnings { Console.fail("warning: " + warning) }
                 for (key, saved) in store.all { progress[key] = (saved.position, saved.played) }
             }
-            Console.out(json ? library.json(progress: progress) + "\n" : TrackList.render(library, progress: progress))
+            var unavailable: Set<String> = []
+            if let banner = backend.offlineBanner {
+                for entry in library.entries where entry.episode.hasAudio
+                    && !OfflineCache.isCached(key: entry.episode.label ?? entry.episode.fileName, mediaPath: entry.episode.fileName) {
+                    unavailable.insert(entry.episode.label ?? entry.episode.title)
+                }
+                if !json { Console.out("(\(banner); episodes not downloaded are unavailable)\n") }
+            }
+            Console.out(json ? library.json(progress: progress) + "\n"
+                : TrackList.render(library, progress: progress, unavailable: unavailable))
             return CommandLineTool.Status.success
         } catch {
             Console.fail(error.message)

@@ -134,7 +134,8 @@ final class PlayCommand {
             do {
                 let location = try MediaLocation(reference)
                 let key = PositionStore.key(label: nil, location: location)
-                return .success(QueueItem(location: location, title: Self.fileName(location), positionKey: key, reference: key))
+                let item = QueueItem(location: location, title: Self.fileName(location), positionKey: key, reference: key)
+                return .success(location.isFile ? item : OfflineCache.substitute(item, key: key, mediaPath: nil))
             } catch {
                 switch error {
                 case .empty: Console.fail("play needs a URL or a path")
@@ -162,17 +163,10 @@ final class PlayCommand {
             self.backend = backend
         }
         guard let entry = backend.find(reference) else { return .failure(CommandLineTool.Status.failure) }
-        guard let fileName = entry.episode.fileName, entry.episode.hasAudio else {
-            Console.fail("\(entry.episode.label ?? entry.episode.title) has no audio yet")
-            return .failure(CommandLineTool.Status.failure)
-        }
-        do {
-            let location = try MediaLocation(backend.client.mediaURL(for: fileName))
-            let key = PositionStore.key(label: entry.episode.label, location: location)
-            return .success(QueueItem(location: location, title: entry.episode.title, label: entry.episode.label,
-                                      positionKey: key, reference: entry.episode.label ?? key).of(entry.episode))
-        } catch {
-            Console.fail("the backend gave a media path that is not a URL: \(fileName)")
+        switch backend.item(for: entry.episode) {
+        case .success(let item): return .success(item)
+        case .failure(let problem):
+            Console.fail(problem.message)
             return .failure(CommandLineTool.Status.failure)
         }
     }

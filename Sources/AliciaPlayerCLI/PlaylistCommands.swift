@@ -13,7 +13,9 @@ enum PlaylistCommands {
     /// `playlists [--json]`.
     static func list(json: Bool, backend options: BackendOptions) -> Int32 {
         do {
-            let playlists = try BackendSession(options).client.playlists()
+            let backend = try BackendSession(options)
+            let playlists = try backend.playlists()
+            if let banner = backend.offlineBanner, !json { Console.out("(\(banner))\n") }
             Console.out(json ? jsonText(playlists) : render(playlists))
             return CommandLineTool.Status.success
         } catch {
@@ -185,12 +187,13 @@ enum PlaylistCommands {
                 return .failure(.init(line: nil, "\(playlist.name): \(item.title) has a chunk path that is not a URL"))
             }
             if item.isEpisode, let label = item.source {
-                items.append(QueueItem(location: first, title: item.title, label: label,
-                                       positionKey: PositionStore.key(label: label, location: first), reference: label))
+                let streamed = QueueItem(location: first, title: item.title, label: label,
+                                         positionKey: PositionStore.key(label: label, location: first), reference: label)
+                items.append(OfflineCache.substitute(streamed, key: label, mediaPath: chunks[0].url))
             } else {
                 var queued = QueueItem(location: first, title: item.title, reference: "playlist:" + playlist.name)
                 queued.moreParts = Array(locations.dropFirst())
-                items.append(queued)
+                items.append(OfflineCache.substitute(chunks: chunks.map(\.url), of: queued))
             }
         }
         return .success(items)

@@ -32,7 +32,7 @@ final class QueueResolver {
         }
         let shelf: [Playlist]
         do {
-            shelf = try backend.client.playlists()
+            shelf = try backend.playlists()
         } catch {
             return .failure(.init(line: nil, error.message))
         }
@@ -124,17 +124,7 @@ final class QueueResolver {
         }
         switch library.resolve(reference) {
         case .found(let entry):
-            guard let fileName = entry.episode.fileName, entry.episode.hasAudio else {
-                return .failure(.init(line: nil, "\(entry.episode.label ?? entry.episode.title) has no audio yet"))
-            }
-            do {
-                let location = try MediaLocation(backend.client.mediaURL(for: fileName))
-                let key = PositionStore.key(label: entry.episode.label, location: location)
-                return .success(QueueItem(location: location, title: title ?? entry.episode.title, label: entry.episode.label,
-                                          positionKey: key, reference: entry.episode.label ?? key).of(entry.episode))
-            } catch {
-                return .failure(.init(line: nil, "the backend gave a media path that is not a URL: \(fileName)"))
-            }
+            return backend.item(for: entry.episode, title: title)
         case .ambiguous(let candidates):
             let labels = candidates.prefix(5).map { $0.episode.label ?? $0.episode.title }.joined(separator: ", ")
             return .failure(.init(line: nil, "'\(reference)' matches \(candidates.count) episodes (\(labels)); say which"))

@@ -7,13 +7,17 @@ import AliciaTerminal
 enum TrackList {
     typealias Progress = [String: (position: Double, played: Bool)]
 
-    static func render(_ library: Library, progress: Progress = [:]) -> String {
+    /// `unavailable`: episodes (by label, else title) that cannot be played now (offline, not downloaded).
+    static func render(_ library: Library, progress: Progress = [:], unavailable: Set<String> = []) -> String {
         guard !library.isEmpty else { return "The backend's library is empty.\n" }
         let widths = columnWidths(library.entries)
         var out = ""
         for shelf in library.shelves {
             out += shelf.title + "\n"
-            for entry in shelf.entries { out += line(entry, widths: widths, hasAudioMark: true, progress: progress) + "\n" }
+            for entry in shelf.entries {
+                out += line(entry, widths: widths, hasAudioMark: true, progress: progress)
+                    + (unavailable.contains(entry.episode.label ?? entry.episode.title) ? "  (unavailable offline)" : "") + "\n"
+            }
         }
         return out
     }

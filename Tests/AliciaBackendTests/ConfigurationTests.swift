@@ -90,7 +90,7 @@ import AliciaTestSupport
     @Test(arguments: [
         ("base_url = http://h:1\ntokn = abc\n", "config:2: unknown key 'tokn' (did you mean 'token'?)"),
         ("base-url = http://h:1\n\n# c\nTOKEN_FILES = /t\n", "config:4: unknown key 'token_files' (did you mean 'token_file'?)"),
-        ("base_url = http://h:1\ncolour = red\n", "config:2: unknown key 'colour' (the keys are base_url, token and token_file)"),
+        ("base_url = http://h:1\ncolour = red\n", "config:2: unknown key 'colour' (the keys are base_url, token, token_file and cache_max_size)"),
     ])
     func anUnknownKeyIsAWarningNamingFileAndLine(text: String, warning: String) throws {
         let (directory, path) = try write(text)
@@ -135,5 +135,16 @@ import AliciaTestSupport
         #expect(configuration.mediaURL(for: "/api/audio/a.wav") == "http://h:8766/api/audio/a.wav")
         #expect(configuration.hostAndPort == "h:8766")
         #expect(try BackendConfiguration(baseURL: "https://alicia.example", token: nil).hostAndPort == "alicia.example:443")
+    }
+}
+
+@Suite("Config file writes")
+struct ConfigFileSettingTests {
+    @Test("setting a key replaces its last line, or adds one; comments and other lines stay")
+    func setting() {
+        #expect(ConfigFile.setting("cache_max_size", to: "5G", in: "") == "cache_max_size = 5G\n")
+        #expect(ConfigFile.setting("cache_max_size", to: "5G", in: "# mine\nbase_url = http://h:1\ncache-max-size = 2G\n")
+            == "# mine\nbase_url = http://h:1\ncache_max_size = 5G\n")
+        #expect(ConfigFile.setting("cache_max_size", to: "1G", in: "token = x") == "token = x\ncache_max_size = 1G\n")
     }
 }

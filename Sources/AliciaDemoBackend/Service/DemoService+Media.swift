@@ -7,10 +7,19 @@ extension DemoService {
         }
         let wav = SynthesizedWAV(sound)
         let length = wav.byteCount
-        var headers: [(name: String, value: String)] = [("Content-Type", "audio/wav"), ("Accept-Ranges", "bytes")]
+        let modified = Self.lastModified(revision: faults.mediaRevision)
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", "audio/wav"), ("Accept-Ranges", "bytes"),
+            ("Last-Modified", HTTPDate.format(modified)),
+            ("ETag", "\"\(String(modified * 1_000_000_000, radix: 16))-\(String(length, radix: 16))\""),
+        ]
         let range: ClosedRange<Int>
         let status: Int
-        switch faults.ignoreRange ? .whole : ByteRangeRequest(header: request.header("range"), length: length) {
+        // If-Range as aiohttp's FileResponse reads it: an HTTP date at or after the file's
+        // modification keeps the Range; an older one sends the whole file; anything that is not a
+        // date (an ETag) counts as no If-Range at all.
+        let ifRangeStale = request.header("if-range").flatMap(HTTPDate.parse).map { $0 < modified } ?? false
+        switch faults.ignoreRange || ifRangeStale ? .whole : ByteRangeRequest(header: request.header("range"), length: length) {
         case .whole:
             range = 0...length - 1
             status = 200
@@ -29,5 +38,12 @@ extension DemoService {
         }
         let producer = MediaBodyProducer(wav, range: range, faults: faults, stopSignal: stopSignal)
         return HTTPReply(status: status, headers: headers, body: .stream(length: range.count, producer: producer))
+    }
+}
+
+extension DemoService {
+    /// The library's files were made 2025-01-01 00:00:00 UTC; each revision is a day later.
+    static func lastModified(revision: UInt8) -> Int {
+        1_735_689_600 + Int(revision) * 86_400
     }
 }

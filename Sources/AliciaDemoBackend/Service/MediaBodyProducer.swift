@@ -42,6 +42,13 @@ final class MediaBodyProducer: BodyProducer {
         }
         let written = cursor.read(at: position, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]))
         guard written > 0 else { return .abort }
+        // `Faults.mediaRevision`: a file changed on the server.
+        let revision = faults.mediaRevision
+        if revision != 0 {
+            for offset in 0..<written where position + offset >= SynthesizedWAV.headerSize {
+                buffer[offset] ^= revision
+            }
+        }
         position += written
         sent += written
         return .bytes(written)

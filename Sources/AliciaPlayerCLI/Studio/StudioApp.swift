@@ -635,7 +635,7 @@ final class StudioApp {
             model.libraryError = nil
             // Alicia's playlists, as a shelf of their own after the collections.
             do {
-                playlists = try backend.client.playlists()
+                playlists = try backend.playlists()
             } catch {
                 setStatus("playlists: \(error.message)", error: true)
             }
@@ -646,7 +646,17 @@ final class StudioApp {
                         duration: playlist.duration, symbol: "playlist", fileName: Self.playlistPrefix + playlist.id,
                         collection: "playlists", collectionTitle: "Playlists")
             }
-            model.library = Library(library.entries.map(\.episode) + shelf)
+            var episodes = library.entries.map(\.episode)
+            if let banner = backend.offlineBanner {
+                // Offline: what was not downloaded cannot play; say so where its mood is.
+                for index in episodes.indices where episodes[index].hasAudio
+                    && !OfflineCache.isCached(key: episodes[index].label ?? episodes[index].fileName, mediaPath: episodes[index].fileName) {
+                    episodes[index].mood = "unavailable offline"
+                    episodes[index].fileName = nil
+                }
+                setStatus(banner)
+            }
+            model.library = Library(episodes + shelf)
         } catch {
             model.libraryError = error.message
             setStatus(error.message, error: true)
@@ -754,10 +764,7 @@ final class StudioApp {
             }
             return nil
         }
-        guard let fileName = episode.fileName, episode.hasAudio,
-              let location = try? MediaLocation(backend.client.mediaURL(for: fileName)) else { return nil }
-        return QueueItem(location: location, title: episode.title, label: episode.label,
-                         positionKey: PositionStore.key(label: episode.label, location: location), reference: episode.label).of(episode)
+        return try? backend.item(for: episode).get()
     }
 
     /// The now-playing panel's record of `item`: its library entry when it is one.

@@ -73,14 +73,13 @@ struct PlainStudio {
         var items: [QueueItem] = []
         var start = 0
         for entry in library.entries where entry.episode.hasAudio {
-            guard let fileName = entry.episode.fileName else { continue }
-            do {
-                let location = try MediaLocation(backend.client.mediaURL(for: fileName))
+            switch backend.item(for: entry.episode) {
+            case .success(let item):
                 if case .entry(_, let index)? = autoplay, index == entry.index { start = items.count }
-                items.append(QueueItem(location: location, title: entry.episode.title, label: entry.episode.label,
-                                       positionKey: PositionStore.key(label: entry.episode.label, location: location)).of(entry.episode))
-            } catch {
-                Console.fail("\(entry.episode.label ?? entry.episode.title): the media path '\(fileName)' does not make a URL")
+                items.append(item)
+            case .failure(let problem):
+                // Offline, what was not downloaded is left out.
+                if backend.offlineSince == nil { Console.fail(problem.message) }
             }
         }
         let durations = Dictionary(library.entries.map { ($0.episode.label ?? $0.episode.title, $0.episode.duration) },

@@ -1,0 +1,394 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CCurl
+internal import AliciaCurl
+internal import AliciaJSON
+
+/// One file to download.
+package struct DownloadRequest: Sendable {
+    /// The URL fetched; may hold the token: never shown, never written.
+    package var url: String
+    /// The URL as shown (token as `***`).
+    package var display: String
+    /// What the cache will know of it (key, title, label, media path, pinned).
+    package var entry: CacheEntry
+    /// `--rate`: bytes per second at most, nil for no limit.
+    package var rateLimit: Int64?
+
+    package init(url: String, display: String, entry: CacheEntry, rateLimit: Int64? = nil) {
+        self.url = url
+        self.display = display
+        self.entry = entry
+        self.rateLimit = rateLimit
+    }
+}
+
+/// How far a download has come.
+package struct DownloadProgress: Sendable, Equatable {
+    /// Bytes in the `.part` file.
+    package var received: Int64
+    /// The file's size, once the server said.
+    package var total: Int64?
+    /// Bytes received by this run (not counting what an earlier run left), and over how long.
+    package var receivedThisRun: Int64
+    package var seconds: Double
+
+    package var bytesPerSecond: Double { seconds > 0 ? Double(receivedThisRun) / seconds : 0 }
+}
+
+package enum DownloadOutcome: Equatable, Sendable {
+    /// It was complete in the cache already (perhaps another instance just finished it).
+    case alreadyCached(CacheEntry)
+    /// Downloaded now; `resumedFrom` > 0 when an earlier run's `.part` was continued.
+    case downloaded(CacheEntry, resumedFrom: Int64)
+}
+
+/// What a `.part` was fetched as, kept beside it (`NAME.part.json`): the validators to resume with.
+struct PartInfo: Codable, Equatable {
+    var lastModified: String?
+    var etag: String?
+    var total: Int64?
+
+    private enum CodingKeys: String, CodingKey { case lastModified = "last_modified", etag, total }
+
+    /// What `If-Range` sends: the Last-Modified date when there is one (aiohttp, Alicia's server,
+    /// honours only that form and takes an ETag there for no condition at all), else a strong ETag;
+    /// nil when neither can be used (then the total size is the only check).
+    var ifRange: String? {
+        if let lastModified, !lastModified.isEmpty { return lastModified }
+        if let etag, etag.hasPrefix("\"") { return etag }
+        return nil
+    }
+}
+
+/// Downloads files into a `MediaCache` over libcurl, on the caller's thread, one at a time: into
+/// `NAME.part`, resumed with `Range` and `If-Range` when an earlier run left one, renamed into
+/// place once its size (and a WAV's header) checks out. Holds `NAME.lock` while it runs, so two
+/// instances never download one file at once: the second waits, then finds it cached.
+package final class MediaDownloader {
+    private let easy: CurlEasy
+    /// Dropped connections are asked again from the next missing byte this many times.
+    package var retries = 3
+
+    package init() throws(DownloadError) {
+        do {
+            easy = try CurlEasy()
+        } catch {
+            throw .cache("cannot start libcurl: \(error.message)")
+        }
+        easy.set(CURLOPT_NOSIGNAL, 1)
+        easy.set(CURLOPT_PROTOCOLS_STR, "http,https,file")
+        easy.set(CURLOPT_FOLLOWLOCATION, 1)
+        easy.set(CURLOPT_MAXREDIRS, 10)
+        easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        easy.set(CURLOPT_CONNECTTIMEOUT_MS, 10_000)
+        easy.set(CURLOPT_LOW_SPEED_LIMIT, 1000)
+        easy.set(CURLOPT_LOW_SPEED_TIME, 20)
+        easy.set(CURLOPT_TCP_KEEPALIVE, 1)
+        easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+        easy.set(CURLOPT_USERAGENT, "alicia-player")
+        // 512 KiB pieces: a write(2) each, instead of one per 16 KiB (libcurl's default).
+        easy.set(CURLOPT_BUFFERSIZE, 512 * 1024)
+    }
+
+    /// Downloads `request` into `cache`. `shouldStop` is asked about once a second and with every
+    /// piece (a signal: the `.part` stays); `waiting` is told when another instance holds the file;
+    /// `warn` gets what the listener should know (a restart from 0); `progress` about 10 times a second.
+    package func download(_ request: DownloadRequest, into cache: MediaCache, shouldStop: @escaping () -> Bool,
+                          waiting: () -> Void = {}, warn: @escaping (String) -> Void = { _ in },
+                          progress: @escaping (DownloadProgress) -> Void = { _ in }) throws(DownloadError) -> DownloadOutcome {
+        let name = request.entry.fileName
+        let final = cache.path(of: name)
+        if let cached = cache.file(for: request.entry.key, mediaPath: request.entry.mediaPath) { return .alreadyCached(cached.entry) }
+        guard let lock = cache.downloadLock(name) else {
+            throw .cache("cannot open \(final).lock: \(String(cString: strerror(errno)))")
+        }
+        if !lock.tryLock() {
+            waiting()
+            lock.lock()
+        }
+        defer { lock.unlock() }
+        if let cached = cache.file(for: request.entry.key, mediaPath: request.entry.mediaPath) { return .alreadyCached(cached.entry) }
+
+        let part = final + ".part"
+        let fd = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .write(path: part, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        let transfer = Transfer(fd: fd, part: part, infoPath: part + ".json", request: request)
+        try transfer.start()
+        let resumedFrom = transfer.position
+        easy.abortWhen(shouldStop)
+        defer { easy.abortWhen(nil) }
+        if let rate = request.rateLimit {
+            alicia_easy_setopt_off(easy.handle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(rate))
+        } else {
+            alicia_easy_setopt_off(easy.handle, CURLOPT_MAX_RECV_SPEED_LARGE, 0)
+        }
+        var failures = 0
+        while !transfer.isComplete {
+            if shouldStop() { throw .interrupted(kept: transfer.position) }
+            let result = run(transfer, warn: warn, progress: progress)
+            switch result {
+            case .finished:
+                failures = 0
+            case .restart:
+                failures += 1
+                guard failures <= retries else {
+                    throw .badReply(url: request.display, detail: "it changed on every attempt")
+                }
+            case .failed(let error):
+                if shouldStop() { throw .interrupted(kept: transfer.position) }
+                if case .network = error, failures < retries {
+                    failures += 1
+                    Self.backOff(failures)
+                    continue
+                }
+                throw error
+            }
+        }
+        return .downloaded(try finish(transfer, into: cache), resumedFrom: resumedFrom)
+    }
+
+    /// One request, from `transfer.position` on.
+    private func run(_ transfer: Transfer, warn: @escaping (String) -> Void, progress: @escaping (DownloadProgress) -> Void) -> MediaDownloaderAttempt {
+        let request = transfer.request
+        easy.set(CURLOPT_URL, request.url)
+        easy.set(CURLOPT_HTTPGET, 1)
+        var headers: [String] = []
+        if transfer.position > 0 {
+            easy.setRange(start: transfer.position, end: nil)
+            if let validator = transfer.info.ifRange { headers.append("If-Range: " + validator) }
+        } else {
+            easy.set(CURLOPT_RANGE, nil as String?)
+        }
+        easy.setHeaders(headers)
+        var decided = false
+        var outcome: MediaDownloaderAttempt?
+        let started = MonotonicClock.seconds()
+        var lastReport = started
+        let runStart = transfer.position
+        easy.onBody { [easy] bytes in
+            if !decided {
+                decided = true
+                if let stop = transfer.decide(status: easy.responseCode, contentRange: easy.header("Content-Range"),
+                                              contentLength: easy.contentLength, lastModified: easy.header("Last-Modified"),
+                                              etag: easy.header("ETag"), warn: warn) {
+                    outcome = stop
+                    return 0
+                }
+            }
+            if let error = transfer.write(bytes) {
+                outcome = .failed(error)
+                return 0
+            }
+            let now = MonotonicClock.seconds()
+            if now - lastReport >= 0.1 {
+                lastReport = now
+                progress(DownloadProgress(received: transfer.position, total: transfer.info.total,
+                                          receivedThisRun: transfer.position - runStart, seconds: now - started))
+            }
+            return bytes.count
+        }
+        let failure = easy.perform()
+        easy.onBody { $0.count }
+        if let outcome { return outcome }
+        if !decided, let stop = transfer.decide(status: easy.responseCode, contentRange: easy.header("Content-Range"),
+                                               contentLength: easy.contentLength, lastModified: easy.header("Last-Modified"),
+                                               etag: easy.header("ETag"), warn: warn) {
+            if case .finished = stop, failure == nil || transfer.isComplete { return .finished }
+            if failure == nil { return stop }
+        }
+        if let failure {
+            if failure.code == CurlError.writeError || failure.code == Int(CURLE_ABORTED_BY_CALLBACK.rawValue) {
+                return .failed(.interrupted(kept: transfer.position))
+            }
+            return .failed(.network(url: request.display, reason: Self.describe(failure), kept: transfer.position))
+        }
+        progress(DownloadProgress(received: transfer.position, total: transfer.info.total,
+                                  receivedThisRun: transfer.position - runStart, seconds: MonotonicClock.seconds() - started))
+        if transfer.info.total == nil { transfer.info.total = transfer.position }
+        if !transfer.isComplete {
+            return .failed(.network(url: request.display, reason: "the connection ended early", kept: transfer.position))
+        }
+        return .finished
+    }
+
+    /// Checks the whole file and gives it its name.
+    private func finish(_ transfer: Transfer, into cache: MediaCache) throws(DownloadError) -> CacheEntry {
+        if let problem = WAVCheck.problem(fd: transfer.fd, size: transfer.position) {
+            _ = ftruncate(transfer.fd, 0)
+            unlink(transfer.infoPath)
+            throw .badReply(url: transfer.request.display, detail: problem + " (discarded; run download again)")
+        }
+        guard fsync(transfer.fd) == 0 else {
+            let reason = errno
+            if reason == ENOSPC || reason == EDQUOT { throw .diskFull(part: transfer.part, kept: transfer.position) }
+            throw .write(path: transfer.part, reason: String(cString: strerror(reason)))
+        }
+        var entry = transfer.request.entry
+        entry.size = transfer.position
+        entry.downloadedMS = MonotonicClock.realtimeMilliseconds()
+        do {
+            try cache.write(entry)
+        } catch {
+            if error.isDiskFull { throw .diskFull(part: transfer.part, kept: transfer.position) }
+            throw .write(path: error.path, reason: String(cString: strerror(error.errno)))
+        }
+        let final = cache.path(of: entry.fileName)
+        guard rename(transfer.part, final) == 0 else {
+            throw .write(path: final, reason: String(cString: strerror(errno)))
+        }
+        unlink(transfer.infoPath)
+        let directory = open(cache.mediaDirectory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
+        return entry
+    }
+
+    /// 0.25 s, 0.5 s, 1 s: a dropped connection on a tailnet is usually back within that.
+    private static func backOff(_ attempt: Int) {
+        var pause = timespec(tv_sec: 0, tv_nsec: 250_000_000 << min(2, attempt - 1))
+        if pause.tv_nsec >= 1_000_000_000 {
+            pause.tv_sec = pause.tv_nsec / 1_000_000_000
+            pause.tv_nsec %= 1_000_000_000
+        }
+        nanosleep(&pause, nil)
+    }
+
+    private static func describe(_ error: CurlError) -> String {
+        switch error.code {
+        case CurlError.couldNotConnect: return "cannot connect (\(error.message))"
+        case CurlError.couldNotResolveHost: return "cannot find the server"
+        case CurlError.timedOut: return "the connection stalled"
+        case _ where error.isTransient: return "the connection dropped"
+        default: return error.message
+        }
+    }
+}
+
+/// How one request of a download ended.
+enum MediaDownloaderAttempt {
+    case finished
+    /// The file must be fetched again from 0 (it changed on the server).
+    case restart
+    case failed(DownloadError)
+}
+
+/// The state of one download: the `.part` file, its info, and what the server's answer means.
+/// Used on the downloading thread only.
+private final class Transfer {
+    let fd: Int32
+    let part: String
+    let infoPath: String
+    let request: DownloadRequest
+    var info = PartInfo()
+    /// Bytes in the `.part` (where the next write goes).
+    var position: Int64 = 0
+
+    init(fd: Int32, part: String, infoPath: String, request: DownloadRequest) {
+        self.fd = fd
+        self.part = part
+        self.infoPath = infoPath
+        self.request = request
+    }
+
+    var isComplete: Bool { info.total.map { position >= $0 && position > 0 } ?? false }
+
+    /// Picks up an earlier run's `.part`, if its info is there; else starts from 0.
+    func start() throws(DownloadError) {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw .write(path: part, reason: String(cString: strerror(errno))) }
+        position = Int64(status.st_size)
+        if position > 0, let bytes = MediaCache.read(infoPath), let saved = try? JSON.decode(PartInfo.self, from: bytes),
+           saved.total.map({ position <= $0 }) ?? true {
+            info = saved
+        } else {
+            try truncate()
+        }
+    }
+
+    func truncate() throws(DownloadError) {
+        var status = stat()
+        let empty = fstat(fd, &status) == 0 && status.st_size == 0
+        guard empty || ftruncate(fd, 0) == 0 else { throw .write(path: part, reason: String(cString: strerror(errno))) }
+        position = 0
+        info = PartInfo()
+        unlink(infoPath)
+    }
+
+    /// Reads the status and headers of an answer (at its first body bytes): nil to go on writing,
+    /// or why to stop this request.
+    func decide(status: Int, contentRange: String?, contentLength: Int64?, lastModified: String?, etag: String?,
+                warn: (String) -> Void) -> MediaDownloaderAttempt? {
+        let answered = PartInfo(lastModified: lastModified, etag: etag, total: nil)
+        switch status {
+        case 206:
+            guard let range = contentRange.flatMap(ByteRange.init), range.first == position else {
+                return .failed(.badReply(url: request.display, detail: "a Range answer for other bytes (\(contentRange ?? "no Content-Range"))"))
+            }
+            if let total = info.total, let now = range.total, total != now {
+                warn("\(request.entry.title) changed on the server (now \(ByteSize.format(now))): downloading it again from the start")
+                do { try truncate() } catch { return .failed(error) }
+                return .restart
+            }
+            info.total = range.total ?? info.total
+            if info.lastModified == nil && info.etag == nil {
+                info.lastModified = lastModified
+                info.etag = etag
+            }
+            return saveInfo()
+        case 200, 0:
+            if position > 0 {
+                let sameFile = (info.lastModified != nil && info.lastModified == answered.lastModified)
+                    || (info.lastModified == nil && info.etag != nil && info.etag == answered.etag)
+                if sameFile || info.ifRange == nil {
+                    warn("the server ignored the Range request for \(request.entry.title): downloading it again from the start")
+                } else {
+                    warn("\(request.entry.title) changed on the server since its download began: downloading it again from the start")
+                }
+                do { try truncate() } catch { return .failed(error) }
+            }
+            info = PartInfo(lastModified: lastModified, etag: etag, total: contentLength)
+            return saveInfo()
+        case 416:
+            if let total = contentRange.flatMap(ByteRange.init)?.total, total == position, position > 0 {
+                info.total = total
+                return .finished
+            }
+            do { try truncate() } catch { return .failed(error) }
+            return .restart
+        default:
+            return .failed(.httpStatus(status, url: request.display))
+        }
+    }
+
+    private func saveInfo() -> MediaDownloaderAttempt? {
+        guard let bytes = try? JSON.encode(info) else { return nil }
+        do {
+            try MediaCache.writeAtomically(bytes, to: infoPath)
+        } catch {
+            return .failed(error.isDiskFull ? .diskFull(part: part, kept: position) : .write(path: infoPath, reason: error.message))
+        }
+        return nil
+    }
+
+    /// Appends `bytes` to the `.part`; nil, or why it could not.
+    func write(_ bytes: UnsafeRawBufferPointer) -> DownloadError? {
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(position))
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                let reason = n < 0 ? errno : ENOSPC
+                if reason == ENOSPC || reason == EDQUOT { return .diskFull(part: part, kept: position) }
+                return .write(path: part, reason: String(cString: strerror(reason)))
+            }
+            done += n
+            position += Int64(n)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AliciaAudio
+import AliciaBackend
+import AliciaCache
+import AliciaSession
+import AliciaTerminal
+
+/// `alicia-player cache` (what is downloaded: title, size, played), `cache --max-size SIZE` (the
+/// bound, kept in the config file as `cache_max_size`), `cache clear [REF…]`.
+enum CacheCommand {
+    /// The bound when none is set: 2 GiB, a few hours of 48 kHz stereo WAV.
+    static let defaultMaximumSize: Int64 = 2 << 30
+
+    /// The bound from the config file, or the default.
+    static func maximumSize() -> Int64 {
+        ConfigurationLoader.fileValue("cache_max_size", environment: BackendSession.environment()).flatMap(ByteSize.parse)
+            ?? defaultMaximumSize
+    }
+
+    /// The position keys (labels) of the episodes heard to the end.
+    static func playedKeys() -> Set<String> {
+        guard let directory = PositionStore.defaultDirectory() else { return [] }
+        return Set(PositionStore(directory: directory).all.filter { $0.value.played }.map(\.key))
+    }
+
+    static func run(_ options: CacheOptions) -> Int32 {
+        let cache: MediaCache
+        switch OfflineCache.open() {
+        case .success(let opened): cache = opened
+        case .failure(let problem):
+            Console.fail(problem.message)
+            return CommandLineTool.Status.failure
+        }
+        if let size = options.maxSize {
+            do {
+                let path = try ConfigurationLoader.setFileValue("cache_max_size", to: size, environment: BackendSession.environment())
+                Console.out("the cache's bound is \(ByteSize.format(ByteSize.parse(size) ?? 0)) (kept in \(path))\n")
+            } catch {
+                Console.fail(error.message)
+                return CommandLineTool.Status.failure
+            }
+            let limit = ByteSize.parse(size) ?? defaultMaximumSize
+            for entry in cache.evict(limit: limit, played: playedKeys(), protected: []) {
+                Console.out("removed \(entry.label ?? entry.title) (\(ByteSize.format(entry.size)))\n")
+            }
+            return CommandLineTool.Status.success
+        }
+        if options.clear {
+            return clear(options.references, cache: cache)
+        }
+        list(cache)
+        return CommandLineTool.Status.success
+    }
+
+    private static func list(_ cache: MediaCache) {
+        let entries = cache.entries()
+        let limit = maximumSize()
+        let total = entries.reduce(Int64(0)) { $0 + $1.size }
+        guard !entries.isEmpty else {
+            Console.out("Nothing downloaded (bound \(ByteSize.format(limit)), in \(cache.directory)).\n")
+            return
+        }
+        let played = playedKeys()
+        let labelWidth = entries.map { DisplayWidth.of($0.label ?? "—") }.max() ?? 1
+        let titleWidth = min(48, entries.map { DisplayWidth.of($0.title) }.max() ?? 1)
+        for entry in entries {
+            var line = "  " + DisplayWidth.pad(entry.label ?? "—", to: labelWidth) + "  " + DisplayWidth.pad(entry.title, to: titleWidth)
+                + "  " + ByteSize.format(entry.size)
+            if played.contains(entry.key) { line += "  ✓ played" }
+            if entry.pinned { line += "  pinned" }
+            Console.out(line + "\n")
+        }
+        Console.out("\(entries.count) file\(entries.count == 1 ? "" : "s"), \(ByteSize.format(total)) of \(ByteSize.format(limit)), in \(cache.directory)\n")
+    }
+
+    /// Removes the files `references` name (a label, a title piece, a media path), or everything.
+    private static func clear(_ references: [String], cache: MediaCache) -> Int32 {
+        let entries = cache.entries()
+        var chosen: [CacheEntry] = []
+        if references.isEmpty {
+            chosen = entries
+            cache.removeParts()
+        }
+        for reference in references {
+            let wanted = reference.lowercased()
+            let matches = entries.filter {
+                $0.key.lowercased() == wanted || $0.label?.lowercased() == wanted
+            }
+            let pieces = matches.isEmpty ? entries.filter { $0.title.lowercased().contains(wanted) } : matches
+            guard !pieces.isEmpty else {
+                Console.fail("nothing cached matches '\(reference)' (`alicia-player cache` lists what is)")
+                return CommandLineTool.Status.failure
+            }
+            chosen += pieces
+        }
+        var status = CommandLineTool.Status.success
+        for entry in chosen {
+            switch cache.remove(entry) {
+            case .removed:
+                Console.out("removed \(entry.label ?? entry.title) (\(ByteSize.format(entry.size)))\n")
+            case .inUse:
+                Console.fail("\(entry.label ?? entry.title) is queued in a running player or downloading: kept")
+                status = CommandLineTool.Status.failure
+            }
+        }
+        return status
+    }
+}

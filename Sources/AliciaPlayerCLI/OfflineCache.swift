@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AliciaAudio
+import AliciaCache
+import AliciaSession
+import Synchronization
+
+/// The download cache as the commands use it: opened once, cached files put in place of the
+/// backend's URLs wherever a reference becomes a queue item, and each such file leased (held
+/// against eviction by any instance) for as long as this process runs.
+enum OfflineCache {
+    static func environment() -> [String: String] {
+        var values: [String: String] = [:]
+        for key in ["XDG_CACHE_HOME", "HOME"] {
+            if let value = getenv(key) { values[key] = String(cString: value) }
+        }
+        return values
+    }
+
+    /// The cache at its default place, made if need be; or why it cannot be.
+    static func open() -> Result<MediaCache, MediaCache.Problem> {
+        guard let directory = MediaCache.defaultDirectory(environment: environment()) else { return .failure(.noDirectory) }
+        do {
+            return .success(try MediaCache(directory: directory))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The cache for lookups: nil (silently) when there is none to be had.
+    private static let shared: MediaCache? = try? open().get()
+
+    /// Files this process plays from the cache, held shared so eviction leaves them alone.
+    private static let leases = Mutex<[FileLock]>([])
+
+    /// The cached file of `key`, if any.
+    static func cachedFile(key: String, mediaPath: String?) -> String? {
+        shared?.file(for: key, mediaPath: mediaPath)?.path
+    }
+
+    /// `item` playing from the cache when `key` (an episode's label, or a media path) is cached: its
+    /// location becomes the local file; title, label, position key and reference stay, so it resumes
+    /// where the streamed one would and a saved queue still names the episode.
+    static func substitute(_ item: QueueItem, key: String?, mediaPath: String?) -> QueueItem {
+        guard let key, let cache = shared, let file = cache.file(for: key, mediaPath: mediaPath),
+              let location = try? MediaLocation(file.path) else { return item }
+        if let lease = cache.lease(key) { leases.withLock { $0.append(lease) } }
+        var cached = item
+        cached.location = location
+        return cached
+    }
+
+    /// A read-aloud piece's chunks from the cache, when every one of them is there.
+    static func substitute(chunks: [String], of item: QueueItem) -> QueueItem {
+        guard let cache = shared else { return item }
+        var files: [MediaLocation] = []
+        for path in chunks {
+            guard let file = cache.file(for: path, mediaPath: path), let location = try? MediaLocation(file.path) else { return item }
+            files.append(location)
+        }
+        guard let first = files.first else { return item }
+        for path in chunks { if let lease = cache.lease(path) { leases.withLock { $0.append(lease) } } }
+        var cached = item
+        cached.location = first
+        cached.moreParts = Array(files.dropFirst())
+        return cached
+    }
+
+    /// Whether `key` is cached (for "unavailable" marks offline).
+    static func isCached(key: String?, mediaPath: String?) -> Bool {
+        guard let key else { return false }
+        return shared?.file(for: key, mediaPath: mediaPath) != nil
+    }
+}
