@@ -29,7 +29,7 @@ let package = Package(
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-gnutls-dev"])]
+            providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(
             name: "CSndfile",
