@@ -28,7 +28,7 @@ public enum CommandLineTool {
     private static func run(_ invocation: Invocation) -> Int32 {
         switch invocation {
         case .help(let command):
-            Console.out((command.flatMap(CommandUsage.text(for:)) ?? Invocation.usage) + "\n")
+            Console.out(UsageText.rendered(command) + "\n")
             return Status.success
         case .version:
             Console.out("alicia-player \(version)\n")
@@ -53,6 +53,8 @@ public enum CommandLineTool {
             return VoiceCommand(options: options).run()
         case .chat(let options):
             return ChatCommand(options: options).run()
+        case .config(let action, let backend):
+            return ConfigCommand(action: action, backend: backend).run()
         }
     }
 }

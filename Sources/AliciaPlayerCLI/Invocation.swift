@@ -16,9 +16,21 @@ public enum Invocation: Equatable, Sendable {
     case demo(PlayOptions, DemoOptions)
     case voice(PlayOptions)
     case chat(ChatOptions)
+    /// `config`, `config --path`, `config set KEY VALUE`.
+    case config(ConfigAction, backend: BackendOptions)
     /// The interactive Studio over the configured backend; `implicit` when no
     /// command was given at all.
     case studio(PlayOptions, implicit: Bool)
+}
+
+/// What `alicia-player config` does.
+public enum ConfigAction: Equatable, Sendable {
+    /// The effective configuration and where each value came from.
+    case show
+    /// The config file's path.
+    case path
+    /// Sets a key in the config file (creating it, mode 0600).
+    case set(key: String, value: String)
 }
 
 /// A voice note to play at a position of the episode (`--voice-at T=URL`).
@@ -152,6 +164,7 @@ extension Invocation {
                alicia-player demo [--device SINK] | demo --serve [--port N] [--token TOKEN]
                alicia-player voice <ref> [--volume N] [--device SINK]
                alicia-player chat "text" [--voice] [--react EMOJI] [--volume N]
+               alicia-player config [--path] | config set KEY VALUE
                alicia-player help [COMMAND] | COMMAND --help | --version
 
         Plays Alicia's episodes and voice notes, or any WAV, FLAC, Ogg or MP3 file, streaming with
@@ -178,6 +191,8 @@ extension Invocation {
           voice <ref>            play one voice note (a URL, a path, or a media path like /api/audio/voice-1.wav)
           chat "text"            send Alicia a message and print her reply as it streams in;
                                  --voice asks for a voice note too and plays it; --react EMOJI reacts to the reply
+          config                 print the effective configuration and where each value came from;
+                                 --path prints the file's path; set KEY VALUE edits it
 
         Options:
           --loop                 (play, queue) start the queue again after its last item
@@ -215,7 +230,7 @@ extension Invocation {
                                               "--voice-at", "--voice-focus", "--resume-rewind", "--react", "--volume", "--port", "--save"]
     /// Options without a value.
     private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "--serve", "--from-start",
-                                             "--keep-going", "--check",
+                                             "--keep-going", "--check", "--path",
                                              "-h", "--help", "-V", "--version"]
 
     /// Parses the arguments after the program name. An error names the command it is about, when
@@ -278,7 +293,7 @@ extension Invocation {
         if options["-V"] != nil || options["--version"] != nil { return .version }
         guard let command = positionals.first else {
             guard seen.allSatisfy({ ["--base-url", "--token", "--token-file", "--device", "--quiet", "--volume", "--speed"].contains($0) }) else {
-                throw UsageError("no command given (studio, play, queue, script, playlists, playlist, tracks, notes, demo, voice or chat)")
+                throw UsageError("no command given (studio, play, queue, script, playlists, playlist, tracks, notes, demo, voice, chat or config)")
             }
             var studio = try playOptions(reference: "", options)
             studio.backend = BackendOptions(baseURL: options["--base-url"], token: options["--token"], tokenFile: options["--token-file"])
@@ -386,6 +401,15 @@ extension Invocation {
             guard let reference = rest.first else { throw UsageError("notes needs an episode: a label, an index or a title") }
             guard rest.count == 1 else { throw UsageError("notes takes one episode, got '\(rest[1])' too") }
             return .notes(reference: reference, backend: backend)
+        case "config":
+            guard rest.first != "set" else {
+                try allow([])
+                guard rest.count == 3 else { throw UsageError("config set takes KEY VALUE (\(configKeys))") }
+                return .config(.set(key: rest[1], value: rest[2]), backend: backend)
+            }
+            try allow(backendOptions.union(["--path"]))
+            guard rest.isEmpty else { throw UsageError("config takes no arguments but set KEY VALUE, got '\(rest[0])'") }
+            return .config(options["--path"] != nil ? .path : .show, backend: backend)
         case "studio":
             try allow(backendOptions.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet",
                                             "--from-start"]))
@@ -474,7 +498,10 @@ extension Invocation {
     }
 
     /// The commands, for an unknown one.
-    static let commandNames = "studio, play, tracks, notes, demo, voice, chat and help"
+    static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, demo, voice, chat, config and help"
+
+    /// The keys `config set` takes.
+    static let configKeys = "base_url, token or token_file"
 
     /// `T=REF`: a time (as `--start` takes it) and a voice note; the reference may hold `=` itself.
     private static func trigger(_ text: String) throws(UsageError) -> VoiceTrigger {
