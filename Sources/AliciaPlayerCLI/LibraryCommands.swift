@@ -6,6 +6,7 @@ enum LibraryCommands {
     static func tracks(json: Bool, backend options: BackendOptions) -> Int32 {
         do {
             let library = try BackendSession(options).library()
+            CompletionCache.record(library)
             var progress: TrackList.Progress = [:]
             if let directory = PositionStore.defaultDirectory() {
                 let store = PositionStore(directory: directory)

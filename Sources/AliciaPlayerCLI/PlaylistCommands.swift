@@ -14,6 +14,7 @@ enum PlaylistCommands {
     static func list(json: Bool, backend options: BackendOptions) -> Int32 {
         do {
             let playlists = try BackendSession(options).client.playlists()
+            CompletionCache.record(playlists)
             Console.out(json ? jsonText(playlists) : render(playlists))
             return CommandLineTool.Status.success
         } catch {
