@@ -9,6 +9,8 @@ import AliciaBackend
         (["config", "--path"], .config(.path, backend: BackendOptions())),
         (["config", "--token", "t"], .config(.show, backend: BackendOptions(token: "t"))),
         (["config", "set", "token", "abc"], .config(.set(key: "token", value: "abc"), backend: BackendOptions())),
+        (["config", "--help"], .help(command: "config")),
+        (["help", "config"], .help(command: "config")),
     ])
     func parses(arguments: [String], expected: Invocation) throws {
         #expect(try Invocation.parse(arguments) == expected)
