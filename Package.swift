@@ -29,7 +29,7 @@ let package = Package(
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-gnutls-dev"])]
+            providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(
             name: "CSndfile",
@@ -52,6 +52,13 @@ let package = Package(
         .systemLibrary(
             name: "CSoxr",
             providers: [.apt(["libsoxr-dev"])]
+        ),
+        // Display width: utf8proc's character widths and grapheme breaking (the library tmux and
+        // Julia use), for the terminal layer. No pkgConfig: libutf8proc.pc adds -DUTF8PROC_EXPORTS
+        // (for Windows DLLs), which SwiftPM rejects with a warning; the header is on the default path.
+        .systemLibrary(
+            name: "CUtf8proc",
+            providers: [.apt(["libutf8proc-dev"])]
         ),
         .systemLibrary(
             name: "CJSON",
@@ -120,6 +127,7 @@ let package = Package(
         // The terminal layer of the interactive UI: raw mode, keys, display width, diffed screens.
         .target(
             name: "AliciaTerminal",
+            dependencies: ["CUtf8proc"],
             swiftSettings: functionSections
         ),
         // Option parsing, time formats, the progress line and the `play` loop:

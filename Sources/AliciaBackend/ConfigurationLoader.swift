@@ -128,21 +128,6 @@ public enum ConfigFile {
         return "unknown key '\(key)' (the keys are base_url, token, token_file and cache_max_size)"
     }
 
-    /// `text` with `key = value` set: the last line of that key replaced, or a line added at the end.
-    /// Comments and other lines stay as they were.
-    public static func setting(_ key: String, to value: String, in text: String) -> String {
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        let line = "\(key) = \(value)"
-        let normalised = key.lowercased().replacingOccurrences(of: "-", with: "_")
-        if let entry = (try? entries(text))?.last(where: { $0.key == normalised }), entry.line - 1 < lines.count {
-            lines[entry.line - 1] = line
-        } else {
-            lines.append(line)
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
     /// Levenshtein distance over characters.
     static func editDistance(_ a: String, _ b: String) -> Int {
         let b = Array(b)
@@ -205,7 +190,13 @@ extension ConfigurationLoader {
         }
         var info = stat()
         let mode = stat(path, &info) == 0 ? info.st_mode & 0o777 : 0o600
-        let bytes = Array(ConfigFile.setting(key, to: value, in: text).utf8)
+        let edited: String
+        do {
+            edited = try ConfigFile.setting(key, to: value, in: text)
+        } catch {
+            throw .unreadableFile(path: path, reason: error.message)
+        }
+        let bytes = Array(edited.utf8)
         let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .unreadableFile(path: path, reason: String(cString: strerror(errno))) }

@@ -118,7 +118,7 @@ final class BackendSession {
 
     static func environment() -> [String: String] {
         var values: [String: String] = [:]
-        for key in ["ALICIA_BASE_URL", "ALICIA_TOKEN", "XDG_CONFIG_HOME", "HOME"] {
+        for key in ["ALICIA_BASE_URL", "ALICIA_TOKEN", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "HOME"] {
             if let value = getenv(key) { values[key] = String(cString: value) }
         }
         return values

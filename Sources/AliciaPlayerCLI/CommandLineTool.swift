@@ -31,7 +31,7 @@ public enum CommandLineTool {
         if let caFile = invocation.playOptions?.network.caFile { CurlEasy.caFile.withLock { $0 = caFile } }
         switch invocation {
         case .help(let command):
-            Console.out((command.flatMap(CommandUsage.text(for:)) ?? Invocation.usage) + "\n")
+            Console.out(UsageText.rendered(command) + "\n")
             return Status.success
         case .version:
             Console.out("alicia-player \(version)\n")
@@ -56,6 +56,8 @@ public enum CommandLineTool {
             return VoiceCommand(options: options).run()
         case .chat(let options):
             return ChatCommand(options: options).run()
+        case .config(let action, let backend):
+            return ConfigCommand(action: action, backend: backend).run()
         case .download(let options):
             return DownloadCommand(options: options).run()
         case .cache(let options):

@@ -232,11 +232,26 @@ enum CommandUsage {
             Exit status: 0 success, 1 an error reply (its message on stderr),
             3 no player listening.
             """,
+        "config": """
+            Usage: alicia-player config [--path] [--base-url URL] [--token TOKEN] [--token-file PATH]
+                   alicia-player config set KEY VALUE
+
+            Prints the effective configuration, one key a line, and where each value came from: a
+            flag, the environment (ALICIA_BASE_URL, ALICIA_TOKEN) or a line of the config file
+            ($XDG_CONFIG_HOME/alicia/config, default ~/.config/alicia/config). The token shows
+            as ***.
+
+            Options:
+              --path                 print the config file's path only
+              set KEY VALUE          set base_url, token or token_file in the config file (made with
+                                     mode 0600 if there is none); VALUE - reads it from standard input
+              --base-url URL, --token TOKEN, --token-file PATH   as the other commands take them
+            """,
         "help": """
             Usage: alicia-player help [COMMAND]
 
-            Prints the usage of alicia-player, or of one command (play, queue, script, studio, demo,
-            playlists, playlist, tracks, notes, voice, chat, ctl).
+            Prints the usage of alicia-player, or of one command: studio, play, queue, script,
+            playlists, playlist, tracks, notes, download, cache, demo, voice, chat, ctl, config.
             """,
     ]
 }

@@ -27,9 +27,21 @@ public enum Invocation: Equatable, Sendable {
     case cache(CacheOptions)
     /// `ctl [--ipc PATH] [--json] COMMAND ARGS…`: one command to a running player.
     case ctl(CtlOptions)
+    /// `config`, `config --path`, `config set KEY VALUE`.
+    case config(ConfigAction, backend: BackendOptions)
     /// The interactive Studio over the configured backend; `implicit` when no
     /// command was given at all.
     case studio(PlayOptions, implicit: Bool)
+}
+
+/// What `alicia-player config` does.
+public enum ConfigAction: Equatable, Sendable {
+    /// The effective configuration and where each value came from.
+    case show
+    /// The config file's path.
+    case path
+    /// Sets a key in the config file (creating it, mode 0600).
+    case set(key: String, value: String)
 }
 
 /// A voice note to play at a position of the episode (`--voice-at T=URL`).
@@ -204,6 +216,7 @@ extension Invocation {
                alicia-player ctl [--ipc PATH] [--json] COMMAND [ARGS...]
                alicia-player download <ref>... [--queue FILE] [--pin] [--rate LIMIT]
                alicia-player cache [--max-size SIZE] | cache clear [REF...]
+               alicia-player config [--path] | config set KEY VALUE
                alicia-player help [COMMAND] | COMMAND --help | --version
 
         Plays Alicia's episodes and voice notes, or any WAV, FLAC, Ogg or MP3 file, streaming with
@@ -236,6 +249,8 @@ extension Invocation {
                                  bound (default 2G); cache clear [REF] removes
           ctl COMMAND ...        control the player that is running: get time-pos, pause, seek 30, next,
                                  watch, wait end-file, ... (its socket speaks mpv's JSON IPC; MPRIS too)
+          config                 print the effective configuration and where each value came from;
+                                 --path prints the file's path; set KEY VALUE edits it
 
         Options:
           --loop                 (play, queue) start the queue again after its last item
@@ -279,7 +294,7 @@ extension Invocation {
                                               "--ipc", "--give-up-after", "--stall-timeout", "--cacert", "--queue", "--rate", "--max-size"]
     /// Options without a value.
     private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "--serve", "--from-start",
-                                             "--keep-going", "--check", "--no-ipc", "--pin",
+                                             "--keep-going", "--check", "--no-ipc", "--pin", "--path",
                                              "-h", "--help", "-V", "--version"]
 
     /// Parses the arguments after the program name. An error names the command it is about, when
@@ -345,7 +360,7 @@ extension Invocation {
         if options["-V"] != nil || options["--version"] != nil { return .version }
         guard let command = positionals.first else {
             guard seen.allSatisfy({ ["--base-url", "--token", "--token-file", "--device", "--quiet", "--volume", "--speed", "--ipc", "--no-ipc"].contains($0) }) else {
-                throw UsageError("no command given (studio, play, queue, script, playlists, playlist, tracks, notes, demo, voice or chat)")
+                throw UsageError("no command given (studio, play, queue, script, playlists, playlist, tracks, notes, demo, voice, chat or config)")
             }
             var studio = try playOptions(reference: "", options)
             studio.backend = BackendOptions(baseURL: options["--base-url"], token: options["--token"], tokenFile: options["--token-file"])
@@ -487,6 +502,15 @@ extension Invocation {
             guard let reference = rest.first else { throw UsageError("notes needs an episode: a label, an index or a title") }
             guard rest.count == 1 else { throw UsageError("notes takes one episode, got '\(rest[1])' too") }
             return .notes(reference: reference, backend: backend)
+        case "config":
+            guard rest.first != "set" else {
+                try allow([])
+                guard rest.count == 3 else { throw UsageError("config set takes KEY VALUE (\(configKeys))") }
+                return .config(.set(key: rest[1], value: rest[2]), backend: backend)
+            }
+            try allow(backendOptions.union(["--path"]))
+            guard rest.isEmpty else { throw UsageError("config takes no arguments but set KEY VALUE, got '\(rest[0])'") }
+            return .config(options["--path"] != nil ? .path : .show, backend: backend)
         case "studio":
             try allow(backendOptions.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet",
                                             "--from-start", "--ipc", "--no-ipc", "--give-up-after", "--stall-timeout", "--cacert"]))
@@ -600,7 +624,10 @@ extension Invocation {
     }
 
     /// The commands, for an unknown one.
-    static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, voice, chat, ctl and help"
+    static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, voice, chat, ctl, config and help"
+
+    /// The keys `config set` takes.
+    static let configKeys = "base_url, token, token_file or cache_max_size"
 
     /// `T=REF`: a time (as `--start` takes it) and a voice note; the reference may hold `=` itself.
     private static func trigger(_ text: String) throws(UsageError) -> VoiceTrigger {

@@ -7,6 +7,7 @@ enum LibraryCommands {
         do {
             let backend = try BackendSession(options)
             let library = try backend.library()
+            CompletionCache.record(library)
             var progress: TrackList.Progress = [:]
             if let directory = PositionStore.defaultDirectory() {
                 let store = PositionStore(directory: directory)

@@ -27,6 +27,9 @@ struct PlaybackSession {
     func play(_ items: [QueueItem], voiceAt cues: [(at: StartPosition, location: MediaLocation, title: String)] = []) -> Outcome {
         let waker = session.waker
         signals.whenSignalled { waker() }
+        // Before the buffers fill: what ran to get here (the command line, the backend, libcurl's
+        // and OpenSSL's start) leaves the resident set, so the peak is not start-up plus playing.
+        ResidentMemory.releaseStartupCode(preparingHTTP: items.contains { !$0.location.isFile })
         let listener: ControlSocket.Listener?
         switch RemoteControl.listen(options) {
         case .success(let bound): listener = bound
@@ -43,6 +46,7 @@ struct PlaybackSession {
         defer { remote?.close() }
         var status = CommandLineTool.Status.success
         var checkedStart = options.start == nil
+        var startupCodeReleased = false
         while true {
             if let signal = signals.signal {
                 session.close()
@@ -54,6 +58,10 @@ struct PlaybackSession {
             let timeout: Duration? = progress != nil || session.queueEnded ? Self.refresh : .seconds(1)
             for notice in session.nextNotices(timeout: timeout) {
                 switch notice {
+                case .started where !startupCodeReleased:
+                    // Playing: what ran only to open the item and the stream leaves the resident set too.
+                    startupCodeReleased = true
+                    ResidentMemory.releaseStartupCode()
                 case .opened(_, let item, let format) where !checkedStart:
                     checkedStart = true
                     if let failed = Self.checkStart(options, format: format, item: item) {

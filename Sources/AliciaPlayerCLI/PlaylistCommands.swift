@@ -16,6 +16,7 @@ enum PlaylistCommands {
             let backend = try BackendSession(options)
             let playlists = try backend.playlists()
             if let banner = backend.offlineBanner, !json { Console.out("(\(banner))\n") }
+            CompletionCache.record(playlists)
             Console.out(json ? jsonText(playlists) : render(playlists))
             return CommandLineTool.Status.success
         } catch {

@@ -77,25 +77,29 @@ import Testing
         }
     }
 
-    @Test func wideRangesAreSortedAndDisjoint() {
-        let ranges = DisplayWidth.wideRanges
+    @Test func theSupplementIsSortedAndDisjoint() {
+        let ranges = DisplayWidth.widerThanUnicode15
         for (earlier, later) in zip(ranges, ranges.dropFirst()) {
             #expect(earlier.upperBound < later.lowerBound, "\(earlier) then \(later)")
         }
     }
 
-    /// Every scalar has a width of 0, 1 or 2, and the ranges agree with the
-    /// lookup at their edges.
+    /// Every scalar has a width of 0, 1 or 2, the supplement's edges are wide, and utf8proc's own
+    /// table answers for the rest (wide CJK, fullwidth forms and Hangul syllables at their edges).
     @Test func everyScalarHasASaneWidth() {
         for value in UInt32(0)...0x10FFFF {
             guard let scalar = Unicode.Scalar(value) else { continue }
             #expect((0...2).contains(DisplayWidth.of(scalar)))
         }
-        for range in DisplayWidth.wideRanges {
+        for range in DisplayWidth.widerThanUnicode15 {
             for value in [range.lowerBound, range.upperBound] {
-                guard let scalar = Unicode.Scalar(value), scalar.properties.generalCategory != .nonspacingMark else { continue }
+                guard let scalar = Unicode.Scalar(value) else { continue }
                 #expect(DisplayWidth.of(scalar) == 2, "U+\(String(value, radix: 16))")
             }
+        }
+        for value: UInt32 in [0x1100, 0x115F, 0x4E00, 0x9FFF, 0xAC00, 0xD7A3, 0xFF01, 0xFF60, 0x20000, 0x2FFFD] {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect(DisplayWidth.of(scalar) == 2, "U+\(String(value, radix: 16))")
         }
     }
 }

@@ -30,10 +30,12 @@ public enum PlayerProcess {
     /// (``ChildProcess/send(_:)``), then collect it with ``result(of:timeout:)``.
     ///
     /// Every run gets a state directory of its own (`XDG_STATE_HOME`) unless the test gives one, so
-    /// no run resumes from where another left an episode.
+    /// no run resumes from where another left an episode; and a cache directory (`XDG_CACHE_HOME`,
+    /// the completion cache) inside it, so no run writes the user's.
     public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
         var environment = environment
         if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = try freshStateDirectory() }
+        if environment["XDG_CACHE_HOME"] == nil, let state = environment["XDG_STATE_HOME"] { environment["XDG_CACHE_HOME"] = state + "/cache" }
         try isolate(&environment)
         return try ChildProcess(executablePath(), arguments, environment: environment)
     }

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import AliciaCurl
+
+/// Gives back the pages of code that ran only while starting.
+///
+/// Starting maps far more code than playing runs: the loader, libcurl's dependencies (GnuTLS,
+/// Kerberos, LDAP), OpenSSL's initialization at `curl_global_init` (libcrypto alone leaves 1.5 MiB
+/// of its code resident), libpulse's connect. The kernel maps file pages 64 KiB around each fault,
+/// so all of that stays in the process's resident set for good. Once playback has started,
+/// `releaseStartupCode()` unmaps every executable file mapping's pages with `MADV_DONTNEED`: the
+/// code that keeps running faults straight back in from the page cache (no disk read), the code
+/// that ran once stays out. Only read-only executable mappings (`r-xp`) are touched: for a private
+/// mapping `MADV_DONTNEED` throws away pages that were written, so relocated data (`r--p` RELRO,
+/// `rw-p`) is never passed to it. A debugger's breakpoints (written into code pages) would be lost;
+/// `ALICIA_KEEP_CODE=1` turns this off.
+public enum ResidentMemory {
+    /// Returns the bytes of mappings released (0 when turned off or `/proc/self/maps` is unreadable).
+    /// `preparingHTTP`: initialise libcurl first (OpenSSL with it), when HTTP will be needed, so
+    /// that its start-up code is among what is released rather than mapped after.
+    @discardableResult
+    public static func releaseStartupCode(preparingHTTP: Bool = false) -> Int {
+        if let keep = getenv("ALICIA_KEEP_CODE"), String(cString: keep) == "1" { return 0 }
+        if preparingHTTP { CurlGlobal.initialise() }
+        guard let maps = fopen("/proc/self/maps", "r") else { return 0 }
+        defer { fclose(maps) }
+        var released = 0
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, Int32(line.count), maps) != nil {
+            guard let range = executableFileMapping(line) else { continue }
+            guard let start = UnsafeMutableRawPointer(bitPattern: range.start) else { continue }
+            if madvise(start, range.end - range.start, MADV_DONTNEED) == 0 { released += range.end - range.start }
+        }
+        Log.debug(.engine, "released \(released / 1024) KiB of executable mappings' pages")
+        return released
+    }
+
+    /// `start-end r-xp offset dev inode /path`: the range of a read-only executable mapping of a
+    /// file; nil for anything else (data, anonymous memory, [vdso]).
+    static func executableFileMapping(_ line: [CChar]) -> (start: Int, end: Int)? {
+        let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let fields = text.split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.count >= 6, fields[1] == "r-xp", fields[5].hasPrefix("/") else { return nil }
+        let bounds = fields[0].split(separator: "-")
+        guard bounds.count == 2, let start = Int(bounds[0], radix: 16), let end = Int(bounds[1], radix: 16), end > start else {
+            return nil
+        }
+        return (start, end)
+    }
+}

@@ -1,0 +1,48 @@
+/// `alicia-player config set KEY VALUE`: one key changed in the file's text, everything else
+/// (comments, order, other keys, unknown ones) kept as it was.
+extension ConfigFile {
+    public struct EditError: Error, Equatable, Sendable {
+        public let message: String
+    }
+
+    /// The key as the file spells it (`base-url` → `base_url`), if it is one alicia-player reads.
+    public static func knownKey(_ key: String) -> String? {
+        let normalised = key.lowercased().replacingOccurrences(of: "-", with: "_")
+        return keys.contains(normalised) ? normalised : nil
+    }
+
+    /// `text` with `key = value`: the key's first line rewritten and any later ones (which would
+    /// win) removed, or the line appended when the key is not there.
+    public static func setting(_ key: String, to value: String, in text: String) throws(EditError) -> String {
+        guard let key = knownKey(key) else { throw EditError(message: unknownKeyMessage(key.lowercased())) }
+        guard !value.isEmpty else { throw EditError(message: "\(key) needs a value") }
+        guard !value.contains(where: \.isNewline) else { throw EditError(message: "a value is one line") }
+        if key == "base_url" {
+            do {
+                _ = try BackendConfiguration(baseURL: value, token: nil)
+            } catch {
+                throw EditError(message: error.message)
+            }
+        }
+        let entries: [Entry]
+        do {
+            entries = try self.entries(text)
+        } catch {
+            throw EditError(message: error.message)
+        }
+        // Spaces at either end, or a quote at the start, would be lost or changed when read.
+        let needsQuotes = value.first?.isWhitespace == true || value.last?.isWhitespace == true
+            || value.first == "\"" || value.first == "'"
+        let written = "\(key) = " + (needsQuotes ? (value.contains("\"") ? "'\(value)'" : "\"\(value)\"") : value)
+        let matching = entries.filter { $0.key == key }.map(\.line)
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        if let first = matching.first {
+            lines[first - 1] = written
+            for line in matching.dropFirst().reversed() { lines.remove(at: line - 1) }
+        } else {
+            lines.append(written)
+        }
+        return lines.map { $0 + "\n" }.joined()
+    }
+}

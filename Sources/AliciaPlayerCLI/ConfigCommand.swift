@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AliciaBackend
+import AliciaTerminal
+
+/// `alicia-player config`: the effective configuration and where each value came from (the token
+/// as `***`); `config --path`: the file's path; `config set KEY VALUE`: one key of the file edited
+/// (the file made, mode 0600, when there is none).
+struct ConfigCommand {
+    var action: ConfigAction
+    var backend: BackendOptions
+
+    func run() -> Int32 {
+        let environment = BackendSession.environment()
+        let sources = ConfigurationLoader.Sources(baseURL: backend.baseURL, token: backend.token, tokenFile: backend.tokenFile,
+                                                  environment: environment)
+        switch action {
+        case .path:
+            Console.out(ConfigurationLoader.defaultConfigPath(environment: environment) + "\n")
+            return CommandLineTool.Status.success
+        case .show:
+            do {
+                let effective = try ConfigurationLoader.effective(sources)
+                for warning in effective.warnings { Console.fail("warning: " + warning) }
+                Console.out(Self.render(effective))
+                return CommandLineTool.Status.success
+            } catch {
+                Console.fail(error.message)
+                return CommandLineTool.Status.failure
+            }
+        case .set(let key, let value):
+            return set(key, value, path: ConfigurationLoader.defaultConfigPath(environment: environment))
+        }
+    }
+
+    /// One line a setting: key, value (`***` for the token), where it came from.
+    static func render(_ effective: ConfigurationLoader.Effective) -> String {
+        let token = effective.settings.first { $0.key == "token" }
+        let rows: [(String, String, String)] = effective.settings.map { setting in
+            guard let value = setting.value else { return (setting.key, "(not set)", "") }
+            var origin: String
+            switch setting.origin {
+            case .flag(let flag): origin = "from " + flag
+            case .environment(let name): origin = "from $" + name
+            case .file(let path, let line): origin = "from \(path):\(line)"
+            case .notSet: origin = ""
+            }
+            if setting.key == "token_file", token?.value != nil { origin += " (not read: the token above wins)" }
+            return (setting.key, setting.isSecret ? "***" : value, origin)
+        }
+        let keyWidth = max("config file".count, rows.map { $0.0.count }.max() ?? 0)
+        let valueWidth = min(40, rows.map { DisplayWidth.of($0.1) }.max() ?? 0)
+        var out = "config file".padding(keyWidth) + "  " + effective.configPath + (effective.fileExists ? "" : " (none yet)") + "\n"
+        for (key, value, origin) in rows {
+            let line = key.padding(keyWidth) + "  " + (origin.isEmpty ? value : DisplayWidth.pad(value, to: max(valueWidth, DisplayWidth.of(value))) + "  " + origin)
+            out += line + "\n"
+        }
+        return out
+    }
+
+    private func set(_ key: String, _ value: String, path: String) -> Int32 {
+        var value = value
+        // `config set token -`: the value from standard input, so it is not in the process list.
+        if value == "-" {
+            value = readLine(strippingNewline: true).map { $0.trimmingCharacters() } ?? ""
+        }
+        var existing = stat()
+        let exists = stat(path, &existing) == 0
+        let text = exists ? (TextFile.read(path) ?? "") : ""
+        if exists, TextFile.read(path) == nil {
+            Console.fail("\(path): \(String(cString: strerror(errno)))")
+            return CommandLineTool.Status.failure
+        }
+        let edited: String
+        do {
+            edited = try ConfigFile.setting(key, to: value, in: text)
+        } catch {
+            Console.fail("config set: " + error.message)
+            return CommandLineTool.Status.usage
+        }
+        // A file made here holds a secret sooner or later: 0600. One that exists keeps its mode.
+        let mode = exists ? existing.st_mode & 0o7777 : 0o600
+        if let failure = TextFile.write(edited, to: path, mode: mode) {
+            Console.fail(failure)
+            return CommandLineTool.Status.failure
+        }
+        let known = ConfigFile.knownKey(key) ?? key
+        Console.out("\(path): \(known) = \(known == "token" ? "***" : value)\n")
+        if exists, mode & 0o077 != 0, (try? ConfigFile.parse(edited))?["token"] != nil {
+            Console.fail("warning: \(path) holds the backend's token but others can read it: chmod 600 \(path)")
+        }
+        return CommandLineTool.Status.success
+    }
+}
+
+extension String {
+    /// Padded with spaces to `width` characters (ASCII keys).
+    fileprivate func padding(_ width: Int) -> String {
+        self + String(repeating: " ", count: max(0, width - count))
+    }
+}

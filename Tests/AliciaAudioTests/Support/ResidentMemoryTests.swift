@@ -1,0 +1,26 @@
+import Testing
+@testable import AliciaAudio
+
+/// `ResidentMemory`: which mappings it may release, and that code runs on after it has.
+@Suite struct ResidentMemoryTests {
+    @Test(arguments: [
+        ("7f3a1c000000-7f3a1c200000 r-xp 00028000 fe:01 1234 /usr/lib/x86_64-linux-gnu/libc.so.6\n", true),
+        ("55d0c0000000-55d0c0100000 r-xp 00000000 fe:01 99 /opt/alicia player/bin\n", true),
+        ("7f3a1c200000-7f3a1c400000 r--p 00000000 fe:01 1234 /usr/lib/x86_64-linux-gnu/libc.so.6\n", false),
+        ("7f3a1c400000-7f3a1c410000 rw-p 00000000 fe:01 1234 /usr/lib/x86_64-linux-gnu/libc.so.6\n", false),
+        ("7ffd1e5f0000-7ffd1e5f2000 r-xp 00000000 00:00 0 [vdso]\n", false),
+        ("7f3a1c500000-7f3a1c600000 r-xp 00000000 00:00 0\n", false),
+    ])
+    func choosesReadOnlyCodeOfFiles(line: String, released: Bool) {
+        let bytes = line.utf8CString.map { $0 }
+        #expect((ResidentMemory.executableFileMapping(bytes) != nil) == released)
+    }
+
+    @Test func codeRunsOnAfterItsPagesAreReleased() {
+        #expect(ResidentMemory.releaseStartupCode() > 0)
+        // Code and relocated data fault back in: the standard library still works.
+        let words = ["b", "a", "c"].sorted().joined(separator: ",")
+        #expect(words == "a,b,c")
+        #expect(String(describing: 42.5) == "42.5")
+    }
+}

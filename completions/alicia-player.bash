@@ -1,0 +1,121 @@
+# bash completion for alicia-player                                  -*- shell-script -*-
+# Commands, options, sinks for --device (pactl), and references from the completion cache that
+# the last `alicia-player tracks` / `playlists` wrote: completing never waits on the network.
+
+_alicia_player_cache() {
+    local file="${XDG_CACHE_HOME:-$HOME/.cache}/alicia-player/completion/$1"
+    [[ -r $file ]] && cat -- "$file"
+}
+
+_alicia_player_options() {
+    local backend="--base-url --token --token-file --help"
+    local playing="--start --speed --volume --device --read-ahead --from-start"
+    local voice="--voice-at --voice-focus --resume-rewind"
+    case $1 in
+        play) echo "$backend $playing $voice --loop --shuffle" ;;
+        queue) echo "$backend $playing --loop --shuffle --keep-going --save" ;;
+        script) echo "$backend $playing $voice --check --loop --shuffle" ;;
+        studio) echo "$backend --speed --volume --device --read-ahead --voice-focus --resume-rewind --quiet --from-start" ;;
+        demo) echo "--help --serve --port --token --speed --volume --device --read-ahead --voice-focus --resume-rewind --quiet --from-start" ;;
+        playlists | tracks) echo "$backend --json" ;;
+        playlist | notes) echo "$backend" ;;
+        voice) echo "$backend --device --read-ahead --volume" ;;
+        chat) echo "$backend --voice --react --device --voice-focus --volume" ;;
+        config) echo "$backend --path" ;;
+        help) echo "" ;;
+        *) echo "$backend -h -V --device --quiet --volume --speed --version" ;;
+    esac
+}
+
+# Adds the words of the lines on stdin that start with the current word, each as one reply.
+_alicia_player_add_lines() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line && $line == "$cur"* ]] && COMPREPLY+=("$line")
+    done
+}
+
+_alicia_player() {
+    local cur prev words cword
+    if declare -F _init_completion >/dev/null; then
+        _init_completion -n = || return
+    else
+        cur=${COMP_WORDS[COMP_CWORD]}
+        prev=${COMP_WORDS[COMP_CWORD - 1]}
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+    fi
+    COMPREPLY=()
+    local commands="studio play queue script playlists playlist tracks notes demo voice chat config help"
+
+    case $prev in
+        --device)
+            _alicia_player_add_lines < <(pactl list short sinks 2>/dev/null | cut -f2)
+            return ;;
+        --voice-focus)
+            mapfile -t COMPREPLY < <(compgen -W "pause duck mix" -- "$cur")
+            return ;;
+        --save | --token-file)
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            compopt -o filenames 2>/dev/null
+            return ;;
+        --start | --speed | --volume | --read-ahead | --voice-at | --resume-rewind | --port | --token | --base-url | --react)
+            return ;;
+    esac
+
+    # The command: the first word that is not an option or an option's value.
+    local command="" action="" positional=0 i
+    for ((i = 1; i < cword; i++)); do
+        case ${words[i]} in
+            --start | --speed | --volume | --device | --read-ahead | --voice-at | --voice-focus | --resume-rewind | \
+                --port | --token | --token-file | --base-url | --react | --save)
+                ((i++)) ;;
+            -*) ;;
+            *)
+                if [[ -z $command ]]; then
+                    command=${words[i]}
+                else
+                    ((positional == 0)) && action=${words[i]}
+                    ((positional++))
+                fi ;;
+        esac
+    done
+
+    if [[ $cur == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$(_alicia_player_options "$command")" -- "$cur")
+        return
+    fi
+    case $command in
+        "")
+            mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur") ;;
+        help)
+            ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur") ;;
+        config)
+            if ((positional == 0)); then
+                mapfile -t COMPREPLY < <(compgen -W "set" -- "$cur")
+            elif ((positional == 1)); then
+                mapfile -t COMPREPLY < <(compgen -W "base_url token token_file" -- "$cur")
+            fi ;;
+        playlist)
+            if ((positional == 0)); then
+                mapfile -t COMPREPLY < <(compgen -W "create rename delete add remove move" -- "$cur")
+            elif ((positional == 1)); then
+                _alicia_player_add_lines < <(_alicia_player_cache playlists)
+            elif ((positional == 2)) && [[ $action == add ]]; then
+                _alicia_player_add_lines < <(_alicia_player_cache labels)
+            fi ;;
+        play | notes | voice)
+            _alicia_player_add_lines < <(_alicia_player_cache labels; _alicia_player_cache titles)
+            if [[ $command == play ]]; then
+                _alicia_player_add_lines < <(_alicia_player_cache playlists | sed 's/^/playlist:/')
+                local file
+                while IFS= read -r file; do COMPREPLY+=("$file"); done < <(compgen -f -- "$cur")
+            fi
+            # Titles hold spaces: each reply is one word to the shell.
+            compopt -o filenames 2>/dev/null ;;
+        queue | script)
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            compopt -o filenames 2>/dev/null ;;
+    esac
+}
+complete -F _alicia_player alicia-player

@@ -1,0 +1,72 @@
+# fish completion for alicia-player: commands, options, sinks for --device (pactl), and references
+# from the completion cache the last `alicia-player tracks` / `playlists` wrote (no network).
+
+function __alicia_player_cache
+    set -l dir $XDG_CACHE_HOME
+    test -n "$dir"; or set dir $HOME/.cache
+    set -l file $dir/alicia-player/completion/$argv[1]
+    test -r $file; and cat $file
+end
+
+function __alicia_player_references
+    __alicia_player_cache labels
+    __alicia_player_cache titles
+    __alicia_player_cache playlists | string replace -r '^' 'playlist:'
+end
+
+function __alicia_player_sinks
+    pactl list short sinks 2>/dev/null | cut -f2
+end
+
+set -l commands studio play queue script playlists playlist tracks notes demo voice chat config help
+set -l playing play queue script studio demo
+complete -c alicia-player -f
+
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a studio -d 'the interactive Studio'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a play -d 'play references as one queue'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a queue -d 'play lists'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a script -d 'run a playback script'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a playlists -d "list Alicia's playlists"
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a playlist -d 'edit a playlist'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a tracks -d 'list the episodes'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a notes -d "an episode's show notes"
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a demo -d 'the Studio over a demo backend'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a voice -d 'play one voice note'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a chat -d 'send Alicia a message'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a config -d 'the effective configuration'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a help -d 'the usage of a command'
+complete -c alicia-player -n "__fish_seen_subcommand_from help" -a "$commands"
+
+complete -c alicia-player -s h -l help -d 'show the usage'
+complete -c alicia-player -s V -l version -n "not __fish_seen_subcommand_from $commands" -d 'show the version'
+complete -c alicia-player -l base-url -x -d 'the backend URL'
+complete -c alicia-player -l token -x -d 'the backend token'
+complete -c alicia-player -l token-file -r -F -d 'a file holding the token'
+complete -c alicia-player -l device -x -a '(__alicia_player_sinks)' -d 'the PulseAudio sink'
+complete -c alicia-player -l volume -x -d 'volume in percent, 0 to 150'
+complete -c alicia-player -l speed -x -d 'play X times as fast, 0.5 to 3'
+complete -c alicia-player -l quiet -n "__fish_seen_subcommand_from studio demo" -d 'no status lines'
+complete -c alicia-player -l start -x -n "__fish_seen_subcommand_from play queue script" -d 'begin at T'
+complete -c alicia-player -l read-ahead -x -n "__fish_seen_subcommand_from $playing voice" -d 'seconds to fetch ahead'
+complete -c alicia-player -l from-start -n "__fish_seen_subcommand_from $playing" -d 'every episode from its beginning'
+complete -c alicia-player -l loop -n "__fish_seen_subcommand_from play queue script" -d 'start again after the last item'
+complete -c alicia-player -l shuffle -n "__fish_seen_subcommand_from play queue script" -d 'shuffle once first'
+complete -c alicia-player -l voice-at -x -n "__fish_seen_subcommand_from play script" -d 'a voice note at T (T=REF)'
+complete -c alicia-player -l voice-focus -x -a 'pause duck mix' -n "__fish_seen_subcommand_from $playing chat" -d 'the episode during a voice note'
+complete -c alicia-player -l resume-rewind -x -n "__fish_seen_subcommand_from $playing" -d 'seconds to step back after a note'
+complete -c alicia-player -l keep-going -n "__fish_seen_subcommand_from queue" -d 'skip lines that cannot be played'
+complete -c alicia-player -l save -r -F -n "__fish_seen_subcommand_from queue" -d 'write the queue as M3U8'
+complete -c alicia-player -l check -n "__fish_seen_subcommand_from script" -d 'only check the script'
+complete -c alicia-player -l json -n "__fish_seen_subcommand_from playlists tracks" -d 'as JSON'
+complete -c alicia-player -l serve -n "__fish_seen_subcommand_from demo" -d 'the backend alone'
+complete -c alicia-player -l port -x -n "__fish_seen_subcommand_from demo" -d 'the port'
+complete -c alicia-player -l voice -n "__fish_seen_subcommand_from chat" -d 'ask for a voice note'
+complete -c alicia-player -l react -x -n "__fish_seen_subcommand_from chat" -d 'react to the reply'
+complete -c alicia-player -l path -n "__fish_seen_subcommand_from config" -d 'the config file path'
+
+complete -c alicia-player -n "__fish_seen_subcommand_from play notes voice" -a '(__alicia_player_references)'
+complete -c alicia-player -n "__fish_seen_subcommand_from play queue script" -F
+complete -c alicia-player -n "__fish_seen_subcommand_from playlist; and not __fish_seen_subcommand_from create rename delete add remove move" -a 'create rename delete add remove move'
+complete -c alicia-player -n "__fish_seen_subcommand_from rename delete add remove move" -a '(__alicia_player_cache playlists)'
+complete -c alicia-player -n "__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from set" -a set
+complete -c alicia-player -n "__fish_seen_subcommand_from set" -a 'base_url token token_file'
