@@ -311,7 +311,7 @@ public final class ListeningSession {
         case .seeked:
             savePosition()
             return []
-        case .stateChanged, .queueChanged, .stopped:
+        case .stateChanged, .queueChanged, .stopped, .silenceSkipped:
             return []
         }
     }

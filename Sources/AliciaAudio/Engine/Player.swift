@@ -273,6 +273,17 @@ public final class Player: Sendable {
         return clamped
     }
 
+    /// Shortens pauses from the next frames decoded on (`.off`: no longer). A pause being held
+    /// when the level changes is let out by the old rules. Positions stay in the entry's own time.
+    public func setSilenceSkipping(_ level: SilenceSkipping) {
+        core.control.update { c in
+            c.silenceSkipping = level
+            // The feeder takes it at its next chunk; only its idle wait needs no waking.
+        }
+    }
+
+    public var silenceSkipping: SilenceSkipping { core.control.withLock { $0.silenceSkipping } }
+
     /// Seeks to `seconds` from the start of the entry heard now (or of the one being jumped to).
     public func seek(to seconds: Double) {
         core.control.update { c in
@@ -389,6 +400,8 @@ public final class Player: Sendable {
             snapshot.volume = c.volume
             snapshot.speed = c.speed
             snapshot.queueCount = c.queue.count
+            snapshot.silenceSkipping = c.silenceSkipping
+            snapshot.silenceSavedTotal = c.silenceSavedTotal
             var entry: QueueEntryID?
             if let location = core.location(c) {
                 entry = location.entry
@@ -417,6 +430,7 @@ public final class Player: Sendable {
                 snapshot.queueIndex = c.queue.index(of: entry)
                 snapshot.next = c.queue.entry(after: entry).flatMap { $0.id == entry && c.queue.loop != .entry ? nil : $0 }?.item
                 snapshot.error = c.errors[entry]
+                snapshot.silenceSaved = c.silenceSaved[entry] ?? 0
                 snapshot.truncated = c.truncated.contains(entry)
             }
             if let item = c.item, item.entry == snapshot.entry { snapshot.fetch = item.fetcher.statistics }

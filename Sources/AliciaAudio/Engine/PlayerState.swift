@@ -37,6 +37,11 @@ public struct PlayerSnapshot: Sendable, Equatable {
     /// The speed playback runs at (1 = as recorded; the pitch stays).
     public var speed = 1.0
     public var queueCount = 0
+    /// How pauses are shortened, and the seconds that saved the listener: in the entry heard now
+    /// and since the player started (counted as the listener passes each cut).
+    public var silenceSkipping: SilenceSkipping = .off
+    public var silenceSaved = 0.0
+    public var silenceSavedTotal = 0.0
     /// Index of the entry heard now in the queue.
     public var queueIndex: Int?
 

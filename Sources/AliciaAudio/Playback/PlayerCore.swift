@@ -66,6 +66,10 @@ final class PlayerCore: @unchecked Sendable {
         var duckRamp = 0.0
         var gainChanged = false
         var speed = 1.0
+        var silenceSkipping: SilenceSkipping = .off
+        /// Seconds of skipped silence the listener has passed, per entry and in all.
+        var silenceSaved: [QueueEntryID: Double] = [:]
+        var silenceSavedTotal = 0.0
         var sink: (any AudioSink)?
         /// The entry being decoded and the one fetched ahead, for interrupting their reads (their
         /// other fields are the feeder's: read `opened` instead).
@@ -109,6 +113,8 @@ final class PlayerCore: @unchecked Sendable {
     private var chain: StageChain?
     private var speedStage: SpeedStage?
     private var gainStage: GainStage?
+    /// Shortens pauses in the entry's own frames, before the chain (nil while skip silence is off).
+    private var skipper: SilenceSkipper?
     /// The converter in front of the chain while an entry in another format plays.
     private var converter: FormatConverter?
     private var buffer: UnsafeMutableRawPointer?
@@ -240,6 +246,7 @@ final class PlayerCore: @unchecked Sendable {
         sinkFormat = nil
         chain = nil
         converter = nil
+        skipper = nil
         prefetched = nil
     }
 
@@ -300,6 +307,7 @@ final class PlayerCore: @unchecked Sendable {
             post(entryID, .failed(error))
             return failedEntry(entryID, error: error, fatal: true)
         }
+        prepareSkipper(for: format, at: frame, newItem: !sameEntry)
         let (changedEntry, state) = control.update { c -> (Bool, PlayerState) in
             c.map.begin(entry: entryID, format: format, sourceStart: frame, ratio: speed)
             c.decodedFrame = frame
@@ -519,6 +527,11 @@ final class PlayerCore: @unchecked Sendable {
             if let request = takeRequest() { return request }
             guard let sink = control.withLock({ $0.sink }), let chain, let format = source.format else { return nil }
             applyGain()
+            switch followSkipLevel(format: format, chain: chain, sink: sink) {
+            case .done: break
+            case .interrupted: continue
+            case .failed(let error): return outputFailed(error, entry: source.entry)
+            }
             let buffer = chunkBuffer(for: format)
             guard source.hasDecoder else {
                 let at = control.withLock { $0.decodedFrame }
@@ -533,9 +546,8 @@ final class PlayerCore: @unchecked Sendable {
             let frames = source.read(into: buffer, frames: Self.chunkFrames)
             if frames > 0 {
                 control.withLock { $0.decodedFrame += Int64(frames) }
-                let result = chain.process(UnsafeRawBufferPointer(start: buffer, count: frames * format.bytesPerFrame)) {
-                    self.write($0, to: sink)
-                }
+                let result = process(UnsafeRawBufferPointer(start: buffer, count: frames * format.bytesPerFrame),
+                                     chain: chain, sink: sink)
                 switch result {
                 case .done: markPlaying()
                 case .interrupted: continue
@@ -550,7 +562,15 @@ final class PlayerCore: @unchecked Sendable {
                 source.dropDecoder()
                 continue
             }
-            // This entry's decoding has ended.
+            // This entry's decoding has ended; a pause it ends on is shortened first.
+            if let skipper {
+                let result = skipper.flush { chain.process($0) { self.write($0, to: sink) } }
+                switch result {
+                case .done: break
+                case .interrupted: continue
+                case .failed(let error): return outputFailed(error, entry: source.entry)
+                }
+            }
             let decoded = control.withLock { $0.decodedFrame }
             if let fetchFailure = source.failure, let frames = format.frames, decoded < frames {
                 // The network gave up part-way: what was there has been written; it ends here, failed.
@@ -568,6 +588,51 @@ final class PlayerCore: @unchecked Sendable {
             case .ended, .skip: return endOfQueue(after: source, sink: sink, failure: nil)
             }
         }
+    }
+
+    /// Decoded frames through skip silence (when on) and the chain into the sink.
+    private func process(_ input: UnsafeRawBufferPointer, chain: StageChain, sink: any AudioSink) -> SinkResult {
+        guard let skipper else { return chain.process(input) { self.write($0, to: sink) } }
+        return skipper.process(input) { chain.process($0) { self.write($0, to: sink) } }
+    }
+
+    /// A skipper for an entry of `format` starting at `frame` (nil while skip silence is off).
+    private func prepareSkipper(for format: AudioFormat, at frame: Int64, newItem: Bool) {
+        let level = control.withLock { $0.silenceSkipping }
+        guard level != .off else {
+            skipper = nil
+            return
+        }
+        if let skipper, skipper.format == format.streamFormat {
+            if skipper.level != level { skipper.setLevel(level) }
+            skipper.restart(at: frame, newItem: newItem)
+        } else {
+            let made = SilenceSkipper(format: format.streamFormat, level: level, pieceFrames: Self.chunkFrames)
+            // The map learns of a cut before the frames after it are written, so the listener can
+            // never reach them unmapped. The closure holds the lock, not the core (no cycle).
+            let control = self.control
+            made.onCut = { cut in control.withLock { $0.map.cut(from: cut.from, to: cut.to) } }
+            made.restart(at: frame, newItem: true)
+            skipper = made
+        }
+    }
+
+    /// Takes a level changed while playing: a pause held under the old rules is let out by them first.
+    private func followSkipLevel(format: AudioFormat, chain: StageChain, sink: any AudioSink) -> SinkResult {
+        let level = control.withLock { $0.silenceSkipping }
+        guard level != (skipper?.level ?? .off) else { return .done }
+        guard let skipper else {
+            prepareSkipper(for: format, at: control.withLock { $0.decodedFrame }, newItem: true)
+            return .done
+        }
+        let result = skipper.flush { chain.process($0) { self.write($0, to: sink) } }
+        guard case .done = result else { return result }
+        if level == .off {
+            self.skipper = nil
+        } else {
+            skipper.setLevel(level)
+        }
+        return .done
     }
 
     private func write(_ bytes: UnsafeRawBufferPointer, to sink: any AudioSink) -> SinkResult {
@@ -700,6 +765,7 @@ final class PlayerCore: @unchecked Sendable {
         case .interrupted: return takeRequest().map { .request($0) } ?? .ended
         case .failed(let error): return .skip(error)
         }
+        prepareSkipper(for: format, at: frame, newItem: true)
         control.withLock { c in
             c.map.begin(entry: next.entry, format: format, sourceStart: frame, ratio: ratio * c.speed)
             c.decodedFrame = frame
@@ -783,12 +849,24 @@ final class PlayerCore: @unchecked Sendable {
         var events: [PlayerEvent] = []
         control.withLock { c in
             guard let location = c.map.locate(sink.playedFrames()) else { return }
-            for span in c.map.spans.prefix(location.span) {
+            var started = false
+            for (index, span) in c.map.spans.prefix(location.span).enumerated() {
+                let following = c.map.spans[index + 1]
+                if following.isCut {
+                    // Skipped silence: the same entry goes on further along; the listener's position jumps.
+                    let seconds = Double(following.skipped) / Double(following.format.sampleRate)
+                    c.silenceSaved[following.entry, default: 0] += seconds
+                    c.silenceSavedTotal += seconds
+                    events.append(PlayerEvent(entry: following.entry, kind: .silenceSkipped(
+                        fromFrame: following.sourceStart - following.skipped, toFrame: following.sourceStart)))
+                    continue
+                }
+                started = true
                 events.append(PlayerEvent(entry: span.entry, kind: .ended(truncated: c.truncated.contains(span.entry))))
                 if c.queue.consume && span.entry != location.entry { c.queue.remove(span.entry) }
             }
             c.map.discard(before: location.span)
-            if location.span > 0 || c.heard != location.entry {
+            if started || c.heard != location.entry {
                 c.heard = location.entry
                 c.queue.setCurrent(location.entry)
                 for cue in c.cues where cue.entry == location.entry { c.firedCues.remove(cue.id) }
