@@ -26,6 +26,7 @@ enum CommandUsage {
               --voice-focus MODE     the episode during a voice note: pause (default), duck or mix
               --resume-rewind S      step back S seconds when the episode resumes after a note
               --from-start           every episode from its beginning, not where it was left
+              --skip-silence[=LEVEL] shorten pauses: mild, medium (the default), strong or off
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for labels and titles
             A LIST.m3u or LIST.m3u8 among the references plays as `queue` plays it.
             """,
@@ -41,7 +42,7 @@ enum CommandUsage {
               --keep-going           skip lines that cannot be played, with a warning each
               --save FILE            write the queue as M3U8 (episodes by label) instead of playing it
               --loop, --shuffle, --start T, --speed X, --volume N, --device SINK, --read-ahead SECONDS,
-              --from-start           as for play
+              --from-start, --skip-silence[=LEVEL]   as for play
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for episodes
             """,
         "script": """
@@ -57,7 +58,7 @@ enum CommandUsage {
             Options:
               --check                only check the script
               --speed X, --volume N, --device SINK, --read-ahead SECONDS, --from-start, --voice-focus
-              MODE, --resume-rewind S   as for play
+              MODE, --resume-rewind S, --skip-silence[=LEVEL]   as for play
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for episodes and say
             """,
         "studio": """
@@ -74,6 +75,7 @@ enum CommandUsage {
               --read-ahead SECONDS   audio to fetch ahead, more than 0 and at most 600 (default 10)
               --voice-focus MODE     the episode during a voice note: pause (default), duck or mix
               --resume-rewind S      step back S seconds when the episode resumes after a note
+              --skip-silence[=LEVEL] shorten pauses: mild, medium (the default), strong or off (s cycles)
               --quiet                no status lines when stdout is not a terminal
               --base-url URL, --token TOKEN, --token-file PATH   the backend
             """,
@@ -91,7 +93,7 @@ enum CommandUsage {
               --port N               the port on 127.0.0.1 (default: a free one)
               --token TOKEN          the token it accepts (default: a random one)
               --speed X, --volume N, --device SINK, --read-ahead SECONDS, --voice-focus MODE,
-              --resume-rewind S, --quiet   as for studio
+              --resume-rewind S, --skip-silence[=LEVEL], --quiet   as for studio
             """,
         "playlists": """
             Usage: alicia-player playlists [--json]

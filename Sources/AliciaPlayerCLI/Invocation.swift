@@ -106,6 +106,8 @@ public struct PlayOptions: Equatable, Sendable {
     public var resumeRewind: Double = 0
     /// No status lines when not on a terminal.
     public var quiet = false
+    /// `--skip-silence[=LEVEL]`: how pauses are shortened.
+    public var skipSilence: SilenceSkipping = .off
 
     public init(reference: String) {
         references = reference.isEmpty ? [] : [reference]
@@ -197,6 +199,8 @@ extension Invocation {
           --resume-rewind S      (play) step back S seconds when the episode resumes after a note
           --quiet                (studio, demo) no status lines when stdout is not a terminal
           --volume N             volume in percent, 0 to 150, as mixers show it (default 100)
+          --skip-silence[=LEVEL] (play, queue, script, studio, demo) shorten pauses: mild, medium (the
+                                 default), strong or off; in the Studio s cycles them
           --base-url URL         Alicia's backend, e.g. http://alicia.local:8766 (or ALICIA_BASE_URL)
           --token TOKEN          the backend's token (or ALICIA_TOKEN, or --token-file PATH)
           -h, --help             show this help; `alicia-player help COMMAND` shows a command's
@@ -213,6 +217,9 @@ extension Invocation {
     /// Options that take a value.
     private static let valued: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
                                               "--voice-at", "--voice-focus", "--resume-rewind", "--react", "--volume", "--port", "--save"]
+    /// Options whose value, if any, is only ever written `--name=value` (so `--skip-silence
+    /// talk.mp3` plays talk.mp3).
+    private static let optionallyValued: Set<String> = ["--skip-silence"]
     /// Options without a value.
     private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "--serve", "--from-start",
                                              "--keep-going", "--check",
@@ -248,7 +255,9 @@ extension Invocation {
                 continue
             }
             let (name, inline) = splitOption(argument)
-            if flags.contains(name) {
+            if optionallyValued.contains(name) {
+                options[name] = inline ?? ""
+            } else if flags.contains(name) {
                 if inline != nil { throw UsageError("\(name) takes no value") }
                 options[name] = ""
             } else if valued.contains(name) {
@@ -293,7 +302,7 @@ extension Invocation {
             }
         }
         let backendOptions: Set<String> = ["--base-url", "--token", "--token-file"]
-        let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--volume", "--from-start"]
+        let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--volume", "--from-start", "--skip-silence"]
         let voiceOptions: Set<String> = ["--voice-at", "--voice-focus", "--resume-rewind"]
 
         switch command {
@@ -388,7 +397,7 @@ extension Invocation {
             return .notes(reference: reference, backend: backend)
         case "studio":
             try allow(backendOptions.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet",
-                                            "--from-start"]))
+                                            "--from-start", "--skip-silence"]))
             guard rest.isEmpty else { throw UsageError("studio takes no arguments, got '\(rest[0])'") }
             var studio = try playOptions(reference: "", options)
             studio.backend = backend
@@ -398,7 +407,8 @@ extension Invocation {
             if options["--serve"] != nil {
                 if let stray = seen.first(where: { !server.contains($0) }) { throw UsageError("demo --serve does not take \(stray)") }
             } else {
-                try allow(server.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet", "--from-start"]))
+                try allow(server.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet", "--from-start",
+                                        "--skip-silence"]))
             }
             guard rest.isEmpty else { throw UsageError("demo takes no arguments, got '\(rest[0])'") }
             var demo = DemoOptions(serve: options["--serve"] != nil)
@@ -449,6 +459,13 @@ extension Invocation {
             play.device = device
         }
         play.quiet = options["--quiet"] != nil
+        if let level = options["--skip-silence"] {
+            // Bare, the middle level: noticeably shorter pauses, still far from the gaps between words.
+            guard let parsed = level.isEmpty ? .medium : SilenceSkipping(rawValue: level) else {
+                throw UsageError("--skip-silence '\(level)' is not mild, medium, strong or off")
+            }
+            play.skipSilence = parsed
+        }
         play.fromStart = options["--from-start"] != nil
         if let mode = options["--voice-focus"] {
             switch mode {

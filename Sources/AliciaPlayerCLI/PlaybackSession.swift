@@ -103,6 +103,7 @@ struct PlaybackSession {
         made.configuration = PlayerConfiguration(device: options.device)
         made.configuration.readAheadSeconds = options.readAheadSeconds
         made.speed = options.speed
+        made.silenceSkipping = options.skipSilence
         made.volume = VolumeScale.linear(percent: options.volume ?? 100)
         made.voiceFocus = options.voiceFocus
         made.resumeRewind = options.resumeRewind

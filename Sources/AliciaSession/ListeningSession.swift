@@ -28,6 +28,8 @@ public final class ListeningSession {
     public struct Options {
         public var configuration = PlayerConfiguration()
         public var speed = 1.0
+        /// How the episode's pauses are shortened (voice notes are left as they are).
+        public var silenceSkipping: SilenceSkipping = .off
         /// The listener's gain, linear (1 = as decoded), for the episode and the voice notes alike.
         public var volume = 1.0
         public var voiceFocus: VoiceFocus = .pause
@@ -73,6 +75,7 @@ public final class ListeningSession {
         fromStart = options.fromStart
         player = Player(configuration: options.configuration)
         player.setSpeed(options.speed)
+        player.setSilenceSkipping(options.silenceSkipping)
         events = player.subscribe()
         if options.voiceNotes {
             var noteConfiguration = PlayerConfiguration(device: options.configuration.device)
@@ -89,6 +92,21 @@ public final class ListeningSession {
     public func setVolume(_ linear: Double) {
         player.setVolume(linear)
         voiceNotes?.player.setVolume(linear)
+    }
+
+    /// How the episode's pauses are shortened; positions stay in the episode's own time. The time
+    /// saved is in the player's snapshot (`silenceSaved`, `silenceSavedTotal`).
+    public var silenceSkipping: SilenceSkipping {
+        get { player.silenceSkipping }
+        set { player.setSilenceSkipping(newValue) }
+    }
+
+    /// Key `s`: the next level (off, mild, medium, strong, off); returns it.
+    @discardableResult
+    public func cycleSilenceSkipping() -> SilenceSkipping {
+        let next = player.silenceSkipping.next
+        player.setSilenceSkipping(next)
+        return next
     }
 
     /// Saves where the listener is, then stops both players. Idempotent.

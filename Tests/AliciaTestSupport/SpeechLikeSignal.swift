@@ -4,8 +4,8 @@ import Glibc
 
 /// A generated stand-in for speech, for the skip-silence tests: bursts of shaped noise (150–600 ms,
 /// a raised-cosine envelope that never falls under 20 %, so every sample of a burst stays above
-/// −36 dBFS) separated by known pauses of faint noise (about −60 dBFS, a noise floor as recordings
-/// have). 16-bit stereo, deterministic.
+/// −36 dBFS) separated by known pauses of faint noise (±30 at most, about −60 dBFS, a noise floor as
+/// recordings have). 16-bit stereo, deterministic.
 public struct SpeechLikeSignal: Sendable {
     public let rate: Int
     public let channels = 2
@@ -45,7 +45,11 @@ public struct SpeechLikeSignal: Sendable {
         for milliseconds in pauses {
             let frames = rate * milliseconds / 1000
             pieces.append(Piece(isBurst: false, start: samples.count / 2, frames: frames))
-            for _ in 0..<frames * 2 { samples.append(Int16(Int(generator.next() % 61) - 30)) }
+            // ±1 to ±30, never 0: a zero frame would read as the sink's own silence in a capture.
+            for _ in 0..<frames * 2 {
+                let magnitude = Int16(1 + generator.next() % 30)
+                samples.append(generator.next() & 1 == 0 ? magnitude : -magnitude)
+            }
             burst()
         }
         self.pieces = pieces
@@ -98,6 +102,44 @@ public struct SpeechLikeSignal: Sendable {
             if let at { from = at + burst.frames }
         }
         return found
+    }
+}
+
+extension SpeechLikeSignal {
+    /// What is wrong with `output` (the signal after skip silence at `level`, interleaved, trimmed
+    /// of the sink's silence or not): every burst must be there bit for bit and in order, each pause
+    /// kept for what the rules predict (to a frame), pauses under 150 ms identical, and the time
+    /// saved within 5 % of the prediction. Empty when all holds; `saved` is the frames cut.
+    public func problems(in output: [Int16], level: String) -> (problems: [String], saved: Int) {
+        var problems: [String] = []
+        let starts = burstStarts(in: output)
+        guard !starts.contains(nil) else { return (["bursts not found: \(starts)"], 0) }
+        let bursts = self.bursts
+        for (index, burst) in bursts.enumerated() {
+            let at = starts[index]!
+            let heard = output[at * channels..<min(output.count, (at + burst.frames) * channels)]
+            if Array(heard) != Array(samples(of: burst)) { problems.append("burst \(index) altered") }
+        }
+        var predictedSaved = 0
+        var saved = 0
+        for (index, pause) in pauses.enumerated() {
+            let kept = starts[index + 1]! - (starts[index]! + bursts[index].frames)
+            let seconds = Double(pause.frames) / Double(rate)
+            let predicted = Int((SkipSilenceRules.kept(seconds, level: level) * Double(rate)).rounded())
+            if abs(kept - predicted) > 1 { problems.append("a pause of \(seconds) s kept \(kept) frames, \(predicted) predicted") }
+            predictedSaved += pause.frames - predicted
+            saved += pause.frames - kept
+            if seconds < 0.15 {
+                let from = starts[index]! + bursts[index].frames
+                if Array(output[from * channels..<(from + kept) * channels]) != Array(samples(of: pause)) {
+                    problems.append("a pause of \(seconds) s was touched")
+                }
+            }
+        }
+        if abs(saved - predictedSaved) > predictedSaved / 20 {
+            problems.append("saved \(saved) frames, \(predictedSaved) predicted")
+        }
+        return (problems, saved)
     }
 }
 

@@ -10,6 +10,8 @@ enum StudioAction: Equatable {
     case volume(steps: Int)
     case mute
     case speed(by: Double)
+    /// `s`: off, mild, medium, strong skip silence.
+    case cycleSkipSilence
     case replayVoiceNote
     case talk
     case playSelected
@@ -48,6 +50,7 @@ enum StudioAction: Equatable {
         case .character("m"): return .mute
         case .character("]"): return .speed(by: 0.25)
         case .character("["): return .speed(by: -0.25)
+        case .character("s"): return .cycleSkipSilence
         case .character("v"): return .replayVoiceNote
         case .character("t"): return .talk
         case .enter: return .playSelected
@@ -83,6 +86,7 @@ enum StudioAction: Equatable {
         ("+ / -", "volume up / down by 5 %"),
         ("m", "mute / unmute"),
         ("[ / ]", "slower / faster"),
+        ("s", "skip silence: off, mild, medium, strong"),
         ("↑ ↓ j k", "select; PgUp PgDn, g G: page, first, last"),
         ("enter", "play the selected episode"),
         ("a / A", "add the selected episode to the queue / play it next"),
@@ -93,7 +97,6 @@ enum StudioAction: Equatable {
         ("t", "talk to Alicia (she answers with a voice note)"),
         ("Esc", "skip a voice note; close the help, the notes, a filter"),
         ("?", "this help; Esc closes it"),
-        ("ctrl-z", "suspend (fg resumes)"),
-        ("q, ctrl-c", "quit (ctrl-c: with status 130)"),
+        ("q / ctrl-z", "quit / suspend (fg resumes); ctrl-c quits with status 130"),
     ]
 }

@@ -389,6 +389,9 @@ final class StudioApp {
             // In quarter steps, whatever the speed was set to on the command line.
             let speed = player.setSpeed(((player.snapshot().speed + delta) * 4).rounded() / 4)
             setStatus("speed \(ProgressLine.speedText(speed))")
+        case .cycleSkipSilence:
+            let level = session.cycleSilenceSkipping()
+            setStatus(level == .off ? "skip silence off" : "skip silence: \(level.rawValue)")
         case .replayVoiceNote:
             if let note = model.lastVoiceNote {
                 voiceNotes.enqueue(note.location, title: note.title)

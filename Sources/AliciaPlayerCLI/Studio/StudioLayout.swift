@@ -251,7 +251,8 @@ struct StudioLayout {
 
     /// `1:23 ▕███▒▒   ▏ -1:37 / 3:00  -1:04 at 1.5×  vol 100%`: elapsed, the bar (played,
     /// buffered ahead, rest), remaining and total (they add up), the listening time left and the
-    /// speed when not 1×, then the volume.
+    /// speed when not 1×, the time skipped silence saved (while it is on or has saved any), then the
+    /// volume.
     private func progress(_ snapshot: PlayerSnapshot, width: Int? = nil, volume: Bool = true) -> String {
         let width = width ?? columns
         let elapsed = " " + TimeSpec.clock(snapshot.position) + " "
@@ -267,6 +268,9 @@ struct StudioLayout {
             } else {
                 tail += "  " + speed
             }
+        }
+        if snapshot.silenceSkipping != .off || snapshot.silenceSavedTotal > 0 {
+            tail += "  saved " + TimeSpec.clock(snapshot.silenceSavedTotal)
         }
         if volume { tail += model.muted ? "  muted" : "  vol " + VolumeScale.text(model.volumePercent) }
         tail += " "
