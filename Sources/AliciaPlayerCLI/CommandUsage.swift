@@ -27,6 +27,8 @@ enum CommandUsage {
               --resume-rewind S      step back S seconds when the episode resumes after a note
               --from-start           every episode from its beginning, not where it was left
               --skip-silence[=LEVEL] shorten pauses: mild, medium (the default), strong or off
+              --sleep 30m|end|N      fade out over 10 s and pause after 30 min of playing (90s, 1h), at
+                                     the end of the item, or of the Nth; the command then exits 0
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for labels and titles
             A LIST.m3u or LIST.m3u8 among the references plays as `queue` plays it.
             """,
@@ -42,7 +44,7 @@ enum CommandUsage {
               --keep-going           skip lines that cannot be played, with a warning each
               --save FILE            write the queue as M3U8 (episodes by label) instead of playing it
               --loop, --shuffle, --start T, --speed X, --volume N, --device SINK, --read-ahead SECONDS,
-              --from-start, --skip-silence[=LEVEL]   as for play
+              --from-start, --skip-silence[=LEVEL], --sleep 30m|end|N   as for play
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for episodes
             """,
         "script": """
@@ -58,7 +60,7 @@ enum CommandUsage {
             Options:
               --check                only check the script
               --speed X, --volume N, --device SINK, --read-ahead SECONDS, --from-start, --voice-focus
-              MODE, --resume-rewind S, --skip-silence[=LEVEL]   as for play
+              MODE, --resume-rewind S, --skip-silence[=LEVEL], --sleep 30m|end|N   as for play
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for episodes and say
             """,
         "studio": """
@@ -76,6 +78,8 @@ enum CommandUsage {
               --voice-focus MODE     the episode during a voice note: pause (default), duck or mix
               --resume-rewind S      step back S seconds when the episode resumes after a note
               --skip-silence[=LEVEL] shorten pauses: mild, medium (the default), strong or off (s cycles)
+              --sleep 30m|end|N      fade out and pause after 30 min of playing, at the end of the item
+                                     or of the Nth (z cycles off, 15, 30, 45, 60 min, end)
               --quiet                no status lines when stdout is not a terminal
               --base-url URL, --token TOKEN, --token-file PATH   the backend
             """,
@@ -93,7 +97,7 @@ enum CommandUsage {
               --port N               the port on 127.0.0.1 (default: a free one)
               --token TOKEN          the token it accepts (default: a random one)
               --speed X, --volume N, --device SINK, --read-ahead SECONDS, --voice-focus MODE,
-              --resume-rewind S, --skip-silence[=LEVEL], --quiet   as for studio
+              --resume-rewind S, --skip-silence[=LEVEL], --sleep 30m|end|N, --quiet   as for studio
             """,
         "playlists": """
             Usage: alicia-player playlists [--json]

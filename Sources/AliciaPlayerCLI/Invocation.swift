@@ -108,6 +108,8 @@ public struct PlayOptions: Equatable, Sendable {
     public var quiet = false
     /// `--skip-silence[=LEVEL]`: how pauses are shortened.
     public var skipSilence: SilenceSkipping = .off
+    /// `--sleep 30m|end|N`.
+    public var sleep: SleepTimer = .off
 
     public init(reference: String) {
         references = reference.isEmpty ? [] : [reference]
@@ -201,6 +203,9 @@ extension Invocation {
           --volume N             volume in percent, 0 to 150, as mixers show it (default 100)
           --skip-silence[=LEVEL] (play, queue, script, studio, demo) shorten pauses: mild, medium (the
                                  default), strong or off; in the Studio s cycles them
+          --sleep 30m|end|N      (play, queue, script, studio, demo) fade out over 10 s and pause after
+                                 30 minutes of playing (90s, 1h), at the end of the item, or after N
+                                 items; off the Studio the command then exits 0; in the Studio z cycles
           --base-url URL         Alicia's backend, e.g. http://alicia.local:8766 (or ALICIA_BASE_URL)
           --token TOKEN          the backend's token (or ALICIA_TOKEN, or --token-file PATH)
           -h, --help             show this help; `alicia-player help COMMAND` shows a command's
@@ -215,7 +220,7 @@ extension Invocation {
         """
 
     /// Options that take a value.
-    private static let valued: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
+    private static let valued: Set<String> = ["--start", "--speed", "--sleep", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
                                               "--voice-at", "--voice-focus", "--resume-rewind", "--react", "--volume", "--port", "--save"]
     /// Options whose value, if any, is only ever written `--name=value` (so `--skip-silence
     /// talk.mp3` plays talk.mp3).
@@ -302,7 +307,8 @@ extension Invocation {
             }
         }
         let backendOptions: Set<String> = ["--base-url", "--token", "--token-file"]
-        let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--volume", "--from-start", "--skip-silence"]
+        let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--volume", "--from-start", "--skip-silence",
+                                            "--sleep"]
         let voiceOptions: Set<String> = ["--voice-at", "--voice-focus", "--resume-rewind"]
 
         switch command {
@@ -397,7 +403,7 @@ extension Invocation {
             return .notes(reference: reference, backend: backend)
         case "studio":
             try allow(backendOptions.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet",
-                                            "--from-start", "--skip-silence"]))
+                                            "--from-start", "--skip-silence", "--sleep"]))
             guard rest.isEmpty else { throw UsageError("studio takes no arguments, got '\(rest[0])'") }
             var studio = try playOptions(reference: "", options)
             studio.backend = backend
@@ -408,7 +414,7 @@ extension Invocation {
                 if let stray = seen.first(where: { !server.contains($0) }) { throw UsageError("demo --serve does not take \(stray)") }
             } else {
                 try allow(server.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet", "--from-start",
-                                        "--skip-silence"]))
+                                        "--skip-silence", "--sleep"]))
             }
             guard rest.isEmpty else { throw UsageError("demo takes no arguments, got '\(rest[0])'") }
             var demo = DemoOptions(serve: options["--serve"] != nil)
@@ -466,6 +472,12 @@ extension Invocation {
             }
             play.skipSilence = parsed
         }
+        if let text = options["--sleep"] {
+            guard let timer = sleepTimer(text) else {
+                throw UsageError("--sleep '\(text)' is not a time (30m, 1h, 90s), end (of the item) or a number of items")
+            }
+            play.sleep = timer
+        }
         play.fromStart = options["--from-start"] != nil
         if let mode = options["--voice-focus"] {
             switch mode {
@@ -488,6 +500,22 @@ extension Invocation {
             play.readAheadSeconds = seconds
         }
         return play
+    }
+
+    /// `30m`, `1.5h`, `90s`, `45min`: playing time; `end`: the end of the item; `N`: the end of
+    /// the Nth item (this one is the first); `off` or 0: none.
+    static func sleepTimer(_ text: String) -> SleepTimer? {
+        if text == "end" { return .endOfEntries(1) }
+        if text == "off" { return .off }
+        if let count = Int(text), count >= 0 { return count == 0 ? .off : .endOfEntries(count) }
+        let units: [(suffix: String, seconds: Double)] = [("min", 60), ("s", 1), ("m", 60), ("h", 3600)]
+        for unit in units where text.hasSuffix(unit.suffix) {
+            // At most a day: a timer longer than that is a typo.
+            guard let number = Double(text.dropLast(unit.suffix.count)), number.isFinite, number > 0,
+                  number * unit.seconds <= 86_400 else { return nil }
+            return .after(seconds: number * unit.seconds)
+        }
+        return nil
     }
 
     /// The commands, for an unknown one.

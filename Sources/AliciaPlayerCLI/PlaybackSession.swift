@@ -62,6 +62,10 @@ struct PlaybackSession {
                 case .voice(.failed(let title, let error)):
                     progress?.finish()
                     Console.fail("voice note \(title): \(error.message)")
+                case .asleep:
+                    // Off the Studio nobody is there to resume: the command ends after the fade.
+                    progress?.finish()
+                    return status == CommandLineTool.Status.success ? .finished : .failed(status)
                 default:
                     break
                 }
@@ -104,6 +108,7 @@ struct PlaybackSession {
         made.configuration.readAheadSeconds = options.readAheadSeconds
         made.speed = options.speed
         made.silenceSkipping = options.skipSilence
+        made.sleepTimer = options.sleep
         made.volume = VolumeScale.linear(percent: options.volume ?? 100)
         made.voiceFocus = options.voiceFocus
         made.resumeRewind = options.resumeRewind

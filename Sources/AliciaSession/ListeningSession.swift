@@ -17,6 +17,8 @@ public enum SessionNotice: Equatable, Sendable {
     case failed(QueueEntryID?, QueueItem?, PlaybackError)
     /// Nothing more to play.
     case queueEnded
+    /// The sleep timer ended: the episode faded out and paused, its position saved.
+    case asleep
     case voice(VoiceEvent)
 }
 
@@ -30,6 +32,7 @@ public final class ListeningSession {
         public var speed = 1.0
         /// How the episode's pauses are shortened (voice notes are left as they are).
         public var silenceSkipping: SilenceSkipping = .off
+        public var sleepTimer: SleepTimer = .off
         /// The listener's gain, linear (1 = as decoded), for the episode and the voice notes alike.
         public var volume = 1.0
         public var voiceFocus: VoiceFocus = .pause
@@ -76,6 +79,7 @@ public final class ListeningSession {
         player = Player(configuration: options.configuration)
         player.setSpeed(options.speed)
         player.setSilenceSkipping(options.silenceSkipping)
+        player.setSleepTimer(options.sleepTimer)
         events = player.subscribe()
         if options.voiceNotes {
             var noteConfiguration = PlayerConfiguration(device: options.configuration.device)
@@ -108,6 +112,27 @@ public final class ListeningSession {
         player.setSilenceSkipping(next)
         return next
     }
+
+    /// The sleep timer (`.after` with the seconds of playing left).
+    public var sleepTimer: SleepTimer {
+        get { player.sleepTimer }
+        set { player.setSleepTimer(newValue) }
+    }
+
+    /// Key `z`: the next timer of `SleepTimer.cycle` (off, 15, 30, 45, 60 min, end of the
+    /// episode); returns it.
+    @discardableResult
+    public func cycleSleepTimer() -> SleepTimer {
+        let next = player.sleepTimer.next
+        player.setSleepTimer(next)
+        return next
+    }
+
+    /// The sleep timer ended since the last resume.
+    public private(set) var asleep = false
+
+    /// What a resume after the sleep timer steps back (seconds), to pick up the thread.
+    public static let sleepRewind = 5.0
 
     /// Saves where the listener is, then stops both players. Idempotent.
     public func close() {
@@ -319,13 +344,19 @@ public final class ListeningSession {
             savePosition()
             return []
         case .stateChanged(.playing):
-            // Back after a long pause: a few seconds again, to pick up the thread (AntennaPod's steps).
+            // Back after a long pause: a few seconds again, to pick up the thread (AntennaPod's steps);
+            // after the sleep timer, at least 5 s.
             if let pausedAt {
-                let rewind = PositionStore.rewind(afterPause: Self.monotonicSeconds() - pausedAt)
+                var rewind = PositionStore.rewind(afterPause: Self.monotonicSeconds() - pausedAt)
+                if asleep { rewind = max(rewind, Self.sleepRewind) }
                 if rewind > 0 { player.seek(by: -rewind) }
             }
             pausedAt = nil
+            asleep = false
             return []
+        case .sleepTimerEnded:
+            asleep = true
+            return [.asleep]
         case .seeked:
             savePosition()
             return []

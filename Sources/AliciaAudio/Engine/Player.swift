@@ -284,6 +284,23 @@ public final class Player: Sendable {
 
     public var silenceSkipping: SilenceSkipping { core.control.withLock { $0.silenceSkipping } }
 
+    /// Sets the sleep timer (`.off` cancels it). A `.after` timer counts playing time from now.
+    public func setSleepTimer(_ timer: SleepTimer) {
+        core.control.update { c in
+            if case .after(let seconds) = timer {
+                c.sleep = .after(seconds: max(0, seconds))
+                c.sleepAnchor = c.played()
+            } else {
+                c.sleep = timer
+            }
+        }
+    }
+
+    /// The sleep timer, with the seconds of playing left now for `.after`.
+    public var sleepTimer: SleepTimer {
+        core.control.withLock { c in c.sleepSecondsLeft().map { .after(seconds: $0) } ?? c.sleep }
+    }
+
     /// Seeks to `seconds` from the start of the entry heard now (or of the one being jumped to).
     public func seek(to seconds: Double) {
         core.control.update { c in
@@ -402,6 +419,7 @@ public final class Player: Sendable {
             snapshot.queueCount = c.queue.count
             snapshot.silenceSkipping = c.silenceSkipping
             snapshot.silenceSavedTotal = c.silenceSavedTotal
+            snapshot.sleepTimer = c.sleepSecondsLeft().map { .after(seconds: $0) } ?? c.sleep
             var entry: QueueEntryID?
             if let location = core.location(c) {
                 entry = location.entry

@@ -18,6 +18,9 @@ public struct PlayerEvent: Sendable, Equatable, CustomStringConvertible {
         /// (the frames between were cut out of a pause). For subscribers that extrapolate the position
         /// (MPRIS `Seeked`).
         case silenceSkipped(fromFrame: Int64, toFrame: Int64)
+        /// The sleep timer ended: the output faded to silence and the player paused (posted before
+        /// its `.stateChanged(.paused)`).
+        case sleepTimerEnded
         /// The entry was heard to its end (`truncated`: the end of what the file held).
         case ended(truncated: Bool)
         /// The entry could not be played (the queue goes on with the next one).

@@ -42,6 +42,8 @@ public struct PlayerSnapshot: Sendable, Equatable {
     public var silenceSkipping: SilenceSkipping = .off
     public var silenceSaved = 0.0
     public var silenceSavedTotal = 0.0
+    /// The sleep timer, with the seconds of playing it has left.
+    public var sleepTimer: SleepTimer = .off
     /// Index of the entry heard now in the queue.
     public var queueIndex: Int?
 

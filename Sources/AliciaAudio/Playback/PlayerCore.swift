@@ -70,6 +70,12 @@ final class PlayerCore: @unchecked Sendable {
         /// Seconds of skipped silence the listener has passed, per entry and in all.
         var silenceSaved: [QueueEntryID: Double] = [:]
         var silenceSavedTotal = 0.0
+        /// The sleep timer; for `.after`, its seconds are what was left at the sink's played frame
+        /// `sleepAnchor` (of this segment), so only what the sink plays counts.
+        var sleep: SleepTimer = .off
+        var sleepAnchor: Int64 = 0
+        /// The sink's rate, for the sleep timer's frames (0 without a sink).
+        var sinkRate = 0
         var sink: (any AudioSink)?
         /// The entry being decoded and the one fetched ahead, for interrupting their reads (their
         /// other fields are the feeder's: read `opened` instead).
@@ -93,6 +99,32 @@ final class PlayerCore: @unchecked Sendable {
         /// presses that arrive together add up, and a seek pressed right after `n` or enter is
         /// about the entry jumped to, instead of starting from the frame heard before.
         var taken: (entry: QueueEntryID, start: Start)?
+
+        /// The sink frame played now (of this segment): every frame written once it has drained.
+        func played() -> Int64 {
+            guard let sink else { return 0 }
+            return map.playedOut ? map.written : sink.playedFrames()
+        }
+
+        /// The seconds of playing a `.after` sleep timer has left; nil for the others.
+        func sleepSecondsLeft() -> Double? {
+            guard case .after(let seconds) = sleep else { return nil }
+            guard sinkRate > 0, sink != nil else { return seconds }
+            return max(0, seconds - Double(played() - sleepAnchor) / Double(sinkRate))
+        }
+
+        /// Counts a `.after` timer from the frame played now: before the sink is flushed or closed
+        /// (its frames count from 0 again), and when it is set.
+        mutating func rebaseSleep() {
+            if let left = sleepSecondsLeft() { sleep = .after(seconds: left) }
+            sleepAnchor = 0
+        }
+
+        /// The sink frame (of this segment) at which a `.after` timer ends.
+        func sleepDeadline() -> Int64? {
+            guard case .after(let seconds) = sleep, sinkRate > 0 else { return nil }
+            return sleepAnchor + Int64((seconds * Double(sinkRate)).rounded())
+        }
 
         /// Takes the waiting request, noting a jump or seek in flight.
         mutating func takeRequest() -> Request? {
@@ -119,6 +151,9 @@ final class PlayerCore: @unchecked Sendable {
     private var converter: FormatConverter?
     private var buffer: UnsafeMutableRawPointer?
     private var bufferBytes = 0
+    /// Frames the next read may decode: fewer than a chunk when the sleep timer ends inside it, so
+    /// that at 1× the last frame written is the timer's last.
+    private var readLimit = PlayerCore.chunkFrames
     /// The entry a prefetch was last started for (once each, even when it failed).
     private var prefetched: QueueEntryID?
 
@@ -229,10 +264,12 @@ final class PlayerCore: @unchecked Sendable {
                 if let heard = c.heard, let location = location(c) {
                     c.resting = Resting(entry: heard, frame: location.sourceFrame, format: location.format)
                 }
+                c.rebaseSleep()
                 c.item = nil
                 c.prefetch = nil
                 c.opened = nil
                 c.sink = nil
+                c.sinkRate = 0
                 c.map.reset()
                 c.decodedFrame = 0
                 c.taken = nil
@@ -448,6 +485,7 @@ final class PlayerCore: @unchecked Sendable {
             if let heard = c.heard, let location = c.map.locate(sink.playedFrames()), location.entry == heard {
                 c.resting = Resting(entry: heard, frame: location.sourceFrame, format: location.format)
             }
+            c.rebaseSleep()
             c.map.reset()
         }
         return nil
@@ -467,7 +505,9 @@ final class PlayerCore: @unchecked Sendable {
         gainStage = gain
         chain = StageChain([speedStage!, gain])
         let held = control.update { c -> Bool in
+            c.rebaseSleep()
             c.sink = sink
+            c.sinkRate = streamFormat.sampleRate
             c.map.reset()
             sink.setPaused(c.paused)
             gain.setTarget(c.volume * c.duck, ramp: 0)
@@ -487,7 +527,9 @@ final class PlayerCore: @unchecked Sendable {
     private func closeSink() {
         let sink = control.withLock { c -> (any AudioSink)? in
             defer {
+                c.rebaseSleep()
                 c.sink = nil
+                c.sinkRate = 0
                 c.map.reset()
             }
             return c.sink
@@ -532,6 +574,11 @@ final class PlayerCore: @unchecked Sendable {
             case .interrupted: continue
             case .failed(let error): return outputFailed(error, entry: source.entry)
             }
+            switch followSleep(source, format: format, chain: chain, sink: sink) {
+            case .awake: break
+            case .resumed: continue
+            case .request(let request): return request
+            }
             let buffer = chunkBuffer(for: format)
             guard source.hasDecoder else {
                 let at = control.withLock { $0.decodedFrame }
@@ -543,7 +590,8 @@ final class PlayerCore: @unchecked Sendable {
                     return failedEntry(source.entry, error: error)
                 }
             }
-            let frames = source.read(into: buffer, frames: Self.chunkFrames)
+            let wanted = readLimit
+            let frames = source.read(into: buffer, frames: wanted)
             if frames > 0 {
                 control.withLock { $0.decodedFrame += Int64(frames) }
                 let result = process(UnsafeRawBufferPointer(start: buffer, count: frames * format.bytesPerFrame),
@@ -556,7 +604,7 @@ final class PlayerCore: @unchecked Sendable {
                 observe(sink)
                 prefetchIfDue(source)
             }
-            if frames == Self.chunkFrames { continue }
+            if frames == wanted { continue }
             if source.interrupted {
                 // A command cut a read short: the decoder's state is unknown; it is made again.
                 source.dropDecoder()
@@ -578,9 +626,17 @@ final class PlayerCore: @unchecked Sendable {
                 return endOfQueue(after: source, sink: sink, failure: fetchFailure)
             }
             let truncated = source.isTruncated || (format.frames.map { decoded < $0 } ?? false)
-            control.withLock { c in
+            let sleepsHere = control.withLock { c -> Bool in
                 c.map.end(at: decoded)
                 if truncated { c.truncated.insert(source.entry) }
+                return c.sleep == .endOfEntries(1)
+            }
+            if sleepsHere {
+                // The timer ends with this entry: the next one does not start until a resume.
+                switch fallAsleep(source.entry, chain: chain, sink: sink) {
+                case .awake, .resumed: break
+                case .request(let request): return request
+                }
             }
             switch join(after: source) {
             case .joined(let next): source = next
@@ -633,6 +689,77 @@ final class PlayerCore: @unchecked Sendable {
             skipper.setLevel(level)
         }
         return .done
+    }
+
+    private enum Sleep {
+        /// Not asleep: play on.
+        case awake
+        /// Slept and was resumed: play on from where it paused.
+        case resumed
+        /// Slept (or was about to) and a request came: take it.
+        case request(Request?)
+    }
+
+    /// Sets the sleep timer's fade for what is written next, and falls asleep at its end.
+    private func followSleep(_ source: ItemSource, format: AudioFormat, chain: StageChain, sink: any AudioSink) -> Sleep {
+        readLimit = Self.chunkFrames
+        let (deadline, written, rate, ratio) = control.withLock { c -> (Int64?, Int64, Int, Double) in
+            var deadline = c.sleepDeadline()
+            let ratio = c.map.spans.last?.ratio ?? 1
+            if c.sleep == .endOfEntries(1), let frames = format.frames {
+                // Where this entry's last frame will be written, at the ratio it is written at.
+                deadline = c.map.written + Int64((Double(max(0, frames - c.decodedFrame)) / ratio).rounded())
+            }
+            return (deadline, c.map.written, c.sinkRate, ratio)
+        }
+        guard let deadline, rate > 0 else {
+            gainStage?.fade = nil
+            return .awake
+        }
+        gainStage?.fade = GainStage.Fade(end: deadline, length: Int64(SleepTimer.fadeSeconds * Double(rate)))
+        let left = deadline - written
+        if left > 0 && left * Int64(ratio.rounded(.up)) < Int64(Self.chunkFrames) {
+            readLimit = max(1, Int((Double(left) * ratio).rounded()))
+        }
+        guard written >= deadline, control.withLock({ $0.sleep != .endOfEntries(1) }) else { return .awake }
+        return fallAsleep(source.entry, chain: chain, sink: sink)
+    }
+
+    /// The timer has ended (the fade is at silence): lets what is written play out, then pauses
+    /// there and waits for a resume or a request. The position stays where it paused.
+    private func fallAsleep(_ entry: QueueEntryID, chain: StageChain, sink: any AudioSink) -> Sleep {
+        switch chain.flush(into: { self.write($0, to: sink) }) {
+        case .done: break
+        case .interrupted: return .request(takeRequest())
+        case .failed(let error): return .request(outputFailed(error, entry: entry))
+        }
+        switch sink.drain() {
+        case .done: break
+        case .interrupted: return .request(takeRequest())
+        case .failed(let error): return .request(outputFailed(error, entry: entry))
+        }
+        control.withLock { $0.map.markPlayedOut() }
+        observe(sink)
+        gainStage?.fade = nil
+        let heard = control.update { c -> QueueEntryID? in
+            c.sleep = .off
+            c.sleepAnchor = 0
+            c.paused = true
+            c.sink?.setPaused(true)
+            c.state = .paused
+            return c.heard
+        }
+        Log.info(.engine, "sleep timer: paused")
+        post(heard, .sleepTimerEnded)
+        post(heard, .stateChanged(.paused))
+        let request = control.withLock(waitingUntil: { $0.request != nil || $0.shutdown || !$0.paused }) { c -> Request?? in
+            if c.shutdown { return .some(.stop) }
+            guard c.request != nil else { return .none }
+            clearInterrupts(c)
+            return .some(c.takeRequest())
+        }
+        guard let request else { return .resumed }
+        return .request(request)
     }
 
     private func write(_ bytes: UnsafeRawBufferPointer, to sink: any AudioSink) -> SinkResult {
@@ -769,6 +896,7 @@ final class PlayerCore: @unchecked Sendable {
         control.withLock { c in
             c.map.begin(entry: next.entry, format: format, sourceStart: frame, ratio: ratio * c.speed)
             c.decodedFrame = frame
+            if case .endOfEntries(let count) = c.sleep, count > 1 { c.sleep = .endOfEntries(count - 1) }
         }
         return .joined(next)
     }

@@ -99,7 +99,8 @@ final class ScriptCommand {
         signals.whenSignalled { waker() }
         defer { session.close() }
         var status = CommandLineTool.Status.success
-        /// Reads what happened; false when a signal asks to stop.
+        var slept = false
+        /// Reads what happened; `stop` when a signal asks to stop or the sleep timer ended.
         func pump(_ timeout: Duration = .milliseconds(100), watching entry: QueueEntryID? = nil) -> (stop: Bool, ended: Bool) {
             if signals.signal != nil { return (true, false) }
             var ended = false
@@ -114,12 +115,14 @@ final class ScriptCommand {
                 case .voice(.failed(let title, let error)):
                     Console.fail("voice note \(title): \(error.message)")
                     status = CommandLineTool.Status.failure
+                case .asleep:
+                    slept = true
                 default:
                     break
                 }
             }
             session.tick()
-            return (signals.signal != nil, ended)
+            return (signals.signal != nil || slept, ended)
         }
         for (_, step) in steps {
             switch step {
@@ -159,7 +162,7 @@ final class ScriptCommand {
                         if done { break }
                         let timeout = deadline.map { min(.milliseconds(100), max(.zero, $0 - ContinuousClock.now)) } ?? .milliseconds(100)
                         let (stop, ended) = pump(timeout, watching: entry)
-                        if stop { return 128 + (signals.signal ?? SIGINT) }
+                        if stop { return signals.signal.map { 128 + $0 } ?? status }
                         if ended, case .item = what { break }
                     }
                 case .quit:
@@ -169,7 +172,7 @@ final class ScriptCommand {
                 }
             }
             // Take what has happened so far without waiting (and notice a signal).
-            if pump(.zero).stop { return 128 + (signals.signal ?? SIGINT) }
+            if pump(.zero).stop { return signals.signal.map { 128 + $0 } ?? status }
         }
         return status
     }

@@ -12,6 +12,8 @@ enum StudioAction: Equatable {
     case speed(by: Double)
     /// `s`: off, mild, medium, strong skip silence.
     case cycleSkipSilence
+    /// `z`: the sleep timer, off, 15, 30, 45, 60 min, end of the episode.
+    case cycleSleepTimer
     case replayVoiceNote
     case talk
     case playSelected
@@ -51,6 +53,7 @@ enum StudioAction: Equatable {
         case .character("]"): return .speed(by: 0.25)
         case .character("["): return .speed(by: -0.25)
         case .character("s"): return .cycleSkipSilence
+        case .character("z"): return .cycleSleepTimer
         case .character("v"): return .replayVoiceNote
         case .character("t"): return .talk
         case .enter: return .playSelected
@@ -86,7 +89,7 @@ enum StudioAction: Equatable {
         ("+ / -", "volume up / down by 5 %"),
         ("m", "mute / unmute"),
         ("[ / ]", "slower / faster"),
-        ("s", "skip silence: off, mild, medium, strong"),
+        ("s / z", "skip silence: off, mild, medium, strong / sleep: off, 15-60 min, end"),
         ("↑ ↓ j k", "select; PgUp PgDn, g G: page, first, last"),
         ("enter", "play the selected episode"),
         ("a / A", "add the selected episode to the queue / play it next"),

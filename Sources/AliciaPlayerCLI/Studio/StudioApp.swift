@@ -290,6 +290,8 @@ final class StudioApp {
                 setStatus("voice note \(title): \(error.message)", error: true)
             case .opened(_, let item, let format):
                 learnLength(of: item, format)
+            case .asleep:
+                setStatus("asleep: paused, the position saved (space resumes 5 s back)")
             case .queueEnded, .voice:
                 break
             }
@@ -392,6 +394,8 @@ final class StudioApp {
         case .cycleSkipSilence:
             let level = session.cycleSilenceSkipping()
             setStatus(level == .off ? "skip silence off" : "skip silence: \(level.rawValue)")
+        case .cycleSleepTimer:
+            setStatus(StudioLayout.sleepText(session.cycleSleepTimer()).map { "sleep " + $0 } ?? "sleep timer off")
         case .replayVoiceNote:
             if let note = model.lastVoiceNote {
                 voiceNotes.enqueue(note.location, title: note.title)

@@ -272,6 +272,7 @@ struct StudioLayout {
         if snapshot.silenceSkipping != .off || snapshot.silenceSavedTotal > 0 {
             tail += "  saved " + TimeSpec.clock(snapshot.silenceSavedTotal)
         }
+        if let sleep = Self.sleepText(snapshot.sleepTimer) { tail += "  sleep " + sleep }
         if volume { tail += model.muted ? "  muted" : "  vol " + VolumeScale.text(model.volumePercent) }
         tail += " "
         let barWidth = width - DisplayWidth.of(elapsed) - DisplayWidth.of(tail)
@@ -284,6 +285,16 @@ struct StudioLayout {
         let bar = "▕" + String(repeating: "█", count: played) + String(repeating: "▒", count: max(0, buffered))
             + String(repeating: " ", count: max(0, inner - played - max(0, buffered))) + "▏"
         return DisplayWidth.pad(elapsed + bar + tail, to: width)
+    }
+
+    /// `in 14:59` or `at end` for a running sleep timer; nil when it is off.
+    static func sleepText(_ timer: SleepTimer) -> String? {
+        switch timer {
+        case .off: return nil
+        case .after(let seconds): return "in " + TimeSpec.clock(seconds.rounded(.up))
+        case .endOfEntries(1): return "at end"
+        case .endOfEntries(let count): return "after \(count) items"
+        }
     }
 
     /// The composer, the search line, a status (a long one wrapped over up to `maximum` rows, so
