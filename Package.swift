@@ -53,6 +53,12 @@ let package = Package(
             name: "CSoxr",
             providers: [.apt(["libsoxr-dev"])]
         ),
+        // Loudness (EBU R 128: integrated loudness and true peak) for matched loudness.
+        .systemLibrary(
+            name: "CEbur128",
+            pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"])]
+        ),
         .systemLibrary(
             name: "CJSON",
             pkgConfig: "libcjson",
@@ -73,7 +79,7 @@ let package = Package(
         // The engine: fetch → decode → play. No terminal code, no Foundation.
         .target(
             name: "AliciaAudio",
-            dependencies: ["AliciaCurl", "CCurl", "CSndfile", "CPulse", "CSonic", "CSoxr"],
+            dependencies: ["AliciaCurl", "CCurl", "CSndfile", "CPulse", "CSonic", "CSoxr", "CEbur128"],
             swiftSettings: functionSections
         ),
         // `Codable` over cJSON: the JSON of Alicia's API, for the client and the demo backend,

@@ -110,6 +110,8 @@ public struct PlayOptions: Equatable, Sendable {
     public var skipSilence: SilenceSkipping = .off
     /// `--sleep 30m|end|N`.
     public var sleep: SleepTimer = .off
+    /// `--loudness off|TARGET`; nil when not given (then `ALICIA_LOUDNESS`, else −16 LUFS).
+    public var loudness: LoudnessMatching?
 
     public init(reference: String) {
         references = reference.isEmpty ? [] : [reference]
@@ -203,6 +205,8 @@ extension Invocation {
           --volume N             volume in percent, 0 to 150, as mixers show it (default 100)
           --skip-silence[=LEVEL] (play, queue, script, studio, demo) shorten pauses: mild, medium (the
                                  default), strong or off; in the Studio s cycles them
+          --loudness off|TARGET  (every command that plays) match every item's loudness to TARGET LUFS
+                                 (default -16, or ALICIA_LOUDNESS), true peaks under -1 dBTP
           --sleep 30m|end|N      (play, queue, script, studio, demo) fade out over 10 s and pause after
                                  30 minutes of playing (90s, 1h), at the end of the item, or after N
                                  items; off the Studio the command then exits 0; in the Studio z cycles
@@ -216,11 +220,12 @@ extension Invocation {
         `base_url = http://host:8766` and `token = …` (keep it chmod 600).
         While playing, the progress shows on stderr when it is a terminal.
         Environment: PULSE_SERVER (the PulseAudio server), ALICIA_LOG=info|debug (diagnostics
-        on stderr), ALICIA_LOG_FILE=PATH (diagnostics to a file).
+        on stderr), ALICIA_LOG_FILE=PATH (diagnostics to a file), ALICIA_LOUDNESS=off|TARGET (the
+        default of --loudness).
         """
 
     /// Options that take a value.
-    private static let valued: Set<String> = ["--start", "--speed", "--sleep", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
+    private static let valued: Set<String> = ["--start", "--speed", "--sleep", "--loudness", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
                                               "--voice-at", "--voice-focus", "--resume-rewind", "--react", "--volume", "--port", "--save"]
     /// Options whose value, if any, is only ever written `--name=value` (so `--skip-silence
     /// talk.mp3` plays talk.mp3).
@@ -308,7 +313,7 @@ extension Invocation {
         }
         let backendOptions: Set<String> = ["--base-url", "--token", "--token-file"]
         let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--volume", "--from-start", "--skip-silence",
-                                            "--sleep"]
+                                            "--sleep", "--loudness"]
         let voiceOptions: Set<String> = ["--voice-at", "--voice-focus", "--resume-rewind"]
 
         switch command {
@@ -353,7 +358,7 @@ extension Invocation {
             guard CommandUsage.text(for: name) != nil else { throw UsageError("no command '\(name)': the commands are \(commandNames)") }
             return .help(command: name)
         case "voice":
-            try allow(backendOptions.union(["--device", "--read-ahead", "--volume"]))
+            try allow(backendOptions.union(["--device", "--read-ahead", "--volume", "--loudness"]))
             guard let reference = rest.first else { throw UsageError("voice needs a URL, a path or a media path") }
             guard rest.count == 1 else { throw UsageError("voice takes one note, got '\(rest[1])' too") }
             var play = try playOptions(reference: reference, options)
@@ -403,7 +408,7 @@ extension Invocation {
             return .notes(reference: reference, backend: backend)
         case "studio":
             try allow(backendOptions.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet",
-                                            "--from-start", "--skip-silence", "--sleep"]))
+                                            "--from-start", "--skip-silence", "--sleep", "--loudness"]))
             guard rest.isEmpty else { throw UsageError("studio takes no arguments, got '\(rest[0])'") }
             var studio = try playOptions(reference: "", options)
             studio.backend = backend
@@ -414,7 +419,7 @@ extension Invocation {
                 if let stray = seen.first(where: { !server.contains($0) }) { throw UsageError("demo --serve does not take \(stray)") }
             } else {
                 try allow(server.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet", "--from-start",
-                                        "--skip-silence", "--sleep"]))
+                                        "--skip-silence", "--sleep", "--loudness"]))
             }
             guard rest.isEmpty else { throw UsageError("demo takes no arguments, got '\(rest[0])'") }
             var demo = DemoOptions(serve: options["--serve"] != nil)
@@ -478,6 +483,12 @@ extension Invocation {
             }
             play.sleep = timer
         }
+        if let text = options["--loudness"] {
+            guard let matching = loudness(text) else {
+                throw UsageError("--loudness '\(text)' is not off or a target from -40 to -5 (LUFS; -16 is usual for speech)")
+            }
+            play.loudness = matching
+        }
         play.fromStart = options["--from-start"] != nil
         if let mode = options["--voice-focus"] {
             switch mode {
@@ -516,6 +527,14 @@ extension Invocation {
             return .after(seconds: number * unit.seconds)
         }
         return nil
+    }
+
+    /// `off`, or a target loudness in LUFS from −40 to −5 (`-16`, `-16LUFS`).
+    public static func loudness(_ text: String) -> LoudnessMatching? {
+        if text == "off" { return .off }
+        let number = text.hasSuffix("LUFS") ? String(text.dropLast(4)) : text
+        guard let target = Double(number), (-40.0 ... -5.0).contains(target) else { return nil }
+        return .target(target)
     }
 
     /// The commands, for an unknown one.

@@ -101,6 +101,16 @@ struct PlaybackSession {
         }
     }
 
+    /// Matched loudness when `--loudness` is not given: `ALICIA_LOUDNESS`, else −16 LUFS.
+    static func defaultLoudness() -> LoudnessMatching {
+        guard let text = getenv("ALICIA_LOUDNESS").map({ String(cString: $0) }), !text.isEmpty else { return .standard }
+        guard let matching = Invocation.loudness(text) else {
+            Console.fail("warning: ALICIA_LOUDNESS='\(text)' is not off or a target from -40 to -5: matching to -16 LUFS")
+            return .standard
+        }
+        return matching
+    }
+
     /// The session's options from the command line's.
     static func sessionOptions(_ options: PlayOptions, voiceNotes: Bool = true) -> ListeningSession.Options {
         var made = ListeningSession.Options()
@@ -109,6 +119,7 @@ struct PlaybackSession {
         made.speed = options.speed
         made.silenceSkipping = options.skipSilence
         made.sleepTimer = options.sleep
+        made.loudness = options.loudness ?? defaultLoudness()
         made.volume = VolumeScale.linear(percent: options.volume ?? 100)
         made.voiceFocus = options.voiceFocus
         made.resumeRewind = options.resumeRewind

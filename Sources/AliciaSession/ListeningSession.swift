@@ -33,6 +33,9 @@ public final class ListeningSession {
         /// How the episode's pauses are shortened (voice notes are left as they are).
         public var silenceSkipping: SilenceSkipping = .off
         public var sleepTimer: SleepTimer = .off
+        /// Matched loudness, for the episode and the voice notes alike (notes are measured whole
+        /// before they play, so in `duck` mode a note sits at the target above the ducked episode).
+        public var loudness: LoudnessMatching = .off
         /// The listener's gain, linear (1 = as decoded), for the episode and the voice notes alike.
         public var volume = 1.0
         public var voiceFocus: VoiceFocus = .pause
@@ -80,15 +83,18 @@ public final class ListeningSession {
         player.setSpeed(options.speed)
         player.setSilenceSkipping(options.silenceSkipping)
         player.setSleepTimer(options.sleepTimer)
+        player.setLoudness(options.loudness)
         events = player.subscribe()
         if options.voiceNotes {
             var noteConfiguration = PlayerConfiguration(device: options.configuration.device)
             noteConfiguration.readAheadSeconds = options.configuration.readAheadSeconds
+            noteConfiguration.measureLoudnessFirst = true
             voiceNotes = VoiceNotes(episode: player, configuration: noteConfiguration,
                                     focus: options.voiceFocus, resumeRewind: options.resumeRewind)
         } else {
             voiceNotes = nil
         }
+        voiceNotes?.player.setLoudness(options.loudness)
         setVolume(options.volume)
     }
 
@@ -360,7 +366,7 @@ public final class ListeningSession {
         case .seeked:
             savePosition()
             return []
-        case .stateChanged, .queueChanged, .stopped, .silenceSkipped:
+        case .stateChanged, .queueChanged, .stopped, .silenceSkipped, .loudnessMeasured:
             return []
         }
     }

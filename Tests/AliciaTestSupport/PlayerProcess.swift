@@ -30,10 +30,13 @@ public enum PlayerProcess {
     /// (``ChildProcess/send(_:)``), then collect it with ``result(of:timeout:)``.
     ///
     /// Every run gets a state directory of its own (`XDG_STATE_HOME`) unless the test gives one, so
-    /// no run resumes from where another left an episode.
+    /// no run resumes from where another left an episode. Matched loudness is off unless the test
+    /// says otherwise (`--loudness`, or `ALICIA_LOUDNESS` in `environment`): most tests compare the
+    /// samples played with the file's, bit for bit.
     public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
         var environment = environment
         if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = try freshStateDirectory() }
+        if environment["ALICIA_LOUDNESS"] == nil { environment["ALICIA_LOUDNESS"] = "off" }
         return try ChildProcess(executablePath(), arguments, environment: environment)
     }
 

@@ -284,6 +284,20 @@ public final class Player: Sendable {
 
     public var silenceSkipping: SilenceSkipping { core.control.withLock { $0.silenceSkipping } }
 
+    /// Matched loudness: every entry brought to the target (LUFS) with its true peak under −1 dBTP,
+    /// or `.off` (the samples untouched). A change plays on from the frame heard, as a speed does.
+    public func setLoudness(_ matching: LoudnessMatching) {
+        core.control.update { c in
+            guard c.loudness != matching else { return }
+            c.loudness = matching
+            guard c.sink != nil, c.state != .ended, c.state != .failed else { return }
+            if case .play? = c.request { return }
+            replayHeard(&c)
+        }
+    }
+
+    public var loudness: LoudnessMatching { core.control.withLock { $0.loudness } }
+
     /// Sets the sleep timer (`.off` cancels it). A `.after` timer counts playing time from now.
     public func setSleepTimer(_ timer: SleepTimer) {
         core.control.update { c in
@@ -420,6 +434,9 @@ public final class Player: Sendable {
             snapshot.silenceSkipping = c.silenceSkipping
             snapshot.silenceSavedTotal = c.silenceSavedTotal
             snapshot.sleepTimer = c.sleepSecondsLeft().map { .after(seconds: $0) } ?? c.sleep
+            snapshot.loudness = c.loudness
+            snapshot.loudnessGain = c.loudnessGain
+            snapshot.limiterReduction = c.limiterReduction
             var entry: QueueEntryID?
             if let location = core.location(c) {
                 entry = location.entry

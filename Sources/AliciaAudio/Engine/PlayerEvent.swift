@@ -18,6 +18,9 @@ public struct PlayerEvent: Sendable, Equatable, CustomStringConvertible {
         /// (the frames between were cut out of a pause). For subscribers that extrapolate the position
         /// (MPRIS `Seeked`).
         case silenceSkipped(fromFrame: Int64, toFrame: Int64)
+        /// The entry's loudness was measured over all of it (matched loudness): figures to keep, so
+        /// that its next play starts at the right level (`QueueItem.loudness`).
+        case loudnessMeasured(LoudnessFigures)
         /// The sleep timer ended: the output faded to silence and the player paused (posted before
         /// its `.stateChanged(.paused)`).
         case sleepTimerEnded

@@ -44,6 +44,12 @@ public struct PlayerSnapshot: Sendable, Equatable {
     public var silenceSavedTotal = 0.0
     /// The sleep timer, with the seconds of playing it has left.
     public var sleepTimer: SleepTimer = .off
+    /// Matched loudness, the gain (dB) it applies to the entry being written (the one heard, but
+    /// for the last half second before a join), and the deepest reduction the true-peak limiter has
+    /// made (dB, 0 or less).
+    public var loudness: LoudnessMatching = .off
+    public var loudnessGain = 0.0
+    public var limiterReduction = 0.0
     /// Index of the entry heard now in the queue.
     public var queueIndex: Int?
 
@@ -61,6 +67,9 @@ public struct PlayerConfiguration: Sendable, Equatable {
     public var mediaName = "Alicia"
     /// `media.role` of the stream.
     public var role = "music"
+    /// Matched loudness measures every item whole before it plays (voice notes: too short for a
+    /// running estimate to settle), not only local files.
+    public var measureLoudnessFirst = false
 
     public init(device: String? = nil) {
         self.device = device

@@ -52,6 +52,10 @@ final class PlayerCore: @unchecked Sendable {
         var format: AudioFormat?
     }
 
+    struct Measurement {
+        var figures: LoudnessFigures?
+    }
+
     struct Control {
         var queue = PlayQueue()
         var request: Request?
@@ -76,6 +80,13 @@ final class PlayerCore: @unchecked Sendable {
         var sleepAnchor: Int64 = 0
         /// The sink's rate, for the sleep timer's frames (0 without a sink).
         var sinkRate = 0
+        var loudness: LoudnessMatching = .off
+        /// Whole-item measurements done, by entry (nil figures: it could not be measured).
+        var measured: [QueueEntryID: Measurement] = [:]
+        /// The loudness gain (dB) set for the entry being written, and the limiter's deepest
+        /// reduction so far in it (dB, 0 or less).
+        var loudnessGain = 0.0
+        var limiterReduction = 0.0
         var sink: (any AudioSink)?
         /// The entry being decoded and the one fetched ahead, for interrupting their reads (their
         /// other fields are the feeder's: read `opened` instead).
@@ -147,6 +158,18 @@ final class PlayerCore: @unchecked Sendable {
     private var gainStage: GainStage?
     /// Shortens pauses in the entry's own frames, before the chain (nil while skip silence is off).
     private var skipper: SilenceSkipper?
+    private var loudnessStage: LoudnessStage?
+    /// Matched loudness of the entry being written: its running measurement (when no whole-item
+    /// figures are known), whether that started at its first frame, and the gain aimed at.
+    private var runningMeter: LoudnessMeter?
+    private var runningFromStart = false
+    private var loudnessEntry: QueueEntryID?
+    private var loudnessAim: Double?
+    /// The matching the gain was set for (a change plays on from the frame heard, like a speed).
+    private var appliedMatching: LoudnessMatching?
+    /// Frames the running meter had when the gain was last revised.
+    private var revisedAt: Int64 = 0
+    private var analyzer: LoudnessAnalyzer?
     /// The converter in front of the chain while an entry in another format plays.
     private var converter: FormatConverter?
     private var buffer: UnsafeMutableRawPointer?
@@ -180,6 +203,8 @@ final class PlayerCore: @unchecked Sendable {
         }
         thread?.join()
         thread = nil
+        analyzer?.shutdown()
+        analyzer = nil
     }
 
     // MARK: Commands (any thread; `control` held)
@@ -345,6 +370,9 @@ final class PlayerCore: @unchecked Sendable {
             return failedEntry(entryID, error: error, fatal: true)
         }
         prepareSkipper(for: format, at: frame, newItem: !sameEntry)
+        if let request = beginLoudness(source, format: format, at: frame, sameEntry: sameEntry, joined: false) {
+            return request
+        }
         let (changedEntry, state) = control.update { c -> (Bool, PlayerState) in
             c.map.begin(entry: entryID, format: format, sourceStart: frame, ratio: speed)
             c.decodedFrame = frame
@@ -503,7 +531,10 @@ final class PlayerCore: @unchecked Sendable {
         speedStage = SpeedStage(format: streamFormat, blockFrames: Self.chunkFrames)
         let gain = GainStage(format: streamFormat, blockFrames: Self.chunkFrames)
         gainStage = gain
-        chain = StageChain([speedStage!, gain])
+        let loudness = LoudnessStage(format: streamFormat, blockFrames: Self.chunkFrames)
+        loudnessStage = loudness
+        loudnessEntry = nil
+        chain = StageChain([speedStage!, loudness, gain])
         let held = control.update { c -> Bool in
             c.rebaseSleep()
             c.sink = sink
@@ -594,6 +625,7 @@ final class PlayerCore: @unchecked Sendable {
             let frames = source.read(into: buffer, frames: wanted)
             if frames > 0 {
                 control.withLock { $0.decodedFrame += Int64(frames) }
+                followLoudness(buffer, frames: frames, format: format, entry: source.entry)
                 let result = process(UnsafeRawBufferPointer(start: buffer, count: frames * format.bytesPerFrame),
                                      chain: chain, sink: sink)
                 switch result {
@@ -620,6 +652,7 @@ final class PlayerCore: @unchecked Sendable {
                 }
             }
             let decoded = control.withLock { $0.decodedFrame }
+            finishRunningMeasure(source, decoded: decoded)
             if let fetchFailure = source.failure, let frames = format.frames, decoded < frames {
                 // The network gave up part-way: what was there has been written; it ends here, failed.
                 control.withLock { $0.map.end(at: decoded) }
@@ -762,6 +795,122 @@ final class PlayerCore: @unchecked Sendable {
         return .request(request)
     }
 
+    // MARK: Matched loudness (feeder thread)
+
+    /// Local files and single-file items of a player that measures first are measured whole.
+    private func wholeMeasureWanted(_ item: QueueItem) -> Bool {
+        item.loudness == nil && item.moreParts.isEmpty && (item.location.isFile || configuration.measureLoudnessFirst)
+    }
+
+    private func loudnessAnalyzer() -> LoudnessAnalyzer {
+        if let analyzer { return analyzer }
+        let control = self.control
+        let hub = self.hub
+        let made = LoudnessAnalyzer { entry, figures in
+            control.update { $0.measured[entry] = Measurement(figures: figures) }
+            if let figures { hub.post(PlayerEvent(entry: entry, kind: .loudnessMeasured(figures))) }
+        }
+        analyzer = made
+        return made
+    }
+
+    /// Sets the loudness gain for `source`, which starts being written at `frame` (a start, a seek,
+    /// or a join after another entry): from its known figures (cached, or measured whole, which
+    /// the first entry of a start waits for), else from a running measurement. A request that comes
+    /// during the wait is returned.
+    private func beginLoudness(_ source: ItemSource, format: AudioFormat, at frame: Int64, sameEntry: Bool, joined: Bool) -> Request? {
+        guard let stage = loudnessStage else { return nil }
+        let matching = control.withLock { $0.loudness }
+        guard case .target(let target) = matching else {
+            appliedMatching = matching
+            if stage.enabled {
+                stage.setEnabled(false)
+                runningMeter = nil
+                loudnessEntry = nil
+                loudnessAim = nil
+            }
+            control.withLock { $0.loudnessGain = 0 }
+            return nil
+        }
+        stage.setEnabled(true)
+        let entry = source.entry
+        let changed = appliedMatching != matching
+        appliedMatching = matching
+        if sameEntry && loudnessEntry == entry && !changed {
+            // A seek within the entry: the gain stays; a running measure is no longer of the whole.
+            if frame != 0 { runningFromStart = false }
+            return nil
+        }
+        loudnessEntry = entry
+        var figures = source.item.loudness ?? control.withLock { $0.measured[entry]?.figures }
+        if figures == nil && wholeMeasureWanted(source.item) {
+            loudnessAnalyzer().measure(entry, source.item)
+            // A start waits for the measure (it is of a local file or a short note); a join goes on
+            // with a running estimate until it is there.
+            if !joined || configuration.measureLoudnessFirst {
+                let request = control.withLock(waitingUntil: { $0.measured[entry] != nil || $0.request != nil || $0.shutdown }) { c -> Request? in
+                    if c.shutdown { return .stop }
+                    guard c.request != nil else { return nil }
+                    clearInterrupts(c)
+                    return c.takeRequest()
+                }
+                if let request { return request }
+                figures = control.withLock { $0.measured[entry]?.figures }
+            }
+        }
+        runningMeter = nil
+        revisedAt = 0
+        if let figures {
+            aimLoudness(figures.gain(toward: target), immediately: !joined)
+        } else {
+            runningMeter = LoudnessMeter(channels: format.channels, sampleRate: format.sampleRate)
+            runningFromStart = frame == 0
+            // Until the estimate settles, the gain stays where it was (the entry before, or 0 dB).
+            if !joined { aimLoudness(loudnessAim ?? 0, immediately: true) }
+        }
+        return nil
+    }
+
+    /// Moves the loudness gain to `decibels`: at once at a start (nothing is heard before it), else
+    /// over at least a second, and no faster than 5 dB a second (half a decibel per 100 ms: a join
+    /// of two episodes 12 dB apart ramps over 2.4 s), so nothing steps and speech never pumps.
+    private func aimLoudness(_ decibels: Double, immediately: Bool) {
+        loudnessAim = decibels
+        loudnessStage?.setGain(decibels: decibels, ramp: immediately ? 0 : max(1, abs(decibels - (loudnessStage?.gainDecibels ?? 0)) / 5))
+        control.withLock { $0.loudnessGain = decibels }
+    }
+
+    /// After each chunk: the running estimate revised once a second of audio (from 3 s on, when
+    /// BS.1770's gating has something to stand on), or the whole-item figures taken once they arrive.
+    private func followLoudness(_ buffer: UnsafeMutableRawPointer, frames: Int, format: AudioFormat, entry: QueueEntryID) {
+        if let stage = loudnessStage, stage.enabled {
+            let reduction = stage.takeDeepestReduction()
+            if reduction < 0 { control.withLock { $0.limiterReduction = min($0.limiterReduction, reduction) } }
+        }
+        guard let meter = runningMeter, case .target(let target) = control.withLock({ $0.loudness }) else { return }
+        if let measured = control.withLock({ $0.measured[entry] }), let figures = measured.figures {
+            runningMeter = nil
+            aimLoudness(figures.gain(toward: target), immediately: false)
+            return
+        }
+        meter.add(buffer, frames: frames, type: format.sampleType)
+        guard meter.frames >= 3 * Int64(format.sampleRate), meter.frames - revisedAt >= Int64(format.sampleRate) else { return }
+        revisedAt = meter.frames
+        guard let figures = meter.figures else { return }
+        let gain = figures.gain(toward: target)
+        if abs(gain - (loudnessAim ?? 0)) >= 0.5 { aimLoudness(gain, immediately: false) }
+    }
+
+    /// An entry measured as it played from its first frame to its last has whole-item figures: they
+    /// are posted, for the session to keep.
+    private func finishRunningMeasure(_ source: ItemSource, decoded: Int64) {
+        guard let meter = runningMeter, runningFromStart, let frames = source.format?.frames, decoded >= frames,
+              let figures = meter.figures else { return }
+        runningMeter = nil
+        control.withLock { $0.measured[source.entry] = Measurement(figures: figures) }
+        post(source.entry, .loudnessMeasured(figures))
+    }
+
     private func write(_ bytes: UnsafeRawBufferPointer, to sink: any AudioSink) -> SinkResult {
         let result = sink.write(bytes)
         if case .done = result, let format = sinkFormat {
@@ -893,6 +1042,9 @@ final class PlayerCore: @unchecked Sendable {
         case .failed(let error): return .skip(error)
         }
         prepareSkipper(for: format, at: frame, newItem: true)
+        if let request = beginLoudness(next, format: format, at: frame, sameEntry: false, joined: true) {
+            return .request(request)
+        }
         control.withLock { c in
             c.map.begin(entry: next.entry, format: format, sourceStart: frame, ratio: ratio * c.speed)
             c.decodedFrame = frame
@@ -1037,6 +1189,9 @@ final class PlayerCore: @unchecked Sendable {
             let made = try ItemSource(entry: due.id, item: due.item, ahead: true)
             Log.info(.engine, "prefetching \(due.id) (\(due.item.location.display))")
             control.withLock { $0.prefetch = made }
+            if wholeMeasureWanted(due.item), control.withLock({ $0.loudness != .off && $0.measured[due.id] == nil }) {
+                loudnessAnalyzer().measure(due.id, due.item)
+            }
         } catch {
             // Reported when the join reaches it.
             Log.info(.engine, "prefetch of \(due.id) failed: \(error.message)")

@@ -14,6 +14,9 @@ public struct QueueItem: Sendable, Equatable {
     /// Files heard after `location` as the same item, with nothing between them (a synthesis read
     /// aloud in chunks): one title, one length, one position.
     public var moreParts: [MediaLocation] = []
+    /// Its loudness, when measured before (cached per episode): matched loudness starts at the
+    /// right level at once.
+    public var loudness: LoudnessFigures?
 
     public init(location: MediaLocation, title: String, label: String? = nil, start: StartPosition? = nil,
                 positionKey: String? = nil, reference: String? = nil) {
