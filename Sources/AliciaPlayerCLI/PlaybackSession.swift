@@ -129,6 +129,7 @@ struct PlaybackSession {
             let store = PositionStore(directory: directory)
             for warning in store.warnings { Console.fail("warning: " + warning) }
             made.positions = store
+            made.loudnessCache = LoudnessCache(directory: directory)
         }
         return made
     }

@@ -44,6 +44,8 @@ public final class ListeningSession {
         public var voiceNotes = true
         /// Where resume positions are kept (nil: nowhere).
         public var positions: PositionStore?
+        /// Where measured loudness is kept per episode (nil: nowhere).
+        public var loudnessCache: LoudnessCache?
         /// Start every item from its beginning, not where it was left (`--from-start`).
         public var fromStart = false
 
@@ -62,6 +64,7 @@ public final class ListeningSession {
     /// The queue has ended (or failed) since the last `play`.
     public private(set) var queueEnded = false
     public let positions: PositionStore?
+    public let loudnessCache: LoudnessCache?
     private let fromStart: Bool
     /// The item heard last and where, for saving its position when another takes over.
     private var lastHeard: (entry: QueueEntryID, key: String, position: Double, duration: Double?)?
@@ -78,6 +81,7 @@ public final class ListeningSession {
 
     public init(_ options: Options) {
         positions = options.positions
+        loudnessCache = options.loudnessCache
         fromStart = options.fromStart
         player = Player(configuration: options.configuration)
         player.setSpeed(options.speed)
@@ -236,6 +240,8 @@ public final class ListeningSession {
     /// `item` starting where it was left (less a step back after a long time away), unless it was
     /// played to its end, asked to start elsewhere, or `--from-start` was given.
     public func resumed(_ item: QueueItem) -> QueueItem {
+        var item = item
+        if item.loudness == nil, let key = item.positionKey { item.loudness = loudnessCache?.figures(for: key) }
         guard !fromStart, item.start == nil, let key = item.positionKey, let saved = positions?.position(for: key),
               !saved.played, saved.position > 0 else { return item }
         var resumed = item
@@ -366,7 +372,10 @@ public final class ListeningSession {
         case .seeked:
             savePosition()
             return []
-        case .stateChanged, .queueChanged, .stopped, .silenceSkipped, .loudnessMeasured:
+        case .loudnessMeasured(let figures):
+            if let key = item?.positionKey { loudnessCache?.store(figures, for: key) }
+            return []
+        case .stateChanged, .queueChanged, .stopped, .silenceSkipped:
             return []
         }
     }
