@@ -10,7 +10,10 @@ struct VoiceCommand {
         guard let note = References.voiceNote(options.reference, backend: options.backend) else {
             return CommandLineTool.Status.failure
         }
-        let session = ListeningSession(PlaybackSession.sessionOptions(options, voiceNotes: false))
+        var sessionOptions = PlaybackSession.sessionOptions(options, voiceNotes: false)
+        // A note is too short for a running loudness estimate: measured whole before it plays.
+        sessionOptions.configuration.measureLoudnessFirst = true
+        let session = ListeningSession(sessionOptions)
         let playback = PlaybackSession(session: session, signals: signals, options: options)
         return PlaybackSession.status(of: playback.play([QueueItem(location: note.location, title: "Alicia voice note: " + note.title)]))
     }

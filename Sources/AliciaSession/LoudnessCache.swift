@@ -6,7 +6,7 @@ import AliciaJSON
 
 /// Measured loudness per episode (`loudness.json` beside the positions, keyed as they are), so that
 /// an episode's second play starts at the right level at once. `{"version": 1, "items": {KEY:
-/// {"integrated": -19.3, "true_peak": -2.1}}}`. Written whole (temporary file, rename) when a
+/// {"integrated": -19.3, "peak": -2.1}}}`. Written whole (temporary file, rename) when a
 /// measurement is added; two instances can at worst lose each other's newest figure, which only
 /// costs measuring it again, so it takes no lock. A file that does not parse is started afresh.
 public final class LoudnessCache {
@@ -38,8 +38,8 @@ public final class LoudnessCache {
             guard case .object(let fields) = entry.value,
                   case .number(let integrated)? = fields.first(where: { $0.key == "integrated" })?.value else { continue }
             var peak = -Double.infinity
-            if case .number(let value)? = fields.first(where: { $0.key == "true_peak" })?.value { peak = value }
-            figures[entry.key] = LoudnessFigures(integrated: integrated, truePeak: peak)
+            if case .number(let value)? = fields.first(where: { $0.key == "peak" })?.value { peak = value }
+            figures[entry.key] = LoudnessFigures(integrated: integrated, peak: peak)
         }
         return figures
     }
@@ -49,7 +49,7 @@ public final class LoudnessCache {
         for (key, measured) in figures {
             // Hundredths of a decibel are more than any meter's accuracy.
             var fields: [JSONValue.Member] = [.init("integrated", .number((measured.integrated * 100).rounded() / 100))]
-            if measured.truePeak.isFinite { fields.append(.init("true_peak", .number((measured.truePeak * 100).rounded() / 100))) }
+            if measured.peak.isFinite { fields.append(.init("peak", .number((measured.peak * 100).rounded() / 100))) }
             entries.append(.init(key, .object(fields)))
         }
         return JSONValue.object([.init("items", .object(entries)), .init("version", .number(1))]).text(layout: .indented)

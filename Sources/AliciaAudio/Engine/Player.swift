@@ -7,7 +7,8 @@ import Synchronization
 // | thread            | owns                                  | waits on                                   |
 // | caller (UI, CLI)  | nothing of the output                 | a subscription (condition or eventfd in its poll loop) |
 // | alicia-fetch      | one entry's curl easy + multi handles (one thread per open entry: the one playing, the one prefetched) | `curl_multi_poll`, woken by `curl_multi_wakeup` |
-// | alicia-feeder     | the entries' decoders, the stage chain (converter, speed, gain), the sink's write side, the frame map's writes | a fetcher's condition, PulseAudio's mainloop condition, its request condition |
+// | alicia-feeder     | the entries' decoders, skip silence, the stage chain (converter, speed, loudness, gain), the sink's write side, the frame map's writes, the running loudness meter | a fetcher's condition, PulseAudio's mainloop condition, its request condition (also: a whole-item loudness measure at a start) |
+// | alicia-loudness   | (matched loudness on) a measuring fetcher, decoder and libebur128 state of an item ahead | its job condition, a fetcher's condition; results go into the core's lock |
 // | libpulse mainloop | nothing of ours                       | callbacks only record state and signal     |
 // Commands from the caller are recorded under the core's lock and wake whatever the feeder blocks
 // on; nothing sleeps on a guess.

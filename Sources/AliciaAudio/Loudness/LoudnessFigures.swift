@@ -3,12 +3,12 @@
 public struct LoudnessFigures: Sendable, Equatable, Codable {
     /// Integrated loudness, LUFS.
     public var integrated: Double
-    /// The highest true peak, dBTP.
-    public var truePeak: Double
+    /// The highest sample peak, dBFS (the limiter finds the peaks between samples itself).
+    public var peak: Double
 
-    public init(integrated: Double, truePeak: Double) {
+    public init(integrated: Double, peak: Double) {
         self.integrated = integrated
-        self.truePeak = truePeak
+        self.peak = peak
     }
 
     /// The true peak never goes over this, dBTP.
@@ -16,12 +16,12 @@ public struct LoudnessFigures: Sendable, Equatable, Codable {
     /// The limiter takes at most this much off the peaks; past it the gain is lowered instead.
     public static let limiterRange = 6.0
 
-    /// The gain (dB) that brings these figures to `target` LUFS, lowered where the true-peak
-    /// limiter would have to take more than `limiterRange` off the peaks.
+    /// The gain (dB) that brings these figures to `target` LUFS, lowered where the limiter would
+    /// have to take more than `limiterRange` off the peaks to keep them under `ceiling`.
     public func gain(toward target: Double) -> Double {
         let wanted = target - integrated
-        guard truePeak.isFinite else { return wanted }
-        return min(wanted, Self.ceiling + Self.limiterRange - truePeak)
+        guard peak.isFinite else { return wanted }
+        return min(wanted, Self.ceiling + Self.limiterRange - peak)
     }
 }
 

@@ -169,6 +169,7 @@ final class PlayerCore: @unchecked Sendable {
     private var appliedMatching: LoudnessMatching?
     /// Frames the running meter had when the gain was last revised.
     private var revisedAt: Int64 = 0
+    /// Made by the feeder when first needed; shut down by `shutdown` after the feeder has joined.
     private var analyzer: LoudnessAnalyzer?
     /// The converter in front of the chain while an entry in another format plays.
     private var converter: FormatConverter?

@@ -40,15 +40,18 @@ final class LoudnessStage: AudioStage {
     private var limitedInRing = 0
     /// The limiter's gain on the last frame out.
     private var limiterGain = 1.0
-    /// The last `taps` gained samples of each channel (a ring per channel, `historyNext` the
-    /// oldest), for the peaks between samples.
+    /// The last `taps` gained samples of each channel, for the peaks between samples: a ring per
+    /// channel written twice (at `i` and `i + taps`), so the window from the oldest is contiguous
+    /// and read without a modulo; `historyNext` is the oldest.
     private let history: UnsafeMutablePointer<Double>
     private var historyNext = 0
+    /// The coefficients, in a buffer (not an array) for the inner loop.
+    private let coefficients: UnsafeMutablePointer<Double>
     /// 4× oversampled peak detection, as BS.1770's true peak: a windowed-sinc interpolator (12 taps,
     /// Hann) for the three points between the samples 6 and 5 frames back. `coefficients[phase][k]`
     /// weighs the window's sample k (k = 11 is the newest) for the point `phase / 4` past the older.
     static let taps = 12
-    private static let coefficients: [Double] = (1...3).flatMap { phase in
+    private static let coefficientTable: [Double] = (1...3).flatMap { phase in
         (0..<taps).map { k -> Double in
             let t = Double(taps / 2 - 1) + Double(phase) / 4 - Double(k)
             let sinc = sin(Double.pi * t) / (Double.pi * t)
@@ -68,8 +71,10 @@ final class LoudnessStage: AudioStage {
         release = 1 - exp(-1 / (0.08 * Double(format.sampleRate)))
         delayed = .allocate(capacity: lookAhead * format.channels)
         needed = .allocate(capacity: lookAhead)
-        history = .allocate(capacity: Self.taps * format.channels)
-        history.initialize(repeating: 0, count: Self.taps * format.channels)
+        history = .allocate(capacity: 2 * Self.taps * format.channels)
+        history.initialize(repeating: 0, count: 2 * Self.taps * format.channels)
+        coefficients = .allocate(capacity: Self.coefficientTable.count)
+        coefficients.initialize(from: Self.coefficientTable, count: Self.coefficientTable.count)
         output = .allocate(byteCount: blockFrames * format.bytesPerFrame, alignment: 16)
     }
 
@@ -77,6 +82,7 @@ final class LoudnessStage: AudioStage {
         delayed.deallocate()
         needed.deallocate()
         history.deallocate()
+        coefficients.deallocate()
         output.deallocate()
     }
 
@@ -150,7 +156,7 @@ final class LoudnessStage: AudioStage {
         head = 0
         limitedInRing = 0
         limiterGain = 1
-        history.update(repeating: 0, count: Self.taps * channels)
+        history.update(repeating: 0, count: 2 * Self.taps * channels)
         historyNext = 0
     }
 
@@ -187,20 +193,24 @@ final class LoudnessStage: AudioStage {
             let value = sample(base, frame * channels + channel) * gain
             delayed[slot * channels + channel] = value
             peak = max(peak, abs(value))
-            let ring = history + channel * taps
+            let ring = history + channel * 2 * taps
             ring[historyNext] = value
-            if gain > 1 {
+            ring[historyNext + taps] = value
+            // The window, oldest first: from the slot after the newest.
+            let window = ring + historyNext + 1
+            // Between two samples the signal can rise over both by a few decibels, not more for
+            // audio that went through any sane chain: the interpolation is only worth doing when
+            // the two samples it lies between are within 6 dB of the ceiling.
+            if gain > 1 && max(abs(window[taps / 2 - 1]), abs(window[taps / 2])) > ceiling / 2 {
                 for phase in 0..<3 {
+                    let weights = coefficients + phase * taps
                     var sum = 0.0
-                    for k in 0..<taps {
-                        // Window sample k: k = 0 the oldest (the one after the newest in the ring).
-                        sum += ring[(historyNext + 1 + k) % taps] * Self.coefficients[phase * taps + k]
-                    }
+                    for k in 0..<taps { sum += window[k] * weights[k] }
                     between = max(between, abs(sum))
                 }
             }
         }
-        historyNext = (historyNext + 1) % taps
+        historyNext = historyNext + 1 == taps ? 0 : historyNext + 1
         needed[slot] = 1
         // Only a boost is limited: at or under 0 dB the samples stay as they are.
         if gain > 1 && peak > ceiling { require(ceiling / peak, at: slot) }

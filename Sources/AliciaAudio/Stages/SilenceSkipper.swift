@@ -103,7 +103,16 @@ final class SilenceSkipper: AudioStage {
         let frames = input.count / bytesPerFrame
         defer { nextFrame += Int64(frames) }
         guard level != .off, let base = input.baseAddress else { return emit(input) }
+        func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(rebasing: input[range.lowerBound * bytesPerFrame..<range.upperBound * bytesPerFrame])
+        }
+        // The first frame of this input not yet handed on, and where the run held now began in it
+        // (nil: in an earlier input). A short run that begins and ends within one input is handed on
+        // with the frames around it, in one piece: the hold copy is only needed when it turns long
+        // or goes on past the input's end (speech has a short "silent" run every few frames, and a
+        // write per run cost 40 times the CPU of playing).
         var pending = 0
+        var runStartIndex: Int?
         for i in 0..<frames {
             let peak = Self.peak(base, frame: i, format: format)
             if noiseFloor.add(peak) { threshold = NoiseFloor.linear(noiseFloor.thresholdDecibels) }
@@ -111,22 +120,39 @@ final class SilenceSkipper: AudioStage {
             switch mode {
             case .noisy:
                 guard silent else { continue }
-                if i > pending {
-                    let result = emit(UnsafeRawBufferPointer(rebasing: input[pending * bytesPerFrame..<i * bytesPerFrame]))
-                    guard case .done = result else { return result }
-                }
                 mode = .holding
                 runStart = nextFrame + Int64(i)
                 runFrames = 0
+                runStartIndex = i
                 append(base, frame: i)
             case .holding:
                 if silent {
                     append(base, frame: i)
-                    if runFrames == holdCapacity {
-                        let result = startCutting(emit: emit)
+                    guard runFrames == holdCapacity else { continue }
+                    if let start = runStartIndex, start > pending {
+                        let result = emit(slice(pending..<start))
                         guard case .done = result else { return result }
                     }
+                    runStartIndex = nil
+                    pending = i + 1
+                    let result = startCutting(emit: emit)
+                    guard case .done = result else { return result }
+                } else if runFrames < minimumFrames {
+                    // Short: it goes out as it came. Begun in this input, it is part of what is pending.
+                    if runStartIndex == nil {
+                        let result = emitHeld(0..<runFrames, emit)
+                        guard case .done = result else { return result }
+                        pending = i
+                    }
+                    mode = .noisy
+                    runFrames = 0
+                    runStartIndex = nil
                 } else {
+                    if let start = runStartIndex, start > pending {
+                        let result = emit(slice(pending..<start))
+                        guard case .done = result else { return result }
+                    }
+                    runStartIndex = nil
                     let result = endRun(emit: emit)
                     guard case .done = result else { return result }
                     pending = i
@@ -143,8 +169,17 @@ final class SilenceSkipper: AudioStage {
                 }
             }
         }
-        guard mode == .noisy, frames > pending else { return .done }
-        return emit(UnsafeRawBufferPointer(rebasing: input[pending * bytesPerFrame..<frames * bytesPerFrame]))
+        switch mode {
+        case .noisy:
+            guard frames > pending else { return .done }
+            return emit(slice(pending..<frames))
+        case .holding:
+            // The run goes on into the next input, from the hold; what came before it goes now.
+            guard let start = runStartIndex, start > pending else { return .done }
+            return emit(slice(pending..<start))
+        case .cutting:
+            return .done
+        }
     }
 
     /// The end of the entry: a pause it ends on is shortened by the same rules.

@@ -114,7 +114,7 @@ import AliciaTestSupport
         let sinks = RecordingSinks()
         let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
         player.setLoudness(.target(-16))
-        let figures = LoudnessFigures(integrated: -28, truePeak: -20)
+        let figures = LoudnessFigures(integrated: -28, peak: -20)
         player.play([try item(server, episode, "episode.wav", loudness: figures)])
         _ = playOut(player, sinks)
         let output = AudioCompare.int16Samples(littleEndian: try #require(sinks.current()).bytes)

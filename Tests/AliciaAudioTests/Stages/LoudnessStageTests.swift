@@ -29,9 +29,9 @@ import AliciaTestSupport
     }
 
     private func truePeak(_ samples: [Int16]) -> Double {
-        let meter = LoudnessMeter(channels: 2, sampleRate: 48_000)!
+        let meter = LoudnessMeter(channels: 2, sampleRate: 48_000, truePeak: true)!
         samples.withUnsafeBytes { meter.add($0.baseAddress!, frames: samples.count / 2, type: .int16) }
-        return meter.truePeak
+        return meter.peak
     }
 
     @Test func atZeroDecibelsAndOffTheSamplesAreUntouched() {
@@ -77,9 +77,9 @@ import AliciaTestSupport
     }
 
     @Test func theGainForFiguresMeetsTheTargetUnlessThePeakForbids() {
-        #expect(LoudnessFigures(integrated: -28, truePeak: -20).gain(toward: -16) == 12)
+        #expect(LoudnessFigures(integrated: -28, peak: -20).gain(toward: -16) == 12)
         // A peak at −3 dBTP: +12 dB would need 14 dB off the peaks; the limiter takes 6 at most.
-        #expect(LoudnessFigures(integrated: -28, truePeak: -3).gain(toward: -16) == 8)
-        #expect(LoudnessFigures(integrated: -10, truePeak: 0).gain(toward: -16) == -6)
+        #expect(LoudnessFigures(integrated: -28, peak: -3).gain(toward: -16) == 8)
+        #expect(LoudnessFigures(integrated: -10, peak: 0).gain(toward: -16) == -6)
     }
 }
