@@ -51,6 +51,9 @@ final class SilenceSkipper: AudioStage {
 
     private var noiseFloor: NoiseFloor
     private var threshold: Double
+    /// The noise floor's window being filled: its peak so far and its frames.
+    private var windowPeak = 0.0
+    private var windowFill = 0
 
     init(format: AudioFormat, level: SilenceSkipping, pieceFrames: Int) {
         self.format = format
@@ -90,6 +93,8 @@ final class SilenceSkipper: AudioStage {
         nextFrame = frame
         if newItem {
             noiseFloor.reset()
+            windowPeak = 0
+            windowFill = 0
             threshold = NoiseFloor.linear(noiseFloor.thresholdDecibels)
         }
     }
@@ -113,10 +118,30 @@ final class SilenceSkipper: AudioStage {
         // write per run cost 40 times the CPU of playing).
         var pending = 0
         var runStartIndex: Int?
+        // The threshold and the noise floor's window are worked on as locals, written back however
+        // this returns: a class's fields cost an exclusivity check on every access in a loop this
+        // hot. The floor itself is told once per 10 ms window.
+        var limit = threshold
+        var windowPeak = self.windowPeak
+        var windowFill = self.windowFill
+        let windowFrames = noiseFloor.windowFrames
+        defer {
+            threshold = limit
+            self.windowPeak = windowPeak
+            self.windowFill = windowFill
+        }
+        let channels = format.channels
+        let type = format.sampleType
         for i in 0..<frames {
-            let peak = Self.peak(base, frame: i, format: format)
-            if noiseFloor.add(peak) { threshold = NoiseFloor.linear(noiseFloor.thresholdDecibels) }
-            let silent = peak < threshold
+            let peak = Self.peak(base, frame: i, channels: channels, type: type)
+            windowPeak = max(windowPeak, peak)
+            windowFill += 1
+            if windowFill == windowFrames {
+                if noiseFloor.add(window: windowPeak) { limit = NoiseFloor.linear(noiseFloor.thresholdDecibels) }
+                windowPeak = 0
+                windowFill = 0
+            }
+            let silent = peak < limit
             switch mode {
             case .noisy:
                 guard silent else { continue }
@@ -303,10 +328,10 @@ final class SilenceSkipper: AudioStage {
     }
 
     /// The frame's largest magnitude over its channels, full scale 1.
-    static func peak(_ base: UnsafeRawPointer, frame: Int, format: AudioFormat) -> Double {
-        let channels = format.channels
+    @inline(__always)
+    static func peak(_ base: UnsafeRawPointer, frame: Int, channels: Int, type: SampleType) -> Double {
         let first = frame * channels
-        switch format.sampleType {
+        switch type {
         case .int16:
             let samples = base.assumingMemoryBound(to: Int16.self)
             var peak: Int32 = 0
@@ -332,7 +357,7 @@ final class SilenceSkipper: AudioStage {
 /// soft ends "silent" only below −90) and never above −30 (a noisy recording must not swallow quiet
 /// speech). Until a second has been measured it is −40.
 struct NoiseFloor {
-    private let windowFrames: Int
+    let windowFrames: Int
     private var bins = [Int](repeating: 0, count: 101)
     private var windows = 0
     private var windowPeak = 0.0
@@ -363,11 +388,19 @@ struct NoiseFloor {
         windowPeak = max(windowPeak, peak)
         windowFill += 1
         guard windowFill == windowFrames else { return false }
-        let decibels = windowPeak > 0 ? -20 * log10(windowPeak) : 100
+        defer {
+            windowPeak = 0
+            windowFill = 0
+        }
+        return add(window: windowPeak)
+    }
+
+    /// Takes the peak of a whole 10 ms window (`windowFrames`); true when the threshold was
+    /// recomputed (once a second).
+    mutating func add(window peak: Double) -> Bool {
+        let decibels = peak > 0 ? -20 * log10(peak) : 100
         bins[min(100, max(0, Int(decibels)))] += 1
         windows += 1
-        windowPeak = 0
-        windowFill = 0
         guard windows % 100 == 0 else { return false }
         // From the quietest bin up, to the one that holds the 10th percentile.
         let wanted = Int((Double(windows) * Self.quantile).rounded(.up))
