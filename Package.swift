@@ -60,6 +60,12 @@ let package = Package(
             name: "CUtf8proc",
             providers: [.apt(["libutf8proc-dev"])]
         ),
+        // Loudness (EBU R 128: integrated loudness and true peak) for matched loudness.
+        .systemLibrary(
+            name: "CEbur128",
+            pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"])]
+        ),
         .systemLibrary(
             name: "CJSON",
             pkgConfig: "libcjson",
@@ -87,7 +93,7 @@ let package = Package(
         // The engine: fetch → decode → play. No terminal code, no Foundation.
         .target(
             name: "AliciaAudio",
-            dependencies: ["AliciaCurl", "CCurl", "CSndfile", "CPulse", "CSonic", "CSoxr"],
+            dependencies: ["AliciaCurl", "CCurl", "CSndfile", "CPulse", "CSonic", "CSoxr", "CEbur128"],
             swiftSettings: functionSections
         ),
         // `Codable` over cJSON: the JSON of Alicia's API, for the client and the demo backend,

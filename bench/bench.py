@@ -177,10 +177,13 @@ def proc_stats(pid):
     return hwm, (int(fields[11]) + int(fields[12])) / ticks
 
 
-def command(player, sink, url, start=None, speed=None):
+def command(player, sink, url, start=None, speed=None, extra=None):
     if player == "alicia-player":
-        # --from-start: runs of the same file must not resume where the last one stopped.
+        # --from-start: runs of the same file must not resume where the last one stopped. Matched
+        # loudness (on by default) is off unless `extra` asks for it, so the figures stay those of
+        # plain playback, as mpv's are.
         cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play", url, "--device", sink, "--from-start"]
+        cmd += extra if extra is not None else ["--loudness", "off"]
         if start is not None:
             cmd += ["--start", str(start)]
         if speed is not None:
@@ -196,12 +199,12 @@ def command(player, sink, url, start=None, speed=None):
     return cmd
 
 
-def run(player, url, start=None, play_for=None, nginx=None, speed=None):
+def run(player, url, start=None, play_for=None, nginx=None, speed=None, extra=None):
     """Starts a player; returns time to first audio, peak RSS, CPU seconds, bytes fetched, seconds audible."""
     sink = Sink()
     offset = nginx.log_size() if nginx else 0
     began = time.monotonic()
-    process = subprocess.Popen(command(player, sink.name, url, start, speed), stdout=subprocess.DEVNULL,
+    process = subprocess.Popen(command(player, sink.name, url, start, speed, extra), stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     deadline = began + 20
     while sink.first_audio is None and time.monotonic() < deadline and process.poll() is None:
@@ -227,7 +230,8 @@ def join_gap_run(player, first, second):
     import array
     sink = Sink(keep=True)
     if player == "alicia-player":
-        cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play", first, second, "--device", sink.name, "--from-start"]
+        cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play", first, second, "--device", sink.name, "--from-start",
+               "--loudness", "off"]
     else:
         cmd = ["mpv", "--no-config", "--no-video", "--really-quiet", "--gapless-audio=yes", "--ao=pulse",
                f"--audio-device=pulse/{sink.name}", first, second]
@@ -253,7 +257,8 @@ def queue_rss_run(player, path, entries=1000, play_for=10):
     """Peak RSS while playing the first of `entries` queued copies of one local file."""
     sink = Sink()
     if player == "alicia-player":
-        cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play"] + [path] * entries + ["--device", sink.name, "--from-start"]
+        cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play"] + [path] * entries + ["--device", sink.name, "--from-start",
+                                                                                               "--loudness", "off"]
     else:
         cmd = ["mpv", "--no-config", "--no-video", "--really-quiet", "--ao=pulse", f"--audio-device=pulse/{sink.name}"] + [path] * entries
     process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -360,7 +365,7 @@ def seek_run(player, url, path, fraction=0.5, log=None):
         master, slave = pty.openpty()
         import fcntl, termios
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
-        env = dict(os.environ, TERM="xterm-256color")
+        env = dict(os.environ, TERM="xterm-256color", ALICIA_LOUDNESS="off")
         if log:
             env.update(ALICIA_LOG="debug", ALICIA_LOG_FILE=log)
         process = subprocess.Popen(command(player, sink.name, url), stdin=slave, stdout=slave, stderr=slave,
@@ -501,6 +506,10 @@ def main():
                 lambda p: run(p, two_hours, play_for=20, nginx=nginx))
         compare("CPU per minute of audio at 2x, pitch kept (user+sys, 20 s = 40 s of audio played)", "cpu", "s", 1.5, 2,
                 lambda p: run(p, two_hours, play_for=20, nginx=nginx, speed=2))
+        compare("CPU per minute of audio at 1x with --skip-silence and --loudness -16 (user+sys, 20 s played; "
+                "plain 1x is the row above)", "cpu", "s", 3, 2,
+                lambda p: run(p, two_hours, play_for=20, nginx=nginx,
+                              extra=["--skip-silence=medium", "--loudness", "-16"]), only=["alicia-player"])
         exact = {}
 
         def join(player, first, second, where):

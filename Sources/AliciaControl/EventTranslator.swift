@@ -54,7 +54,12 @@ struct EventTranslator {
         case .queueEnded:
             if let current { said.append(end(current, reason: "eof")) }
             said.append(("idle", []))
-        case .stateChanged, .cueReached, .queueChanged:
+        case .silenceSkipped:
+            // The listener's position jumped: observers of time-pos hear of it at once.
+            seekedSinceRefresh = true
+        case .sleepTimerEnded:
+            said.append(("alicia-sleep-ended", []))
+        case .stateChanged, .cueReached, .queueChanged, .loudnessMeasured:
             break
         }
         return said

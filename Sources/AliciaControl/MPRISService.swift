@@ -127,6 +127,13 @@ final class MPRISService {
     /// Seeked on every jump of the position: a seek, a speed change's restart, a resume.
     func playerEvent(_ event: PlayerEvent) {
         switch event.kind {
+        case .silenceSkipped(_, let toFrame):
+            // Skipped silence moves the position without playing it: clients extrapolating from a
+            // clock must hear of the jump.
+            view = PlaybackView(player: player, voiceNotes: voiceNotes)
+            if let rate = view.snapshot.format?.sampleRate {
+                _ = alicia_mpris_seeked(handle, Int64((Double(toFrame) / Double(rate) * 1_000_000).rounded()))
+            }
         case .seeked, .entryStarted:
             view = PlaybackView(player: player, voiceNotes: voiceNotes)
             if case .entryStarted = event.kind, view.snapshot.position < 0.5 { return }

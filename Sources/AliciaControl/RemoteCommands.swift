@@ -260,6 +260,34 @@ extension ControlLoop {
                 : (queue.loop == (property == "loop-file" ? .entry : .queue) ? .off : queue.loop)
             player.setLoop(mode)
             return .success(nil)
+        case "alicia-skip-silence":
+            guard let level = value.flagValue.map({ $0 ? SilenceSkipping.medium : .off }) ?? value.stringValue.flatMap(SilenceSkipping.init(rawValue:)) else {
+                return wrongType("off, mild, medium or strong")
+            }
+            player.setSilenceSkipping(level)
+            return .success(nil)
+        case "alicia-sleep":
+            let timer: SleepTimer
+            switch value {
+            case .null, .bool(false), .string("off"), .number(0): timer = .off
+            case .string("end"): timer = .endOfEntries(1)
+            default:
+                guard let seconds = value.numberValue ?? value.stringValue.flatMap(Self.duration), seconds > 0 else {
+                    return wrongType("seconds (or 30m, 1h), end, or off")
+                }
+                timer = .after(seconds: seconds)
+            }
+            player.setSleepTimer(timer)
+            return .success(nil)
+        case "alicia-loudness":
+            if value.stringValue == "off" || value.flagValue == false {
+                player.setLoudness(.off)
+            } else if let target = value.numberValue, (-40 ... -5).contains(target) {
+                player.setLoudness(.target(target))
+            } else {
+                return wrongType("off or a target from -40 to -5 LUFS")
+            }
+            return .success(nil)
         default:
             if RemoteProperties.names.contains(property) {
                 return .failure(IPCFailure(.propertyError, "\(property) cannot be set"))
@@ -309,6 +337,14 @@ extension ControlLoop {
             .init("volume", .number(RemoteProperties.rounded(VolumeScale.percent(linear: snapshot.volume), places: 2))),
             .init("voice", .string(view.voice)),
         ])
+    }
+
+    /// `90`, `90s`, `30m`, `1h`: seconds.
+    static func duration(_ text: String) -> Double? {
+        for (unit, scale) in [("min", 60.0), ("s", 1.0), ("m", 60.0), ("h", 3600.0)] where text.hasSuffix(unit) {
+            return Double(text.dropLast(unit.count)).map { $0 * scale }
+        }
+        return Double(text)
     }
 
     /// A value as `get_property_string` gives it.

@@ -36,7 +36,8 @@ enum RemoteProperties {
         "pause", "time-pos", "playback-time", "duration", "percent-pos", "speed", "volume", "media-title", "filename",
         "path", "playlist", "playlist-pos", "playlist-count", "idle-active", "eof-reached", "demuxer-cache-duration",
         "core-idle", "loop-playlist", "loop-file", "mpv-version",
-        "alicia-label", "alicia-state", "alicia-voice",
+        "alicia-label", "alicia-state", "alicia-voice", "alicia-skip-silence", "alicia-time-saved", "alicia-sleep",
+        "alicia-loudness", "alicia-loudness-gain",
     ]
 
     /// Properties that change with every frame: observers hear of them at most once a second.
@@ -112,6 +113,24 @@ enum RemoteProperties {
             return .success(.string(snapshot.state.rawValue))
         case "alicia-voice":
             return .success(.string(view.voice))
+        case "alicia-skip-silence":
+            return .success(.string(view.snapshot.silenceSkipping.rawValue))
+        case "alicia-time-saved":
+            return .success(.number(rounded(snapshot.silenceSavedTotal, places: 3)))
+        case "alicia-sleep":
+            switch snapshot.sleepTimer {
+            case .off: return .success(.null)
+            case .after(let seconds): return .success(.number(rounded(seconds, places: 3)))
+            case .endOfEntries(1): return .success(.string("end"))
+            case .endOfEntries(let count): return .success(.string("\(count) items"))
+            }
+        case "alicia-loudness":
+            switch snapshot.loudness {
+            case .off: return .success(.string("off"))
+            case .target(let lufs): return .success(.number(lufs))
+            }
+        case "alicia-loudness-gain":
+            return .success(.number(rounded(snapshot.loudnessGain, places: 2)))
         default:
             return .failure(IPCFailure(.propertyNotFound, "no property '\(name.prefix(40))'"))
         }

@@ -31,6 +31,10 @@ enum CommandUsage {
               --give-up-after T      retry an unreachable server this long (default 2m; 0: never)
               --stall-timeout S      drop and remake a transfer silent for S seconds (default 10)
               --cacert FILE          trust this CA bundle for HTTPS (a private CA)
+              --skip-silence[=LEVEL] shorten pauses: mild, medium (the default), strong or off
+              --sleep 30m|end|N      fade out over 10 s and pause after 30 min of playing (90s, 1h), at
+                                     the end of the item, or of the Nth; the command then exits 0
+              --loudness off|TARGET  match every item to TARGET LUFS (default -16), peaks under -1 dBTP
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for labels and titles
             A LIST.m3u or LIST.m3u8 among the references plays as `queue` plays it.
             """,
@@ -47,7 +51,8 @@ enum CommandUsage {
               --save FILE            write the queue as M3U8 (episodes by label) instead of playing it
               --loop, --shuffle, --start T, --speed X, --volume N, --device SINK, --read-ahead SECONDS,
               --from-start, --ipc PATH, --no-ipc, --give-up-after T, --stall-timeout S,
-              --cacert FILE          as for play
+              --cacert FILE, --skip-silence[=LEVEL], --sleep 30m|end|N, --loudness off|TARGET
+                                     as for play
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for episodes
             """,
         "script": """
@@ -63,7 +68,8 @@ enum CommandUsage {
             Options:
               --check                only check the script
               --speed X, --volume N, --device SINK, --read-ahead SECONDS, --from-start, --voice-focus
-              MODE, --resume-rewind S, --ipc PATH, --no-ipc   as for play
+              MODE, --resume-rewind S, --ipc PATH, --no-ipc, --skip-silence[=LEVEL],
+              --sleep 30m|end|N, --loudness off|TARGET   as for play
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for episodes and say
             """,
         "studio": """
@@ -80,6 +86,10 @@ enum CommandUsage {
               --read-ahead SECONDS   audio to fetch ahead, more than 0 and at most 600 (default 10)
               --voice-focus MODE     the episode during a voice note: pause (default), duck or mix
               --resume-rewind S      step back S seconds when the episode resumes after a note
+              --skip-silence[=LEVEL] shorten pauses: mild, medium (the default), strong or off (s cycles)
+              --sleep 30m|end|N      fade out and pause after 30 min of playing, at the end of the item
+                                     or of the Nth (z cycles off, 15, 30, 45, 60 min, end)
+              --loudness off|TARGET  match every item to TARGET LUFS (default -16), peaks under -1 dBTP
               --quiet                no status lines when stdout is not a terminal
               --ipc PATH             the control socket (default $XDG_RUNTIME_DIR/alicia-player/socket)
               --no-ipc               no control socket (see: alicia-player ctl --help)
@@ -99,7 +109,8 @@ enum CommandUsage {
               --port N               the port on 127.0.0.1 (default: a free one)
               --token TOKEN          the token it accepts (default: a random one)
               --speed X, --volume N, --device SINK, --read-ahead SECONDS, --voice-focus MODE,
-              --resume-rewind S, --quiet, --ipc PATH, --no-ipc   as for studio
+              --resume-rewind S, --ipc PATH, --no-ipc, --skip-silence[=LEVEL], --sleep 30m|end|N,
+              --loudness off|TARGET, --quiet   as for studio
             """,
         "playlists": """
             Usage: alicia-player playlists [--json]
@@ -170,7 +181,7 @@ enum CommandUsage {
               --base-url URL, --token TOKEN, --token-file PATH   the backend
             """,
         "voice": """
-            Usage: alicia-player voice <ref> [--volume N] [--device SINK] [--read-ahead SECONDS]
+            Usage: alicia-player voice <ref> [--volume N] [--device SINK] [--read-ahead SECONDS] [--loudness off|TARGET]
 
             Plays one voice note: a URL, a path, or a media path of the backend (/api/audio/voice-1.wav).
 
@@ -178,6 +189,7 @@ enum CommandUsage {
               --volume N             volume in percent, 0 to 150 (default 100)
               --device SINK          the PulseAudio sink to play to
               --read-ahead SECONDS   audio to fetch ahead, more than 0 and at most 600 (default 10)
+              --loudness off|TARGET  match the note to TARGET LUFS (default -16), measured whole first
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for a media path
             """,
         "chat": """

@@ -167,6 +167,12 @@ public struct PlayOptions: Equatable, Sendable {
     public var noIPC = false
     /// `--give-up-after`, `--stall-timeout`, `--cacert`.
     public var network = NetworkPolicy()
+    /// `--skip-silence[=LEVEL]`: how pauses are shortened.
+    public var skipSilence: SilenceSkipping = .off
+    /// `--sleep 30m|end|N`.
+    public var sleep: SleepTimer = .off
+    /// `--loudness off|TARGET`; nil when not given (then `ALICIA_LOUDNESS`, else −16 LUFS).
+    public var loudness: LoudnessMatching?
 
     public init(reference: String) {
         references = reference.isEmpty ? [] : [reference]
@@ -275,6 +281,13 @@ extension Invocation {
           --ipc PATH             (play, queue, script, studio, demo) the control socket's path (default
                                  $XDG_RUNTIME_DIR/alicia-player/socket); --no-ipc for none
           --volume N             volume in percent, 0 to 150, as mixers show it (default 100)
+          --skip-silence[=LEVEL] (play, queue, script, studio, demo) shorten pauses: mild, medium (the
+                                 default), strong or off; in the Studio s cycles them
+          --loudness off|TARGET  (every command that plays) match every item's loudness to TARGET LUFS
+                                 (default -16, or ALICIA_LOUDNESS), true peaks under -1 dBTP
+          --sleep 30m|end|N      (play, queue, script, studio, demo) fade out over 10 s and pause after
+                                 30 minutes of playing (90s, 1h), at the end of the item, or after N
+                                 items; off the Studio the command then exits 0; in the Studio z cycles
           --base-url URL         Alicia's backend, e.g. http://alicia.local:8766 (or ALICIA_BASE_URL)
           --token TOKEN          the backend's token (or ALICIA_TOKEN, or --token-file PATH)
           -h, --help             show this help; `alicia-player help COMMAND` shows a command's
@@ -285,13 +298,17 @@ extension Invocation {
         `base_url = http://host:8766` and `token = …` (keep it chmod 600).
         While playing, the progress shows on stderr when it is a terminal.
         Environment: PULSE_SERVER (the PulseAudio server), ALICIA_LOG=info|debug (diagnostics
-        on stderr), ALICIA_LOG_FILE=PATH (diagnostics to a file).
+        on stderr), ALICIA_LOG_FILE=PATH (diagnostics to a file), ALICIA_LOUDNESS=off|TARGET (the
+        default of --loudness).
         """
 
     /// Options that take a value.
-    private static let valued: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
+    private static let valued: Set<String> = ["--start", "--speed", "--sleep", "--loudness", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
                                               "--voice-at", "--voice-focus", "--resume-rewind", "--react", "--volume", "--port", "--save",
                                               "--ipc", "--give-up-after", "--stall-timeout", "--cacert", "--queue", "--rate", "--max-size"]
+    /// Options whose value, if any, is only ever written `--name=value` (so `--skip-silence
+    /// talk.mp3` plays talk.mp3).
+    private static let optionallyValued: Set<String> = ["--skip-silence"]
     /// Options without a value.
     private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "--serve", "--from-start",
                                              "--keep-going", "--check", "--no-ipc", "--pin", "--path",
@@ -329,7 +346,9 @@ extension Invocation {
                 continue
             }
             let (name, inline) = splitOption(argument)
-            if flags.contains(name) {
+            if optionallyValued.contains(name) {
+                options[name] = inline ?? ""
+            } else if flags.contains(name) {
                 if inline != nil { throw UsageError("\(name) takes no value") }
                 options[name] = ""
             } else if valued.contains(name) {
@@ -376,7 +395,7 @@ extension Invocation {
         }
         let backendOptions: Set<String> = ["--base-url", "--token", "--token-file"]
         let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--volume", "--from-start", "--ipc", "--no-ipc",
-                                            "--give-up-after", "--stall-timeout", "--cacert"]
+                                            "--give-up-after", "--stall-timeout", "--cacert", "--skip-silence", "--sleep", "--loudness"]
         let voiceOptions: Set<String> = ["--voice-at", "--voice-focus", "--resume-rewind"]
 
         switch command {
@@ -421,7 +440,7 @@ extension Invocation {
             guard CommandUsage.text(for: name) != nil else { throw UsageError("no command '\(name)': the commands are \(commandNames)") }
             return .help(command: name)
         case "voice":
-            try allow(backendOptions.union(["--device", "--read-ahead", "--volume"]))
+            try allow(backendOptions.union(["--device", "--read-ahead", "--volume", "--loudness"]))
             guard let reference = rest.first else { throw UsageError("voice needs a URL, a path or a media path") }
             guard rest.count == 1 else { throw UsageError("voice takes one note, got '\(rest[1])' too") }
             var play = try playOptions(reference: reference, options)
@@ -513,7 +532,8 @@ extension Invocation {
             return .config(options["--path"] != nil ? .path : .show, backend: backend)
         case "studio":
             try allow(backendOptions.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet",
-                                            "--from-start", "--ipc", "--no-ipc", "--give-up-after", "--stall-timeout", "--cacert"]))
+                                            "--from-start", "--ipc", "--no-ipc", "--give-up-after", "--stall-timeout", "--cacert",
+                                            "--skip-silence", "--sleep", "--loudness"]))
             guard rest.isEmpty else { throw UsageError("studio takes no arguments, got '\(rest[0])'") }
             var studio = try playOptions(reference: "", options)
             studio.backend = backend
@@ -524,7 +544,7 @@ extension Invocation {
                 if let stray = seen.first(where: { !server.contains($0) }) { throw UsageError("demo --serve does not take \(stray)") }
             } else {
                 try allow(server.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet", "--from-start",
-                                        "--ipc", "--no-ipc", "--give-up-after", "--stall-timeout"]))
+                                        "--ipc", "--no-ipc", "--give-up-after", "--stall-timeout", "--skip-silence", "--sleep", "--loudness"]))
             }
             guard rest.isEmpty else { throw UsageError("demo takes no arguments, got '\(rest[0])'") }
             var demo = DemoOptions(serve: options["--serve"] != nil)
@@ -599,6 +619,25 @@ extension Invocation {
             }
             play.network.caFile = path
         }
+        if let level = options["--skip-silence"] {
+            // Bare, the middle level: noticeably shorter pauses, still far from the gaps between words.
+            guard let parsed = level.isEmpty ? .medium : SilenceSkipping(rawValue: level) else {
+                throw UsageError("--skip-silence '\(level)' is not mild, medium, strong or off")
+            }
+            play.skipSilence = parsed
+        }
+        if let text = options["--sleep"] {
+            guard let timer = sleepTimer(text) else {
+                throw UsageError("--sleep '\(text)' is not a time (30m, 1h, 90s), end (of the item) or a number of items")
+            }
+            play.sleep = timer
+        }
+        if let text = options["--loudness"] {
+            guard let matching = loudness(text) else {
+                throw UsageError("--loudness '\(text)' is not off or a target from -40 to -5 (LUFS; -16 is usual for speech)")
+            }
+            play.loudness = matching
+        }
         play.fromStart = options["--from-start"] != nil
         if let mode = options["--voice-focus"] {
             switch mode {
@@ -621,6 +660,30 @@ extension Invocation {
             play.readAheadSeconds = seconds
         }
         return play
+    }
+
+    /// `30m`, `1.5h`, `90s`, `45min`: playing time; `end`: the end of the item; `N`: the end of
+    /// the Nth item (this one is the first); `off` or 0: none.
+    static func sleepTimer(_ text: String) -> SleepTimer? {
+        if text == "end" { return .endOfEntries(1) }
+        if text == "off" { return .off }
+        if let count = Int(text), count >= 0 { return count == 0 ? .off : .endOfEntries(count) }
+        let units: [(suffix: String, seconds: Double)] = [("min", 60), ("s", 1), ("m", 60), ("h", 3600)]
+        for unit in units where text.hasSuffix(unit.suffix) {
+            // At most a day: a timer longer than that is a typo.
+            guard let number = Double(text.dropLast(unit.suffix.count)), number.isFinite, number > 0,
+                  number * unit.seconds <= 86_400 else { return nil }
+            return .after(seconds: number * unit.seconds)
+        }
+        return nil
+    }
+
+    /// `off`, or a target loudness in LUFS from −40 to −5 (`-16`, `-16LUFS`).
+    public static func loudness(_ text: String) -> LoudnessMatching? {
+        if text == "off" { return .off }
+        let number = text.hasSuffix("LUFS") ? String(text.dropLast(4)) : text
+        guard let target = Double(number), (-40.0 ... -5.0).contains(target) else { return nil }
+        return .target(target)
     }
 
     /// The commands, for an unknown one.

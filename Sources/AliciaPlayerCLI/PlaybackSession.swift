@@ -81,6 +81,10 @@ struct PlaybackSession {
                 case .voice(.failed(let title, let error)):
                     progress?.finish()
                     Console.fail("voice note \(title): \(error.message)")
+                case .asleep:
+                    // Off the Studio nobody is there to resume: the command ends after the fade.
+                    progress?.finish()
+                    return status == CommandLineTool.Status.success ? .finished : .failed(status)
                 default:
                     break
                 }
@@ -117,6 +121,16 @@ struct PlaybackSession {
         }
     }
 
+    /// Matched loudness when `--loudness` is not given: `ALICIA_LOUDNESS`, else −16 LUFS.
+    static func defaultLoudness() -> LoudnessMatching {
+        guard let text = getenv("ALICIA_LOUDNESS").map({ String(cString: $0) }), !text.isEmpty else { return .standard }
+        guard let matching = Invocation.loudness(text) else {
+            Console.fail("warning: ALICIA_LOUDNESS='\(text)' is not off or a target from -40 to -5: matching to -16 LUFS")
+            return .standard
+        }
+        return matching
+    }
+
     /// The session's options from the command line's.
     static func sessionOptions(_ options: PlayOptions, voiceNotes: Bool = true) -> ListeningSession.Options {
         var made = ListeningSession.Options()
@@ -124,6 +138,9 @@ struct PlaybackSession {
         made.configuration.readAheadSeconds = options.readAheadSeconds
         made.configuration.network = options.network
         made.speed = options.speed
+        made.silenceSkipping = options.skipSilence
+        made.sleepTimer = options.sleep
+        made.loudness = options.loudness ?? defaultLoudness()
         made.volume = VolumeScale.linear(percent: options.volume ?? 100)
         made.voiceFocus = options.voiceFocus
         made.resumeRewind = options.resumeRewind
@@ -133,6 +150,7 @@ struct PlaybackSession {
             let store = PositionStore(directory: directory)
             for warning in store.warnings { Console.fail("warning: " + warning) }
             made.positions = store
+            made.loudnessCache = LoudnessCache(directory: directory)
         }
         return made
     }

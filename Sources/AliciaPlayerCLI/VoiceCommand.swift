@@ -10,7 +10,10 @@ struct VoiceCommand {
         guard let note = References.voiceNote(options.reference, backend: options.backend) else {
             return CommandLineTool.Status.failure
         }
-        let session = ListeningSession(PlaybackSession.sessionOptions(options, voiceNotes: false))
+        var sessionOptions = PlaybackSession.sessionOptions(options, voiceNotes: false)
+        // A note is too short for a running loudness estimate: measured whole before it plays.
+        sessionOptions.configuration.measureLoudnessFirst = true
+        let session = ListeningSession(sessionOptions)
         // One note and done: no control socket.
         var alone = options
         alone.noIPC = true

@@ -18,6 +18,8 @@ public enum SessionNotice: Equatable, Sendable {
     case failed(QueueEntryID?, QueueItem?, PlaybackError)
     /// Nothing more to play.
     case queueEnded
+    /// The sleep timer ended: the episode faded out and paused, its position saved.
+    case asleep
     case voice(VoiceEvent)
 }
 
@@ -29,6 +31,12 @@ public final class ListeningSession {
     public struct Options {
         public var configuration = PlayerConfiguration()
         public var speed = 1.0
+        /// How the episode's pauses are shortened (voice notes are left as they are).
+        public var silenceSkipping: SilenceSkipping = .off
+        public var sleepTimer: SleepTimer = .off
+        /// Matched loudness, for the episode and the voice notes alike (notes are measured whole
+        /// before they play, so in `duck` mode a note sits at the target above the ducked episode).
+        public var loudness: LoudnessMatching = .off
         /// The listener's gain, linear (1 = as decoded), for the episode and the voice notes alike.
         public var volume = 1.0
         public var voiceFocus: VoiceFocus = .pause
@@ -37,6 +45,8 @@ public final class ListeningSession {
         public var voiceNotes = true
         /// Where resume positions are kept (nil: nowhere).
         public var positions: PositionStore?
+        /// Where measured loudness is kept per episode (nil: nowhere).
+        public var loudnessCache: LoudnessCache?
         /// Start every item from its beginning, not where it was left (`--from-start`).
         public var fromStart = false
 
@@ -59,6 +69,7 @@ public final class ListeningSession {
     /// The queue has ended (or failed) since the last `play`.
     public private(set) var queueEnded = false
     public let positions: PositionStore?
+    public let loudnessCache: LoudnessCache?
     private let fromStart: Bool
     /// The item heard last and where, for saving its position when another takes over.
     private var lastHeard: (entry: QueueEntryID, key: String, position: Double, duration: Double?)?
@@ -75,9 +86,13 @@ public final class ListeningSession {
 
     public init(_ options: Options) {
         positions = options.positions
+        loudnessCache = options.loudnessCache
         fromStart = options.fromStart
         player = Player(configuration: options.configuration)
         player.setSpeed(options.speed)
+        player.setSilenceSkipping(options.silenceSkipping)
+        player.setSleepTimer(options.sleepTimer)
+        player.setLoudness(options.loudness)
         events = player.subscribe()
         let waking = events
         remote = RemoteMailbox { waking.wake() }
@@ -85,11 +100,13 @@ public final class ListeningSession {
             var noteConfiguration = PlayerConfiguration(device: options.configuration.device)
             noteConfiguration.readAheadSeconds = options.configuration.readAheadSeconds
             noteConfiguration.network = options.configuration.network
+            noteConfiguration.measureLoudnessFirst = true
             voiceNotes = VoiceNotes(episode: player, configuration: noteConfiguration,
                                     focus: options.voiceFocus, resumeRewind: options.resumeRewind)
         } else {
             voiceNotes = nil
         }
+        voiceNotes?.player.setLoudness(options.loudness)
         setVolume(options.volume)
     }
 
@@ -115,6 +132,42 @@ public final class ListeningSession {
         player.clear()
         queueEnded = true
     }
+
+    /// How the episode's pauses are shortened; positions stay in the episode's own time. The time
+    /// saved is in the player's snapshot (`silenceSaved`, `silenceSavedTotal`).
+    public var silenceSkipping: SilenceSkipping {
+        get { player.silenceSkipping }
+        set { player.setSilenceSkipping(newValue) }
+    }
+
+    /// Key `s`: the next level (off, mild, medium, strong, off); returns it.
+    @discardableResult
+    public func cycleSilenceSkipping() -> SilenceSkipping {
+        let next = player.silenceSkipping.next
+        player.setSilenceSkipping(next)
+        return next
+    }
+
+    /// The sleep timer (`.after` with the seconds of playing left).
+    public var sleepTimer: SleepTimer {
+        get { player.sleepTimer }
+        set { player.setSleepTimer(newValue) }
+    }
+
+    /// Key `z`: the next timer of `SleepTimer.cycle` (off, 15, 30, 45, 60 min, end of the
+    /// episode); returns it.
+    @discardableResult
+    public func cycleSleepTimer() -> SleepTimer {
+        let next = player.sleepTimer.next
+        player.setSleepTimer(next)
+        return next
+    }
+
+    /// The sleep timer ended since the last resume.
+    public private(set) var asleep = false
+
+    /// What a resume after the sleep timer steps back (seconds), to pick up the thread.
+    public static let sleepRewind = 5.0
 
     /// Saves where the listener is, then stops both players. Idempotent.
     public func close() {
@@ -212,6 +265,8 @@ public final class ListeningSession {
     /// `item` starting where it was left (less a step back after a long time away), unless it was
     /// played to its end, asked to start elsewhere, or `--from-start` was given.
     public func resumed(_ item: QueueItem) -> QueueItem {
+        var item = item
+        if item.loudness == nil, let key = item.positionKey { item.loudness = loudnessCache?.figures(for: key) }
         guard !fromStart, item.start == nil, let key = item.positionKey, let saved = positions?.position(for: key),
               !saved.played, saved.position > 0 else { return item }
         var resumed = item
@@ -329,17 +384,26 @@ public final class ListeningSession {
             savePosition()
             return []
         case .stateChanged(.playing):
-            // Back after a long pause: a few seconds again, to pick up the thread (AntennaPod's steps).
+            // Back after a long pause: a few seconds again, to pick up the thread (AntennaPod's steps);
+            // after the sleep timer, at least 5 s.
             if let pausedAt {
-                let rewind = PositionStore.rewind(afterPause: Self.monotonicSeconds() - pausedAt)
+                var rewind = PositionStore.rewind(afterPause: Self.monotonicSeconds() - pausedAt)
+                if asleep { rewind = max(rewind, Self.sleepRewind) }
                 if rewind > 0 { player.seek(by: -rewind) }
             }
             pausedAt = nil
+            asleep = false
             return []
+        case .sleepTimerEnded:
+            asleep = true
+            return [.asleep]
         case .seeked:
             savePosition()
             return []
-        case .stateChanged, .queueChanged, .stopped:
+        case .loudnessMeasured(let figures):
+            if let key = item?.positionKey { loudnessCache?.store(figures, for: key) }
+            return []
+        case .stateChanged, .queueChanged, .stopped, .silenceSkipped:
             return []
         }
     }

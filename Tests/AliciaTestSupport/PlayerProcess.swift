@@ -31,11 +31,14 @@ public enum PlayerProcess {
     ///
     /// Every run gets a state directory of its own (`XDG_STATE_HOME`) unless the test gives one, so
     /// no run resumes from where another left an episode; and a cache directory (`XDG_CACHE_HOME`,
-    /// the completion cache) inside it, so no run writes the user's.
+    /// the completion cache) inside it, so no run writes the user's. Matched loudness is off unless
+    /// the test says otherwise (`--loudness`, or `ALICIA_LOUDNESS` in `environment`): most tests
+    /// compare the samples played with the file's, bit for bit.
     public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
         var environment = environment
         if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = try freshStateDirectory() }
         if environment["XDG_CACHE_HOME"] == nil, let state = environment["XDG_STATE_HOME"] { environment["XDG_CACHE_HOME"] = state + "/cache" }
+        if environment["ALICIA_LOUDNESS"] == nil { environment["ALICIA_LOUDNESS"] = "off" }
         try isolate(&environment)
         return try ChildProcess(executablePath(), arguments, environment: environment)
     }

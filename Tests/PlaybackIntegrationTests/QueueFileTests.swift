@@ -49,7 +49,7 @@ struct QueueFileCommandTests {
         // And the saved list plays, fed on standard input.
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let child = try ChildProcess.runBlocking("/bin/sh", ["-c", "'\(try PlayerProcess.executablePath())' queue - --device \(capture.sinkName) < '\(saved)'"],
-                                                 environment: try Self.isolated(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()]),
+                                                 environment: try Self.isolated(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory(), "ALICIA_LOUDNESS": "off"]),
                                                  timeout: .seconds(60))
         let captured = await capture.finishInt16()
         #expect(child.status == 0, "\(child.stderrText)")

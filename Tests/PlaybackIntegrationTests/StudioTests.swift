@@ -73,6 +73,8 @@ struct StudioTests {
         var environment = ProcessInfo.processInfo.environment.filter { ["PULSE_SERVER", "PATH", "HOME", "XDG_RUNTIME_DIR"].contains($0.key) }
         environment["TERM"] = "xterm-256color"
         environment["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "/alicia-no-config"
+        // The Studio's captures are compared bit for bit too (PlayerProcess does the same).
+        environment["ALICIA_LOUDNESS"] = "off"
         if let server = BackendCommandTests.pulseServer { environment["PULSE_SERVER"] = server }
         environment.merge(extra) { _, new in new }
         environment["XDG_RUNTIME_DIR"] = extra["XDG_RUNTIME_DIR"]

@@ -7,7 +7,8 @@ import Synchronization
 // | thread            | owns                                  | waits on                                   |
 // | caller (UI, CLI)  | nothing of the output                 | a subscription (condition or eventfd in its poll loop) |
 // | alicia-fetch      | one entry's curl easy + multi handles (one thread per open entry: the one playing, the one prefetched) | `curl_multi_poll`, woken by `curl_multi_wakeup` |
-// | alicia-feeder     | the entries' decoders, the stage chain (converter, speed, gain), the sink's write side, the frame map's writes | a fetcher's condition, PulseAudio's mainloop condition, its request condition |
+// | alicia-feeder     | the entries' decoders, skip silence, the stage chain (converter, speed, loudness, gain), the sink's write side, the frame map's writes, the running loudness meter | a fetcher's condition, PulseAudio's mainloop condition, its request condition (also: a whole-item loudness measure at a start) |
+// | alicia-loudness   | (matched loudness on) a measuring fetcher, decoder and libebur128 state of an item ahead | its job condition, a fetcher's condition; results go into the core's lock |
 // | libpulse mainloop | nothing of ours                       | callbacks only record state and signal     |
 // Commands from the caller are recorded under the core's lock and wake whatever the feeder blocks
 // on; nothing sleeps on a guess.
@@ -273,6 +274,48 @@ public final class Player: Sendable {
         return clamped
     }
 
+    /// Shortens pauses from the next frames decoded on (`.off`: no longer). A pause being held
+    /// when the level changes is let out by the old rules. Positions stay in the entry's own time.
+    public func setSilenceSkipping(_ level: SilenceSkipping) {
+        core.control.update { c in
+            c.silenceSkipping = level
+            // The feeder takes it at its next chunk; only its idle wait needs no waking.
+        }
+    }
+
+    public var silenceSkipping: SilenceSkipping { core.control.withLock { $0.silenceSkipping } }
+
+    /// Matched loudness: every entry brought to the target (LUFS) with its true peak under −1 dBTP,
+    /// or `.off` (the samples untouched). A change plays on from the frame heard, as a speed does.
+    public func setLoudness(_ matching: LoudnessMatching) {
+        core.control.update { c in
+            guard c.loudness != matching else { return }
+            c.loudness = matching
+            guard c.sink != nil, c.state != .ended, c.state != .failed else { return }
+            if case .play? = c.request { return }
+            replayHeard(&c)
+        }
+    }
+
+    public var loudness: LoudnessMatching { core.control.withLock { $0.loudness } }
+
+    /// Sets the sleep timer (`.off` cancels it). A `.after` timer counts playing time from now.
+    public func setSleepTimer(_ timer: SleepTimer) {
+        core.control.update { c in
+            if case .after(let seconds) = timer {
+                c.sleep = .after(seconds: max(0, seconds))
+                c.sleepAnchor = c.played()
+            } else {
+                c.sleep = timer
+            }
+        }
+    }
+
+    /// The sleep timer, with the seconds of playing left now for `.after`.
+    public var sleepTimer: SleepTimer {
+        core.control.withLock { c in c.sleepSecondsLeft().map { .after(seconds: $0) } ?? c.sleep }
+    }
+
     /// Seeks to `seconds` from the start of the entry heard now (or of the one being jumped to).
     public func seek(to seconds: Double) {
         core.control.update { c in
@@ -390,6 +433,12 @@ public final class Player: Sendable {
             snapshot.volume = c.volume
             snapshot.speed = c.speed
             snapshot.queueCount = c.queue.count
+            snapshot.silenceSkipping = c.silenceSkipping
+            snapshot.silenceSavedTotal = c.silenceSavedTotal
+            snapshot.sleepTimer = c.sleepSecondsLeft().map { .after(seconds: $0) } ?? c.sleep
+            snapshot.loudness = c.loudness
+            snapshot.loudnessGain = c.loudnessGain
+            snapshot.limiterReduction = c.limiterReduction
             var entry: QueueEntryID?
             if let location = core.location(c) {
                 entry = location.entry
@@ -418,6 +467,7 @@ public final class Player: Sendable {
                 snapshot.queueIndex = c.queue.index(of: entry)
                 snapshot.next = c.queue.entry(after: entry).flatMap { $0.id == entry && c.queue.loop != .entry ? nil : $0 }?.item
                 snapshot.error = c.errors[entry]
+                snapshot.silenceSaved = c.silenceSaved[entry] ?? 0
                 snapshot.truncated = c.truncated.contains(entry)
             }
             if let item = c.item, item.entry == snapshot.entry {

@@ -14,6 +14,16 @@ public struct PlayerEvent: Sendable, Equatable, CustomStringConvertible {
         case formatKnown(AudioFormat)
         /// Playback of the entry goes on from this frame (a seek, a speed change).
         case seeked(toFrame: Int64)
+        /// Skipped silence: the position heard jumped from `fromFrame` to `toFrame` of the entry
+        /// (the frames between were cut out of a pause). For subscribers that extrapolate the position
+        /// (MPRIS `Seeked`).
+        case silenceSkipped(fromFrame: Int64, toFrame: Int64)
+        /// The entry's loudness was measured over all of it (matched loudness): figures to keep, so
+        /// that its next play starts at the right level (`QueueItem.loudness`).
+        case loudnessMeasured(LoudnessFigures)
+        /// The sleep timer ended: the output faded to silence and the player paused (posted before
+        /// its `.stateChanged(.paused)`).
+        case sleepTimerEnded
         /// The entry was heard to its end (`truncated`: the end of what the file held).
         case ended(truncated: Bool)
         /// The entry could not be played (the queue goes on with the next one).

@@ -46,6 +46,19 @@ public struct PlayerSnapshot: Sendable, Equatable {
     /// The speed playback runs at (1 = as recorded; the pitch stays).
     public var speed = 1.0
     public var queueCount = 0
+    /// How pauses are shortened, and the seconds that saved the listener: in the entry heard now
+    /// and since the player started (counted as the listener passes each cut).
+    public var silenceSkipping: SilenceSkipping = .off
+    public var silenceSaved = 0.0
+    public var silenceSavedTotal = 0.0
+    /// The sleep timer, with the seconds of playing it has left.
+    public var sleepTimer: SleepTimer = .off
+    /// Matched loudness, the gain (dB) it applies to the entry being written (the one heard, but
+    /// for the last half second before a join), and the deepest reduction the true-peak limiter has
+    /// made (dB, 0 or less).
+    public var loudness: LoudnessMatching = .off
+    public var loudnessGain = 0.0
+    public var limiterReduction = 0.0
     /// Index of the entry heard now in the queue.
     public var queueIndex: Int?
 
@@ -65,6 +78,9 @@ public struct PlayerConfiguration: Sendable, Equatable {
     public var role = "music"
     /// Retries, patience and trust on the network.
     public var network = NetworkPolicy()
+    /// Matched loudness measures every item whole before it plays (voice notes: too short for a
+    /// running estimate to settle), not only local files.
+    public var measureLoudnessFirst = false
 
     public init(device: String? = nil) {
         self.device = device

@@ -1,8 +1,9 @@
 /// Which stretch of the sink's frames holds which entry's source frames, and at what ratio.
 ///
 /// The feeder records a span whenever what it writes changes meaning (an item joins, a seek or a
-/// speed change starts a new segment); the position is then *looked up* for the frame the sink has
-/// played, so joins, speed changes and format conversion need no special cases. Frames count from
+/// speed change starts a new segment, skipped silence cuts source frames out); the position is then
+/// *looked up* for the frame the sink has played, so joins, speed changes, format conversion and
+/// skipped silence need no special cases. Frames count from
 /// the last flush of the sink (`reset`), as the sink's `playedFrames` does. Pure value type.
 struct FrameMap: Sendable, Equatable {
     struct Span: Sendable, Equatable {
@@ -17,6 +18,23 @@ struct FrameMap: Sendable, Equatable {
         var ratio: Double
         /// One past the last source frame the span holds, once the entry's decoding has ended.
         var sourceEnd: Int64?
+        /// Source frames of the same entry cut out (skipped silence) just before `sourceStart`: the
+        /// span goes on from the one before it rather than starting an entry.
+        var skipped: Int64 = 0
+
+        init(sinkStart: Int64, entry: QueueEntryID, format: AudioFormat, sourceStart: Int64, ratio: Double,
+             sourceEnd: Int64? = nil, skipped: Int64 = 0) {
+            self.sinkStart = sinkStart
+            self.entry = entry
+            self.format = format
+            self.sourceStart = sourceStart
+            self.ratio = ratio
+            self.sourceEnd = sourceEnd
+            self.skipped = skipped
+        }
+
+        /// The span continues the one before it after a cut.
+        var isCut: Bool { skipped > 0 }
     }
 
     /// What a sink frame holds.
@@ -51,6 +69,9 @@ struct FrameMap: Sendable, Equatable {
 
     /// From the next frame written on, the sink holds `entry` from `sourceStart` at `ratio`.
     mutating func begin(entry: QueueEntryID, format: AudioFormat, sourceStart: Int64, ratio: Double) {
+        // A cut is placed where the span's ratio puts its source frame, which a speed changer's
+        // rounding can leave a few frames past what it really wrote: never past this boundary.
+        for i in spans.indices.reversed() where spans[i].sinkStart > written { spans[i].sinkStart = written }
         if let last = spans.last, last.sinkStart == written, last.entry == entry, last.sourceEnd == nil {
             // Nothing was written in the last span: replace it rather than keep an empty one.
             spans[spans.count - 1] = Span(sinkStart: written, entry: entry, format: format, sourceStart: sourceStart, ratio: ratio)
@@ -63,6 +84,18 @@ struct FrameMap: Sendable, Equatable {
     mutating func advance(by frames: Int64) {
         written += frames
         playedOut = false
+    }
+
+    /// The current span's source frames from `from` up to `to` were cut out (skipped silence): from
+    /// the sink frame where `from` would have been heard, the span goes on at `to`. Where that sink
+    /// frame is comes from the span's own ratio, so at 1× it is exact and at other speeds it is as
+    /// exact as every other position of the span.
+    mutating func cut(from: Int64, to: Int64) {
+        guard let last = spans.last, to > from else { return }
+        let offset = Double(from - last.sourceStart) / last.ratio
+        let sinkAt = max(last.sinkStart, last.sinkStart + Int64(offset.rounded()))
+        spans.append(Span(sinkStart: sinkAt, entry: last.entry, format: last.format, sourceStart: to,
+                          ratio: last.ratio, skipped: to - from))
     }
 
     /// The current span's entry has no source frames past `sourceEnd`.

@@ -52,6 +52,10 @@ final class PlayerCore: @unchecked Sendable {
         var format: AudioFormat?
     }
 
+    struct Measurement {
+        var figures: LoudnessFigures?
+    }
+
     struct Control {
         var queue = PlayQueue()
         var request: Request?
@@ -73,6 +77,23 @@ final class PlayerCore: @unchecked Sendable {
         /// Where the listener was at the last look at the sink (after every write): where to go on
         /// from if the server goes away, whose last timing info cannot be trusted then.
         var lastHeardPlace: Resting?
+        var silenceSkipping: SilenceSkipping = .off
+        /// Seconds of skipped silence the listener has passed, per entry and in all.
+        var silenceSaved: [QueueEntryID: Double] = [:]
+        var silenceSavedTotal = 0.0
+        /// The sleep timer; for `.after`, its seconds are what was left at the sink's played frame
+        /// `sleepAnchor` (of this segment), so only what the sink plays counts.
+        var sleep: SleepTimer = .off
+        var sleepAnchor: Int64 = 0
+        /// The sink's rate, for the sleep timer's frames (0 without a sink).
+        var sinkRate = 0
+        var loudness: LoudnessMatching = .off
+        /// Whole-item measurements done, by entry (nil figures: it could not be measured).
+        var measured: [QueueEntryID: Measurement] = [:]
+        /// The loudness gain (dB) set for the entry being written, and the limiter's deepest
+        /// reduction so far in it (dB, 0 or less).
+        var loudnessGain = 0.0
+        var limiterReduction = 0.0
         var sink: (any AudioSink)?
         /// The entry being decoded and the one fetched ahead, for interrupting their reads (their
         /// other fields are the feeder's: read `opened` instead).
@@ -97,6 +118,32 @@ final class PlayerCore: @unchecked Sendable {
         /// about the entry jumped to, instead of starting from the frame heard before.
         var taken: (entry: QueueEntryID, start: Start)?
 
+        /// The sink frame played now (of this segment): every frame written once it has drained.
+        func played() -> Int64 {
+            guard let sink else { return 0 }
+            return map.playedOut ? map.written : sink.playedFrames()
+        }
+
+        /// The seconds of playing a `.after` sleep timer has left; nil for the others.
+        func sleepSecondsLeft() -> Double? {
+            guard case .after(let seconds) = sleep else { return nil }
+            guard sinkRate > 0, sink != nil else { return seconds }
+            return max(0, seconds - Double(played() - sleepAnchor) / Double(sinkRate))
+        }
+
+        /// Counts a `.after` timer from the frame played now: before the sink is flushed or closed
+        /// (its frames count from 0 again), and when it is set.
+        mutating func rebaseSleep() {
+            if let left = sleepSecondsLeft() { sleep = .after(seconds: left) }
+            sleepAnchor = 0
+        }
+
+        /// The sink frame (of this segment) at which a `.after` timer ends.
+        func sleepDeadline() -> Int64? {
+            guard case .after(let seconds) = sleep, sinkRate > 0 else { return nil }
+            return sleepAnchor + Int64((seconds * Double(sinkRate)).rounded())
+        }
+
         /// Takes the waiting request, noting a jump or seek in flight.
         mutating func takeRequest() -> Request? {
             defer { request = nil }
@@ -116,10 +163,28 @@ final class PlayerCore: @unchecked Sendable {
     private var chain: StageChain?
     private var speedStage: SpeedStage?
     private var gainStage: GainStage?
+    /// Shortens pauses in the entry's own frames, before the chain (nil while skip silence is off).
+    private var skipper: SilenceSkipper?
+    private var loudnessStage: LoudnessStage?
+    /// Matched loudness of the entry being written: its running measurement (when no whole-item
+    /// figures are known), whether that started at its first frame, and the gain aimed at.
+    private var runningMeter: LoudnessMeter?
+    private var runningFromStart = false
+    private var loudnessEntry: QueueEntryID?
+    private var loudnessAim: Double?
+    /// The matching the gain was set for (a change plays on from the frame heard, like a speed).
+    private var appliedMatching: LoudnessMatching?
+    /// Frames the running meter had when the gain was last revised.
+    private var revisedAt: Int64 = 0
+    /// Made by the feeder when first needed; shut down by `shutdown` after the feeder has joined.
+    private var analyzer: LoudnessAnalyzer?
     /// The converter in front of the chain while an entry in another format plays.
     private var converter: FormatConverter?
     private var buffer: UnsafeMutableRawPointer?
     private var bufferBytes = 0
+    /// Frames the next read may decode: fewer than a chunk when the sleep timer ends inside it, so
+    /// that at 1× the last frame written is the timer's last.
+    private var readLimit = PlayerCore.chunkFrames
     /// The entry a prefetch was last started for (once each, even when it failed).
     private var prefetched: QueueEntryID?
 
@@ -174,6 +239,8 @@ final class PlayerCore: @unchecked Sendable {
         }
         thread?.join()
         thread = nil
+        analyzer?.shutdown()
+        analyzer = nil
     }
 
     // MARK: Commands (any thread; `control` held)
@@ -258,10 +325,12 @@ final class PlayerCore: @unchecked Sendable {
                 if let heard = c.heard, let location = location(c) {
                     c.resting = Resting(entry: heard, frame: location.sourceFrame, format: location.format)
                 }
+                c.rebaseSleep()
                 c.item = nil
                 c.prefetch = nil
                 c.opened = nil
                 c.sink = nil
+                c.sinkRate = 0
                 c.map.reset()
                 c.decodedFrame = 0
                 c.taken = nil
@@ -275,6 +344,7 @@ final class PlayerCore: @unchecked Sendable {
         sinkFormat = nil
         chain = nil
         converter = nil
+        skipper = nil
         prefetched = nil
     }
 
@@ -339,6 +409,10 @@ final class PlayerCore: @unchecked Sendable {
             let error = PlaybackError.audioOutput(reason: "out of memory changing the speed")
             post(entryID, .failed(error))
             return failedEntry(entryID, error: error, fatal: true)
+        }
+        prepareSkipper(for: format, at: frame, newItem: !sameEntry)
+        if let request = beginLoudness(source, format: format, at: frame, sameEntry: sameEntry, joined: false) {
+            return request
         }
         let (changedEntry, state) = control.update { c -> (Bool, PlayerState) in
             c.map.begin(entry: entryID, format: format, sourceStart: frame, ratio: speed)
@@ -481,6 +555,7 @@ final class PlayerCore: @unchecked Sendable {
             if let heard = c.heard, let location = c.map.locate(sink.playedFrames()), location.entry == heard {
                 c.resting = Resting(entry: heard, frame: location.sourceFrame, format: location.format)
             }
+            c.rebaseSleep()
             c.map.reset()
         }
         return nil
@@ -498,9 +573,14 @@ final class PlayerCore: @unchecked Sendable {
         speedStage = SpeedStage(format: streamFormat, blockFrames: Self.chunkFrames)
         let gain = GainStage(format: streamFormat, blockFrames: Self.chunkFrames)
         gainStage = gain
-        chain = StageChain([speedStage!, gain])
+        let loudness = LoudnessStage(format: streamFormat, blockFrames: Self.chunkFrames)
+        loudnessStage = loudness
+        loudnessEntry = nil
+        chain = StageChain([speedStage!, loudness, gain])
         let held = control.update { c -> Bool in
+            c.rebaseSleep()
             c.sink = sink
+            c.sinkRate = streamFormat.sampleRate
             c.map.reset()
             sink.setPaused(c.paused)
             gain.setTarget(c.volume * c.duck, ramp: 0)
@@ -520,7 +600,9 @@ final class PlayerCore: @unchecked Sendable {
     private func closeSink() {
         let sink = control.withLock { c -> (any AudioSink)? in
             defer {
+                c.rebaseSleep()
                 c.sink = nil
+                c.sinkRate = 0
                 c.map.reset()
             }
             return c.sink
@@ -560,6 +642,16 @@ final class PlayerCore: @unchecked Sendable {
             if let request = takeRequest() { return request }
             guard let sink = control.withLock({ $0.sink }), let chain, let format = source.format else { return nil }
             applyGain()
+            switch followSkipLevel(format: format, chain: chain, sink: sink) {
+            case .done: break
+            case .interrupted: continue
+            case .failed(let error): return outputFailed(error, entry: source.entry)
+            }
+            switch followSleep(source, format: format, chain: chain, sink: sink) {
+            case .awake: break
+            case .resumed: continue
+            case .request(let request): return request
+            }
             let buffer = chunkBuffer(for: format)
             guard source.hasDecoder else {
                 let at = control.withLock { $0.decodedFrame }
@@ -571,12 +663,13 @@ final class PlayerCore: @unchecked Sendable {
                     return failedEntry(source.entry, error: error)
                 }
             }
-            let frames = source.read(into: buffer, frames: Self.chunkFrames)
+            let wanted = readLimit
+            let frames = source.read(into: buffer, frames: wanted)
             if frames > 0 {
                 control.withLock { $0.decodedFrame += Int64(frames) }
-                let result = chain.process(UnsafeRawBufferPointer(start: buffer, count: frames * format.bytesPerFrame)) {
-                    self.write($0, to: sink)
-                }
+                followLoudness(buffer, frames: frames, format: format, entry: source.entry)
+                let result = process(UnsafeRawBufferPointer(start: buffer, count: frames * format.bytesPerFrame),
+                                     chain: chain, sink: sink)
                 switch result {
                 case .done: markPlaying()
                 case .interrupted: continue
@@ -585,23 +678,40 @@ final class PlayerCore: @unchecked Sendable {
                 observe(sink)
                 prefetchIfDue(source)
             }
-            if frames == Self.chunkFrames { continue }
+            if frames == wanted { continue }
             if source.interrupted {
                 // A command cut a read short: the decoder's state is unknown; it is made again.
                 source.dropDecoder()
                 continue
             }
-            // This entry's decoding has ended.
+            // This entry's decoding has ended; a pause it ends on is shortened first.
+            if let skipper {
+                let result = skipper.flush { chain.process($0) { self.write($0, to: sink) } }
+                switch result {
+                case .done: break
+                case .interrupted: continue
+                case .failed(let error): return outputFailed(error, entry: source.entry)
+                }
+            }
             let decoded = control.withLock { $0.decodedFrame }
+            finishRunningMeasure(source, decoded: decoded)
             if let fetchFailure = source.failure, let frames = format.frames, decoded < frames {
                 // The network gave up part-way: what was there has been written; it ends here, failed.
                 control.withLock { $0.map.end(at: decoded) }
                 return endOfQueue(after: source, sink: sink, failure: fetchFailure)
             }
             let truncated = source.isTruncated || (format.frames.map { decoded < $0 } ?? false)
-            control.withLock { c in
+            let sleepsHere = control.withLock { c -> Bool in
                 c.map.end(at: decoded)
                 if truncated { c.truncated.insert(source.entry) }
+                return c.sleep == .endOfEntries(1)
+            }
+            if sleepsHere {
+                // The timer ends with this entry: the next one does not start until a resume.
+                switch fallAsleep(source.entry, chain: chain, sink: sink) {
+                case .awake, .resumed: break
+                case .request(let request): return request
+                }
             }
             switch join(after: source) {
             case .joined(let next): source = next
@@ -609,6 +719,238 @@ final class PlayerCore: @unchecked Sendable {
             case .ended, .skip: return endOfQueue(after: source, sink: sink, failure: nil)
             }
         }
+    }
+
+    /// Decoded frames through skip silence (when on) and the chain into the sink.
+    private func process(_ input: UnsafeRawBufferPointer, chain: StageChain, sink: any AudioSink) -> SinkResult {
+        guard let skipper else { return chain.process(input) { self.write($0, to: sink) } }
+        return skipper.process(input) { chain.process($0) { self.write($0, to: sink) } }
+    }
+
+    /// A skipper for an entry of `format` starting at `frame` (nil while skip silence is off).
+    private func prepareSkipper(for format: AudioFormat, at frame: Int64, newItem: Bool) {
+        let level = control.withLock { $0.silenceSkipping }
+        guard level != .off else {
+            skipper = nil
+            return
+        }
+        if let skipper, skipper.format == format.streamFormat {
+            if skipper.level != level { skipper.setLevel(level) }
+            skipper.restart(at: frame, newItem: newItem)
+        } else {
+            let made = SilenceSkipper(format: format.streamFormat, level: level, pieceFrames: Self.chunkFrames)
+            // The map learns of a cut before the frames after it are written, so the listener can
+            // never reach them unmapped. The closure holds the lock, not the core (no cycle).
+            let control = self.control
+            made.onCut = { cut in control.withLock { $0.map.cut(from: cut.from, to: cut.to) } }
+            made.restart(at: frame, newItem: true)
+            skipper = made
+        }
+    }
+
+    /// Takes a level changed while playing: a pause held under the old rules is let out by them first.
+    private func followSkipLevel(format: AudioFormat, chain: StageChain, sink: any AudioSink) -> SinkResult {
+        let level = control.withLock { $0.silenceSkipping }
+        guard level != (skipper?.level ?? .off) else { return .done }
+        guard let skipper else {
+            prepareSkipper(for: format, at: control.withLock { $0.decodedFrame }, newItem: true)
+            return .done
+        }
+        let result = skipper.flush { chain.process($0) { self.write($0, to: sink) } }
+        guard case .done = result else { return result }
+        if level == .off {
+            self.skipper = nil
+        } else {
+            skipper.setLevel(level)
+        }
+        return .done
+    }
+
+    private enum Sleep {
+        /// Not asleep: play on.
+        case awake
+        /// Slept and was resumed: play on from where it paused.
+        case resumed
+        /// Slept (or was about to) and a request came: take it.
+        case request(Request?)
+    }
+
+    /// Sets the sleep timer's fade for what is written next, and falls asleep at its end.
+    private func followSleep(_ source: ItemSource, format: AudioFormat, chain: StageChain, sink: any AudioSink) -> Sleep {
+        readLimit = Self.chunkFrames
+        let (deadline, written, rate, ratio) = control.withLock { c -> (Int64?, Int64, Int, Double) in
+            var deadline = c.sleepDeadline()
+            let ratio = c.map.spans.last?.ratio ?? 1
+            if c.sleep == .endOfEntries(1), let frames = format.frames {
+                // Where this entry's last frame will be written, at the ratio it is written at.
+                deadline = c.map.written + Int64((Double(max(0, frames - c.decodedFrame)) / ratio).rounded())
+            }
+            return (deadline, c.map.written, c.sinkRate, ratio)
+        }
+        guard let deadline, rate > 0 else {
+            gainStage?.fade = nil
+            return .awake
+        }
+        gainStage?.fade = GainStage.Fade(end: deadline, length: Int64(SleepTimer.fadeSeconds * Double(rate)))
+        let left = deadline - written
+        if left > 0 && left * Int64(ratio.rounded(.up)) < Int64(Self.chunkFrames) {
+            readLimit = max(1, Int((Double(left) * ratio).rounded()))
+        }
+        guard written >= deadline, control.withLock({ $0.sleep != .endOfEntries(1) }) else { return .awake }
+        return fallAsleep(source.entry, chain: chain, sink: sink)
+    }
+
+    /// The timer has ended (the fade is at silence): lets what is written play out, then pauses
+    /// there and waits for a resume or a request. The position stays where it paused.
+    private func fallAsleep(_ entry: QueueEntryID, chain: StageChain, sink: any AudioSink) -> Sleep {
+        switch chain.flush(into: { self.write($0, to: sink) }) {
+        case .done: break
+        case .interrupted: return .request(takeRequest())
+        case .failed(let error): return .request(outputFailed(error, entry: entry))
+        }
+        switch sink.drain() {
+        case .done: break
+        case .interrupted: return .request(takeRequest())
+        case .failed(let error): return .request(outputFailed(error, entry: entry))
+        }
+        control.withLock { $0.map.markPlayedOut() }
+        observe(sink)
+        gainStage?.fade = nil
+        let heard = control.update { c -> QueueEntryID? in
+            c.sleep = .off
+            c.sleepAnchor = 0
+            c.paused = true
+            c.sink?.setPaused(true)
+            c.state = .paused
+            return c.heard
+        }
+        Log.info(.engine, "sleep timer: paused")
+        post(heard, .sleepTimerEnded)
+        post(heard, .stateChanged(.paused))
+        let request = control.withLock(waitingUntil: { $0.request != nil || $0.shutdown || !$0.paused }) { c -> Request?? in
+            if c.shutdown { return .some(.stop) }
+            guard c.request != nil else { return .none }
+            clearInterrupts(c)
+            return .some(c.takeRequest())
+        }
+        guard let request else { return .resumed }
+        return .request(request)
+    }
+
+    // MARK: Matched loudness (feeder thread)
+
+    /// Local files and single-file items of a player that measures first are measured whole.
+    private func wholeMeasureWanted(_ item: QueueItem) -> Bool {
+        item.loudness == nil && item.moreParts.isEmpty && (item.location.isFile || configuration.measureLoudnessFirst)
+    }
+
+    private func loudnessAnalyzer() -> LoudnessAnalyzer {
+        if let analyzer { return analyzer }
+        let control = self.control
+        let hub = self.hub
+        let made = LoudnessAnalyzer { entry, figures in
+            control.update { $0.measured[entry] = Measurement(figures: figures) }
+            if let figures { hub.post(PlayerEvent(entry: entry, kind: .loudnessMeasured(figures))) }
+        }
+        analyzer = made
+        return made
+    }
+
+    /// Sets the loudness gain for `source`, which starts being written at `frame` (a start, a seek,
+    /// or a join after another entry): from its known figures (cached, or measured whole, which
+    /// the first entry of a start waits for), else from a running measurement. A request that comes
+    /// during the wait is returned.
+    private func beginLoudness(_ source: ItemSource, format: AudioFormat, at frame: Int64, sameEntry: Bool, joined: Bool) -> Request? {
+        guard let stage = loudnessStage else { return nil }
+        let matching = control.withLock { $0.loudness }
+        guard case .target(let target) = matching else {
+            appliedMatching = matching
+            if stage.enabled {
+                stage.setEnabled(false)
+                runningMeter = nil
+                loudnessEntry = nil
+                loudnessAim = nil
+            }
+            control.withLock { $0.loudnessGain = 0 }
+            return nil
+        }
+        stage.setEnabled(true)
+        let entry = source.entry
+        let changed = appliedMatching != matching
+        appliedMatching = matching
+        if sameEntry && loudnessEntry == entry && !changed {
+            // A seek within the entry: the gain stays; a running measure is no longer of the whole.
+            if frame != 0 { runningFromStart = false }
+            return nil
+        }
+        loudnessEntry = entry
+        var figures = source.item.loudness ?? control.withLock { $0.measured[entry]?.figures }
+        if figures == nil && wholeMeasureWanted(source.item) {
+            loudnessAnalyzer().measure(entry, source.item)
+            // A start waits for the measure (it is of a local file or a short note); a join goes on
+            // with a running estimate until it is there.
+            if !joined || configuration.measureLoudnessFirst {
+                let request = control.withLock(waitingUntil: { $0.measured[entry] != nil || $0.request != nil || $0.shutdown }) { c -> Request? in
+                    if c.shutdown { return .stop }
+                    guard c.request != nil else { return nil }
+                    clearInterrupts(c)
+                    return c.takeRequest()
+                }
+                if let request { return request }
+                figures = control.withLock { $0.measured[entry]?.figures }
+            }
+        }
+        runningMeter = nil
+        revisedAt = 0
+        if let figures {
+            aimLoudness(figures.gain(toward: target), immediately: !joined)
+        } else {
+            runningMeter = LoudnessMeter(channels: format.channels, sampleRate: format.sampleRate)
+            runningFromStart = frame == 0
+            // Until the estimate settles, the gain stays where it was (the entry before, or 0 dB).
+            if !joined { aimLoudness(loudnessAim ?? 0, immediately: true) }
+        }
+        return nil
+    }
+
+    /// Moves the loudness gain to `decibels`: at once at a start (nothing is heard before it), else
+    /// over at least a second, and no faster than 5 dB a second (half a decibel per 100 ms: a join
+    /// of two episodes 12 dB apart ramps over 2.4 s), so nothing steps and speech never pumps.
+    private func aimLoudness(_ decibels: Double, immediately: Bool) {
+        loudnessAim = decibels
+        loudnessStage?.setGain(decibels: decibels, ramp: immediately ? 0 : max(1, abs(decibels - (loudnessStage?.gainDecibels ?? 0)) / 5))
+        control.withLock { $0.loudnessGain = decibels }
+    }
+
+    /// After each chunk: the running estimate revised once a second of audio (from 3 s on, when
+    /// BS.1770's gating has something to stand on), or the whole-item figures taken once they arrive.
+    private func followLoudness(_ buffer: UnsafeMutableRawPointer, frames: Int, format: AudioFormat, entry: QueueEntryID) {
+        if let stage = loudnessStage, stage.enabled {
+            let reduction = stage.takeDeepestReduction()
+            if reduction < 0 { control.withLock { $0.limiterReduction = min($0.limiterReduction, reduction) } }
+        }
+        guard let meter = runningMeter, case .target(let target) = control.withLock({ $0.loudness }) else { return }
+        if let measured = control.withLock({ $0.measured[entry] }), let figures = measured.figures {
+            runningMeter = nil
+            aimLoudness(figures.gain(toward: target), immediately: false)
+            return
+        }
+        meter.add(buffer, frames: frames, type: format.sampleType)
+        guard meter.frames >= 3 * Int64(format.sampleRate), meter.frames - revisedAt >= Int64(format.sampleRate) else { return }
+        revisedAt = meter.frames
+        guard let figures = meter.figures else { return }
+        let gain = figures.gain(toward: target)
+        if abs(gain - (loudnessAim ?? 0)) >= 0.5 { aimLoudness(gain, immediately: false) }
+    }
+
+    /// An entry measured as it played from its first frame to its last has whole-item figures: they
+    /// are posted, for the session to keep.
+    private func finishRunningMeasure(_ source: ItemSource, decoded: Int64) {
+        guard let meter = runningMeter, runningFromStart, let frames = source.format?.frames, decoded >= frames,
+              let figures = meter.figures else { return }
+        runningMeter = nil
+        control.withLock { $0.measured[source.entry] = Measurement(figures: figures) }
+        post(source.entry, .loudnessMeasured(figures))
     }
 
     private func write(_ bytes: UnsafeRawBufferPointer, to sink: any AudioSink) -> SinkResult {
@@ -741,9 +1083,14 @@ final class PlayerCore: @unchecked Sendable {
         case .interrupted: return takeRequest().map { .request($0) } ?? .ended
         case .failed(let error): return .skip(error)
         }
+        prepareSkipper(for: format, at: frame, newItem: true)
+        if let request = beginLoudness(next, format: format, at: frame, sameEntry: false, joined: true) {
+            return .request(request)
+        }
         control.withLock { c in
             c.map.begin(entry: next.entry, format: format, sourceStart: frame, ratio: ratio * c.speed)
             c.decodedFrame = frame
+            if case .endOfEntries(let count) = c.sleep, count > 1 { c.sleep = .endOfEntries(count - 1) }
         }
         return .joined(next)
     }
@@ -888,12 +1235,24 @@ final class PlayerCore: @unchecked Sendable {
         control.withLock { c in
             guard let location = c.map.locate(sink.playedFrames()) else { return }
             c.lastHeardPlace = Resting(entry: location.entry, frame: location.sourceFrame, format: location.format)
-            for span in c.map.spans.prefix(location.span) {
+            var started = false
+            for (index, span) in c.map.spans.prefix(location.span).enumerated() {
+                let following = c.map.spans[index + 1]
+                if following.isCut {
+                    // Skipped silence: the same entry goes on further along; the listener's position jumps.
+                    let seconds = Double(following.skipped) / Double(following.format.sampleRate)
+                    c.silenceSaved[following.entry, default: 0] += seconds
+                    c.silenceSavedTotal += seconds
+                    events.append(PlayerEvent(entry: following.entry, kind: .silenceSkipped(
+                        fromFrame: following.sourceStart - following.skipped, toFrame: following.sourceStart)))
+                    continue
+                }
+                started = true
                 events.append(PlayerEvent(entry: span.entry, kind: .ended(truncated: c.truncated.contains(span.entry))))
                 if c.queue.consume && span.entry != location.entry { c.queue.remove(span.entry) }
             }
             c.map.discard(before: location.span)
-            if location.span > 0 || c.heard != location.entry {
+            if started || c.heard != location.entry {
                 c.heard = location.entry
                 c.queue.setCurrent(location.entry)
                 for cue in c.cues where cue.entry == location.entry { c.firedCues.remove(cue.id) }
@@ -936,6 +1295,9 @@ final class PlayerCore: @unchecked Sendable {
             let made = try makeSource(due.id, due.item, ahead: true)
             Log.info(.engine, "prefetching \(due.id) (\(due.item.location.display))")
             control.withLock { $0.prefetch = made }
+            if wholeMeasureWanted(due.item), control.withLock({ $0.loudness != .off && $0.measured[due.id] == nil }) {
+                loudnessAnalyzer().measure(due.id, due.item)
+            }
         } catch {
             // Reported when the join reaches it.
             Log.info(.engine, "prefetch of \(due.id) failed: \(error.message)")

@@ -19,6 +19,9 @@ public struct QueueItem: Sendable, Equatable {
     public var album: String?
     /// Who it is by (MPRIS `xesam:artist`): an episode's series.
     public var artist: String?
+    /// Its loudness, when measured before (cached per episode): matched loudness starts at the
+    /// right level at once.
+    public var loudness: LoudnessFigures?
 
     public init(location: MediaLocation, title: String, label: String? = nil, start: StartPosition? = nil,
                 positionKey: String? = nil, reference: String? = nil) {

@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// The one gain of a player's output: listener volume × duck (× loudness, later), as one linear
-/// factor, in the sink's format. Changes ramp (so nothing clicks); at exactly 1 and not ramping the
-/// samples pass through untouched. Feeder thread only.
+/// factor, in the sink's format, times the sleep timer's fade. Changes ramp (so nothing clicks); at
+/// exactly 1, not ramping and not fading the samples pass through untouched. Feeder thread only.
 final class GainStage: AudioStage {
     private let format: AudioFormat
     private let blockFrames: Int
@@ -13,6 +13,16 @@ final class GainStage: AudioStage {
     private(set) var current = 1.0
     private var target = 1.0
     private var rampFramesLeft = 0
+    /// Frames handed on since the last reset: the sink frame being written, as the frame map counts.
+    private(set) var outputFrame: Int64 = 0
+    /// The sleep timer's fade: down to silence at sink frame `end`, straight in amplitude over `length`
+    /// frames before it, silent after it. A function of the frame written, not a ramp with a state,
+    /// so a seek or a pause during the fade needs nothing but a new `end`.
+    struct Fade: Equatable {
+        var end: Int64
+        var length: Int64
+    }
+    var fade: Fade?
 
     /// The gain is recomputed every 32 frames (0.7 ms at 48 kHz) along a ramp: smooth to the ear,
     /// one `pow` per block.
@@ -34,14 +44,21 @@ final class GainStage: AudioStage {
     }
 
     func process(_ input: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) -> SinkResult) -> SinkResult {
-        if current == 1 && rampFramesLeft == 0 { return emit(input) }
         let frameBytes = format.bytesPerFrame
+        let inputFrames = Int64(input.count / frameBytes)
+        let fading = fade.map { outputFrame + inputFrames > $0.end - $0.length } ?? false
+        if current == 1 && rampFramesLeft == 0 && !fading {
+            let result = emit(input)
+            if case .done = result { outputFrame += inputFrames }
+            return result
+        }
         var offset = 0
         while offset < input.count {
             let frames = min(blockFrames, (input.count - offset) / frameBytes)
             apply(UnsafeRawBufferPointer(rebasing: input[offset..<offset + frames * frameBytes]), frames: frames)
             let result = emit(UnsafeRawBufferPointer(start: buffer, count: frames * frameBytes))
             guard case .done = result else { return result }
+            outputFrame += Int64(frames)
             offset += frames * frameBytes
         }
         return .done
@@ -49,14 +66,25 @@ final class GainStage: AudioStage {
 
     func flush(emit: (UnsafeRawBufferPointer) -> SinkResult) -> SinkResult { .done }
 
-    func reset() {}
+    /// The sink was flushed: frames count from 0 again, as the frame map's do.
+    func reset() {
+        outputFrame = 0
+    }
+
+    /// The fade's factor for frames from `frame` on (1 before the fade, 0 from its end).
+    private func fadeGain(at frame: Int64) -> Double {
+        guard let fade else { return 1 }
+        let left = fade.end - frame
+        if left >= fade.length { return 1 }
+        return max(0, Double(left) / Double(max(1, fade.length)))
+    }
 
     private func apply(_ input: UnsafeRawBufferPointer, frames: Int) {
         let channels = format.channels
         var frame = 0
         while frame < frames {
             let block = min(Self.stepFrames, frames - frame)
-            let gain = nextGain(frames: block)
+            let gain = nextGain(frames: block) * fadeGain(at: outputFrame + Int64(frame))
             let first = frame * channels
             let last = (frame + block) * channels
             switch format.sampleType {

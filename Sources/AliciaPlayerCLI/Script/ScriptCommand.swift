@@ -107,12 +107,14 @@ final class ScriptCommand {
         let remote = options.noIPC ? nil : RemoteControl.serve(session, listener: listener, options: options)
         defer { remote?.close() }
         var status = CommandLineTool.Status.success
+        var slept = false
         /// How the script ends early: a signal (128 + it), or a remote `quit` (its status).
         func stopped() -> Int32 {
             if let signal = signals.signal { return 128 + signal }
             return session.quitRequested ?? status
         }
-        /// Reads what happened; false when a signal asks to stop.
+        /// Reads what happened; `stop` when a signal asks to stop, the sleep timer ended or a remote
+        /// `quit` came.
         func pump(_ timeout: Duration = .milliseconds(100), watching entry: QueueEntryID? = nil) -> (stop: Bool, ended: Bool) {
             if signals.signal != nil || session.quitRequested != nil { return (true, false) }
             var ended = false
@@ -127,12 +129,14 @@ final class ScriptCommand {
                 case .voice(.failed(let title, let error)):
                     Console.fail("voice note \(title): \(error.message)")
                     status = CommandLineTool.Status.failure
+                case .asleep:
+                    slept = true
                 default:
                     break
                 }
             }
             session.tick()
-            return (signals.signal != nil || session.quitRequested != nil, ended)
+            return (signals.signal != nil || slept || session.quitRequested != nil, ended)
         }
         for (_, step) in steps {
             switch step {

@@ -11,6 +11,10 @@ enum StudioAction: Equatable {
     case volume(steps: Int)
     case mute
     case speed(by: Double)
+    /// `s`: off, mild, medium, strong skip silence.
+    case cycleSkipSilence
+    /// `z`: the sleep timer, off, 15, 30, 45, 60 min, end of the episode.
+    case cycleSleepTimer
     case replayVoiceNote
     case talk
     case playSelected
@@ -49,6 +53,8 @@ enum StudioAction: Equatable {
         case .character("m"): return .mute
         case .character("]"): return .speed(by: 0.25)
         case .character("["): return .speed(by: -0.25)
+        case .character("s"): return .cycleSkipSilence
+        case .character("z"): return .cycleSleepTimer
         case .character("v"): return .replayVoiceNote
         case .character("t"): return .talk
         case .enter: return .playSelected
@@ -84,6 +90,7 @@ enum StudioAction: Equatable {
         ("+ / -", "volume up / down by 5 %"),
         ("m", "mute / unmute"),
         ("[ / ]", "slower / faster"),
+        ("s / z", "skip silence: off, mild, medium, strong / sleep: off, 15-60 min, end"),
         ("↑ ↓ j k", "select; PgUp PgDn, g G: page, first, last"),
         ("enter", "play the selected episode"),
         ("a / A", "add the selected episode to the queue / play it next"),
@@ -94,7 +101,6 @@ enum StudioAction: Equatable {
         ("t", "talk to Alicia (she answers with a voice note)"),
         ("Esc", "skip a voice note; close the help, the notes, a filter"),
         ("?", "this help; Esc closes it"),
-        ("ctrl-z", "suspend (fg resumes)"),
-        ("q, ctrl-c", "quit (ctrl-c: with status 130)"),
+        ("q / ctrl-z", "quit / suspend (fg resumes); ctrl-c quits with status 130"),
     ]
 }

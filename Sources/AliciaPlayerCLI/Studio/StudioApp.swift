@@ -302,6 +302,8 @@ final class StudioApp {
                 setStatus("voice note \(title): \(error.message)", error: true)
             case .opened(_, let item, let format):
                 learnLength(of: item, format)
+            case .asleep:
+                setStatus("asleep: paused, the position saved (space resumes 5 s back)")
             case .queueEnded, .voice:
                 break
             }
@@ -403,6 +405,11 @@ final class StudioApp {
             // In quarter steps, whatever the speed was set to on the command line.
             let speed = player.setSpeed(((player.snapshot().speed + delta) * 4).rounded() / 4)
             setStatus("speed \(ProgressLine.speedText(speed))")
+        case .cycleSkipSilence:
+            let level = session.cycleSilenceSkipping()
+            setStatus(level == .off ? "skip silence off" : "skip silence: \(level.rawValue)")
+        case .cycleSleepTimer:
+            setStatus(StudioLayout.sleepText(session.cycleSleepTimer()).map { "sleep " + $0 } ?? "sleep timer off")
         case .replayVoiceNote:
             if let note = model.lastVoiceNote {
                 voiceNotes.enqueue(note.location, title: note.title)

@@ -254,7 +254,8 @@ struct StudioLayout {
 
     /// `1:23 ▕███▒▒   ▏ -1:37 / 3:00  -1:04 at 1.5×  vol 100%`: elapsed, the bar (played,
     /// buffered ahead, rest), remaining and total (they add up), the listening time left and the
-    /// speed when not 1×, then the volume.
+    /// speed when not 1×, the time skipped silence saved (while it is on or has saved any), then the
+    /// volume.
     private func progress(_ snapshot: PlayerSnapshot, width: Int? = nil, volume: Bool = true) -> String {
         let width = width ?? columns
         let elapsed = " " + TimeSpec.clock(snapshot.position) + " "
@@ -271,6 +272,10 @@ struct StudioLayout {
                 tail += "  " + speed
             }
         }
+        if snapshot.silenceSkipping != .off || snapshot.silenceSavedTotal > 0 {
+            tail += "  saved " + TimeSpec.clock(snapshot.silenceSavedTotal)
+        }
+        if let sleep = Self.sleepText(snapshot.sleepTimer) { tail += "  sleep " + sleep }
         if volume { tail += model.muted ? "  muted" : "  vol " + VolumeScale.text(model.volumePercent) }
         tail += " "
         let barWidth = width - DisplayWidth.of(elapsed) - DisplayWidth.of(tail)
@@ -283,6 +288,16 @@ struct StudioLayout {
         let bar = "▕" + String(repeating: "█", count: played) + String(repeating: "▒", count: max(0, buffered))
             + String(repeating: " ", count: max(0, inner - played - max(0, buffered))) + "▏"
         return DisplayWidth.pad(elapsed + bar + tail, to: width)
+    }
+
+    /// `in 14:59` or `at end` for a running sleep timer; nil when it is off.
+    static func sleepText(_ timer: SleepTimer) -> String? {
+        switch timer {
+        case .off: return nil
+        case .after(let seconds): return "in " + TimeSpec.clock(seconds.rounded(.up))
+        case .endOfEntries(1): return "at end"
+        case .endOfEntries(let count): return "after \(count) items"
+        }
     }
 
     /// The composer, the search line, a status (a long one wrapped over up to `maximum` rows, so

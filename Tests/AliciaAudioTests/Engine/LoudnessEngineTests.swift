@@ -1,0 +1,126 @@
+import Testing
+import AliciaTestSupport
+@testable import AliciaAudio
+
+/// Matched loudness in the engine, on a recording sink, over real HTTP (nginx): a player that
+/// measures first (the voice notes') is at the target from the first frame; an episode over HTTP
+/// stays untouched until its running estimate has 3 s, then settles at the target; cached figures
+/// apply at once.
+@Suite(.serialized) struct LoudnessEngineTests {
+    static let rate = 48_000
+
+    /// The signal 12 dB down: about −25 LUFS.
+    static func quiet(_ seed: UInt64) -> SpeechLikeSignal { SpeechLikeSignal(seed: seed) }
+    static func scaled(_ samples: [Int16]) -> [Int16] { samples.map { Int16((Double($0) / 4).rounded()) } }
+
+    private func integrated(_ samples: ArraySlice<Int16>) -> Double? {
+        let meter = LoudnessMeter(channels: 2, sampleRate: Self.rate)!
+        Array(samples).withUnsafeBytes { meter.add($0.baseAddress!, frames: samples.count / 2, type: .int16) }
+        return meter.integrated
+    }
+
+    private func playOut(_ player: Player, _ sinks: RecordingSinks) -> [PlayerEvent] {
+        let events = player.subscribe()
+        var seen: [PlayerEvent] = []
+        let deadline = ContinuousClock.now + .seconds(90)
+        while ContinuousClock.now < deadline {
+            if let sink = sinks.current() {
+                _ = sink.waitForWritten(sink.snapshot.played + 1, timeout: .milliseconds(50))
+                sink.play(frames: 4096)
+            }
+            for event in events.drain() {
+                seen.append(event)
+                if event.kind == .queueEnded { return seen }
+            }
+        }
+        Issue.record("the queue never ended: \(seen)")
+        return seen
+    }
+
+    private func item(_ server: NginxServer, _ samples: [Int16], _ name: String, loudness: LoudnessFigures? = nil) throws -> QueueItem {
+        try server.serve(Self.wav(samples), as: name)
+        var item = QueueItem(location: try MediaLocation(server.url("/media/\(name)")), title: name)
+        item.loudness = loudness
+        return item
+    }
+
+    static func wav(_ samples: [Int16]) -> [UInt8] {
+        var data = [UInt8](repeating: 0, count: 2 * samples.count)
+        for (index, sample) in samples.enumerated() {
+            data[2 * index] = UInt8(truncatingIfNeeded: sample)
+            data[2 * index + 1] = UInt8(truncatingIfNeeded: sample >> 8)
+        }
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        return Array("RIFF".utf8) + le32(36 + data.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(2)
+            + le32(rate) + le32(rate * 4) + le16(4) + le16(16) + Array("data".utf8) + le32(data.count) + data
+    }
+
+    @Test func aPlayerThatMeasuresFirstIsAtTheTargetFromTheFirstFrame() throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        let note = Self.scaled(SpeechLikeSignal(pauses: [300, 200, 400], seed: 0x4E07).samples)
+        var configuration = PlayerConfiguration()
+        configuration.measureLoudnessFirst = true
+        let sinks = RecordingSinks()
+        let player = Player(configuration: configuration, makeSink: sinks.maker)
+        player.setLoudness(.target(-16))
+        player.play([try item(server, note, "note.wav")])
+        let seen = playOut(player, sinks)
+        #expect(seen.contains { if case .loudnessMeasured = $0.kind { true } else { false } })
+        let output = AudioCompare.int16Samples(littleEndian: try #require(sinks.current()).bytes)
+        #expect(output.count == note.count, "\(output.count / 2) frames out, \(note.count / 2) in")
+        let before = try #require(integrated(note[...]))
+        let after = try #require(integrated(output[...]))
+        #expect(abs(after - -16) < 0.5, "the note came out at \(after) LUFS (was \(before))")
+        // One gain from the first frame: the output is the input times a constant (no limiting).
+        let ratios = stride(from: 0, to: note.count, by: 997).compactMap { i -> Double? in
+            abs(note[i]) > 200 ? Double(output[i]) / Double(note[i]) : nil
+        }
+        let spread = (ratios.max() ?? 0) - (ratios.min() ?? 0)
+        #expect(spread < 0.02, "the gain was not one from the start: \(ratios.min() ?? 0)…\(ratios.max() ?? 0)")
+        #expect(player.snapshot().limiterReduction == 0)
+    }
+
+    @Test func anEpisodeOverHTTPSettlesAtTheTargetAfterItsFirstSeconds() throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        let episode = Self.scaled(SpeechLikeSignal(seed: 0xE915).samples)
+        let sinks = RecordingSinks()
+        let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
+        player.setLoudness(.target(-16))
+        player.play([try item(server, episode, "episode.wav")])
+        let seen = playOut(player, sinks)
+        let output = AudioCompare.int16Samples(littleEndian: try #require(sinks.current()).bytes)
+        #expect(output.count == episode.count)
+        // Untouched (0 dB) for the first 3 s: bit for bit.
+        #expect(Array(output.prefix(3 * Self.rate * 2)) == Array(episode.prefix(3 * Self.rate * 2)), "changed before the estimate")
+        let lastSeconds = try #require(integrated(output.suffix(6 * Self.rate * 2)))
+        let inputLast = try #require(integrated(episode.suffix(6 * Self.rate * 2)))
+        #expect(abs(lastSeconds - inputLast - (player.snapshot().loudnessGain)) < 0.5, "the last 6 s are not at the gain set")
+        // Measured from its first frame to its last: whole figures, for the cache.
+        let measured = seen.compactMap { event -> LoudnessFigures? in
+            if case .loudnessMeasured(let figures) = event.kind { return figures } else { return nil }
+        }
+        let whole = try #require(integrated(episode[...]))
+        #expect(measured.count == 1 && abs((measured.first?.integrated ?? 0) - whole) < 0.01, "\(measured)")
+        #expect(abs(player.snapshot().loudnessGain - (-16 - whole)) < 0.6, "gain \(player.snapshot().loudnessGain) dB for \(whole) LUFS")
+    }
+
+    @Test func cachedFiguresApplyAtOnce() throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        let episode = Self.scaled(SpeechLikeSignal(pauses: [300, 500], seed: 0xCAC4).samples)
+        let sinks = RecordingSinks()
+        let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
+        player.setLoudness(.target(-16))
+        let figures = LoudnessFigures(integrated: -28, peak: -20)
+        player.play([try item(server, episode, "episode.wav", loudness: figures)])
+        _ = playOut(player, sinks)
+        let output = AudioCompare.int16Samples(littleEndian: try #require(sinks.current()).bytes)
+        let factor = 3.981_071_705_534_973  // +12 dB
+        let first = try #require((0..<48_000).first { abs(episode[$0]) > 500 })
+        #expect(abs(Double(output[first]) - Double(episode[first]) * factor) <= 1, "not +12 dB from the first frame")
+        #expect(player.snapshot().loudnessGain == 12)
+    }
+}
