@@ -9,14 +9,18 @@ _alicia_player_cache() {
 
 _alicia_player_options() {
     local backend="--base-url --token --token-file --help"
-    local playing="--start --speed --volume --device --read-ahead --from-start"
+    local playing="--start --speed --volume --device --read-ahead --from-start --skip-silence --sleep --loudness"
+    local network="--ipc --no-ipc --give-up-after --stall-timeout --cacert"
     local voice="--voice-at --voice-focus --resume-rewind"
     case $1 in
-        play) echo "$backend $playing $voice --loop --shuffle" ;;
-        queue) echo "$backend $playing --loop --shuffle --keep-going --save" ;;
-        script) echo "$backend $playing $voice --check --loop --shuffle" ;;
-        studio) echo "$backend --speed --volume --device --read-ahead --voice-focus --resume-rewind --quiet --from-start" ;;
-        demo) echo "--help --serve --port --token --speed --volume --device --read-ahead --voice-focus --resume-rewind --quiet --from-start" ;;
+        play) echo "$backend $playing $network $voice --loop --shuffle" ;;
+        queue) echo "$backend $playing $network --loop --shuffle --keep-going --save" ;;
+        script) echo "$backend $playing $network $voice --check --loop --shuffle" ;;
+        studio) echo "$backend $network --speed --volume --device --read-ahead --voice-focus --resume-rewind --quiet --from-start --skip-silence --sleep --loudness" ;;
+        demo) echo "--help --serve --port --token --ipc --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --resume-rewind --quiet --from-start --skip-silence --sleep --loudness" ;;
+        download) echo "$backend --queue --pin --rate" ;;
+        cache) echo "$backend --max-size" ;;
+        ctl) echo "--ipc --json --help" ;;
         playlists | tracks) echo "$backend --json" ;;
         playlist | notes) echo "$backend" ;;
         voice) echo "$backend --device --read-ahead --volume" ;;
@@ -46,7 +50,7 @@ _alicia_player() {
         cword=$COMP_CWORD
     fi
     COMPREPLY=()
-    local commands="studio play queue script playlists playlist tracks notes demo voice chat config help"
+    local commands="studio play queue script playlists playlist tracks notes download cache demo voice chat ctl config help"
 
     case $prev in
         --device)
@@ -55,11 +59,22 @@ _alicia_player() {
         --voice-focus)
             mapfile -t COMPREPLY < <(compgen -W "pause duck mix" -- "$cur")
             return ;;
+        --loudness)
+            mapfile -t COMPREPLY < <(compgen -W "off -16 -19 -23" -- "$cur")
+            return ;;
+        --sleep)
+            mapfile -t COMPREPLY < <(compgen -W "15m 30m 45m 1h end" -- "$cur")
+            return ;;
+        --queue | --cacert | --ipc)
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            compopt -o filenames 2>/dev/null
+            return ;;
         --save | --token-file)
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             compopt -o filenames 2>/dev/null
             return ;;
-        --start | --speed | --volume | --read-ahead | --voice-at | --resume-rewind | --port | --token | --base-url | --react)
+        --start | --speed | --volume | --read-ahead | --voice-at | --resume-rewind | --port | --token | --base-url | --react | \
+            --give-up-after | --stall-timeout | --rate | --max-size)
             return ;;
     esac
 
@@ -68,7 +83,8 @@ _alicia_player() {
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
             --start | --speed | --volume | --device | --read-ahead | --voice-at | --voice-focus | --resume-rewind | \
-                --port | --token | --token-file | --base-url | --react | --save)
+                --port | --token | --token-file | --base-url | --react | --save | --sleep | --loudness | --ipc | \
+                --give-up-after | --stall-timeout | --cacert | --queue | --rate | --max-size)
                 ((i++)) ;;
             -*) ;;
             *)
@@ -104,7 +120,11 @@ _alicia_player() {
             elif ((positional == 2)) && [[ $action == add ]]; then
                 _alicia_player_add_lines < <(_alicia_player_cache labels)
             fi ;;
-        play | notes | voice)
+        ctl)
+            ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "get set pause resume toggle next prev seek volume speed status watch wait loadfile voice say quit stop" -- "$cur") ;;
+        cache)
+            ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "clear" -- "$cur") ;;
+        play | notes | voice | download)
             _alicia_player_add_lines < <(_alicia_player_cache labels; _alicia_player_cache titles)
             if [[ $command == play ]]; then
                 _alicia_player_add_lines < <(_alicia_player_cache playlists | sed 's/^/playlist:/')

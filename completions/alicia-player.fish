@@ -18,7 +18,7 @@ function __alicia_player_sinks
     pactl list short sinks 2>/dev/null | cut -f2
 end
 
-set -l commands studio play queue script playlists playlist tracks notes demo voice chat config help
+set -l commands studio play queue script playlists playlist tracks notes download cache demo voice chat ctl config help
 set -l playing play queue script studio demo
 complete -c alicia-player -f
 
@@ -33,6 +33,9 @@ complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a note
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a demo -d 'the Studio over a demo backend'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a voice -d 'play one voice note'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a chat -d 'send Alicia a message'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a download -d 'download episodes to play offline'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a cache -d 'what is downloaded'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a ctl -d 'control the running player'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a config -d 'the effective configuration'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a help -d 'the usage of a command'
 complete -c alicia-player -n "__fish_seen_subcommand_from help" -a "$commands"
@@ -63,6 +66,22 @@ complete -c alicia-player -l port -x -n "__fish_seen_subcommand_from demo" -d 't
 complete -c alicia-player -l voice -n "__fish_seen_subcommand_from chat" -d 'ask for a voice note'
 complete -c alicia-player -l react -x -n "__fish_seen_subcommand_from chat" -d 'react to the reply'
 complete -c alicia-player -l path -n "__fish_seen_subcommand_from config" -d 'the config file path'
+complete -c alicia-player -l ipc -r -F -n "__fish_seen_subcommand_from $playing ctl" -d 'the control socket'
+complete -c alicia-player -l no-ipc -n "__fish_seen_subcommand_from $playing" -d 'no control socket'
+complete -c alicia-player -l give-up-after -x -n "__fish_seen_subcommand_from $playing" -d 'how long to retry a server'
+complete -c alicia-player -l stall-timeout -x -n "__fish_seen_subcommand_from $playing" -d 'seconds before a silent transfer is remade'
+complete -c alicia-player -l cacert -r -F -n "__fish_seen_subcommand_from $playing" -d 'a CA bundle for HTTPS'
+complete -c alicia-player -l skip-silence -n "__fish_seen_subcommand_from $playing" -d 'shorten pauses (=mild, medium, strong)'
+complete -c alicia-player -l sleep -x -a '15m 30m 45m 1h end' -n "__fish_seen_subcommand_from $playing" -d 'fade out and pause after T'
+complete -c alicia-player -l loudness -x -a 'off -16 -19 -23' -n "__fish_seen_subcommand_from $playing voice" -d 'match loudness (LUFS)'
+complete -c alicia-player -l queue -r -F -n "__fish_seen_subcommand_from download" -d 'what a queue file names'
+complete -c alicia-player -l pin -n "__fish_seen_subcommand_from download" -d 'keep until removed by hand'
+complete -c alicia-player -l rate -x -n "__fish_seen_subcommand_from download" -d 'at most this many bytes a second'
+complete -c alicia-player -l max-size -x -n "__fish_seen_subcommand_from cache" -d 'the cache bound'
+complete -c alicia-player -l json -n "__fish_seen_subcommand_from ctl" -d 'raw replies'
+complete -c alicia-player -n "__fish_seen_subcommand_from ctl" -a 'get set pause resume toggle next prev seek volume speed status watch wait loadfile voice say quit stop'
+complete -c alicia-player -n "__fish_seen_subcommand_from cache" -a clear
+complete -c alicia-player -n "__fish_seen_subcommand_from download" -a '(__alicia_player_references)'
 
 complete -c alicia-player -n "__fish_seen_subcommand_from play notes voice" -a '(__alicia_player_references)'
 complete -c alicia-player -n "__fish_seen_subcommand_from play queue script" -F

@@ -159,7 +159,7 @@ struct DocumentationTests {
         }
 
         #expect(try await Self.bashCompletions(["alicia-player", "pl"], cache: cache).contains("play"))
-        #expect(try await Self.bashCompletions(["alicia-player", "play", "--st"], cache: cache) == ["--start"])
+        #expect(Set(try await Self.bashCompletions(["alicia-player", "play", "--sta"], cache: cache)) == ["--stall-timeout", "--start"])
         let prefix = String(label.prefix(2))
         #expect(try await Self.bashCompletions(["alicia-player", "play", prefix], cache: cache).contains(label))
         #expect(try await Self.bashCompletions(["alicia-player", "play", "x.wav", "--voice-focus", "d"], cache: cache) == ["duck"])
