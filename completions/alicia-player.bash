@@ -110,7 +110,7 @@ _alicia_player() {
             if ((positional == 0)); then
                 mapfile -t COMPREPLY < <(compgen -W "set" -- "$cur")
             elif ((positional == 1)); then
-                mapfile -t COMPREPLY < <(compgen -W "base_url token token_file" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "base_url token token_file cache_max_size" -- "$cur")
             fi ;;
         playlist)
             if ((positional == 0)); then

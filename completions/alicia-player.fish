@@ -88,4 +88,4 @@ complete -c alicia-player -n "__fish_seen_subcommand_from play queue script" -F
 complete -c alicia-player -n "__fish_seen_subcommand_from playlist; and not __fish_seen_subcommand_from create rename delete add remove move" -a 'create rename delete add remove move'
 complete -c alicia-player -n "__fish_seen_subcommand_from rename delete add remove move" -a '(__alicia_player_cache playlists)'
 complete -c alicia-player -n "__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from set" -a set
-complete -c alicia-player -n "__fish_seen_subcommand_from set" -a 'base_url token token_file'
+complete -c alicia-player -n "__fish_seen_subcommand_from set" -a 'base_url token token_file cache_max_size'

@@ -255,7 +255,7 @@ enum CommandUsage {
 
             Options:
               --path                 print the config file's path only
-              set KEY VALUE          set base_url, token or token_file in the config file (made with
+              set KEY VALUE          set base_url, token, token_file or cache_max_size in the config file (made with
                                      mode 0600 if there is none); VALUE - reads it from standard input
               --base-url URL, --token TOKEN, --token-file PATH   as the other commands take them
             """,
