@@ -228,6 +228,11 @@ struct ControlSocketTests {
         c1.ok("seek", 0.5, "absolute")
         c2.event("seek")
         c2.event("playback-restart")
+        # A voice note over it: voice-start, alicia-voice while it plays, voice-end.
+        c1.ok("voice", c)
+        assert c2.event("voice-start")["title"].endswith("c.wav")
+        c2.event("voice-end", reason="eof")
+        assert c1.ok("get_property", "alicia-voice") is None
         c1.ok("set_property", "pause", True)
 
         # quit: the reply, end-file (quit) and shutdown, then the connection closes.

@@ -40,8 +40,14 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         /// The window generation the reader was last fed in: a dry read in it is a starvation,
         /// a first read after a seek is not.
         var fedGeneration: UInt64?
-        /// The next read (the first of a start or a seek) waits for the refill mark too.
+        /// The next read (the first of a start or a seek) waits for the refill mark too, unless the
+        /// link proves fast (see `armStartGate`).
         var startGate = false
+        /// When the start gate was armed (monotonic ns) and the bytes received then.
+        var gateArmedAt: Int64 = 0
+        var gateReceivedAtArm: Int64 = 0
+        /// The audio's bytes a second (0: unknown).
+        var byteRate: Double = 0
     }
 
     private struct Transfer {
@@ -191,7 +197,8 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
                 let ahead = s.window.bufferedAhead(of: offset)
                 let rest = s.window.totalSize.map { $0 - offset }
                 s.waitingAt = offset
-                if ahead >= s.refillBytes || rest.map({ ahead >= $0 }) == true || s.failure != nil {
+                if ahead >= s.refillBytes || rest.map({ ahead >= $0 }) == true || s.failure != nil
+                    || (s.startGate && !s.rebuffering && Self.linkIsFast(s, ahead: ahead)) {
                     s.rebuffering = false
                     s.startGate = false
                 } else if ahead > 0 {
@@ -237,14 +244,35 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     }
 
     /// Makes the next read (the first of a start or a seek) wait for the refill mark, so that a
-    /// slow link starts with as much in hand as it resumes with.
+    /// slow link starts with as much in hand as it resumes with. A link that brings the audio at
+    /// least twice as fast as it plays starts as soon as a quarter of a second is in hand: a start
+    /// or seek on a LAN does not wait for two seconds' worth.
     func armStartGate() {
-        shared.withLock { $0.startGate = true }
+        shared.withLock { s in
+            s.startGate = true
+            s.gateArmedAt = MonotonicClock.nanoseconds()
+            s.gateReceivedAtArm = s.statistics.bytesReceived
+        }
     }
 
-    /// How much a reader that ran dry waits for: two seconds of audio, once the byte rate is known.
-    func setRefill(bytes: Int) {
-        shared.withLock { $0.refillBytes = Int64(bytes) }
+    /// Lock held: since the gate was armed, bytes have come at least twice as fast as they play,
+    /// and a quarter of a second is buffered.
+    private static func linkIsFast(_ s: Shared, ahead: Int64) -> Bool {
+        guard s.byteRate > 0, Double(ahead) >= s.byteRate / 4 else { return false }
+        // Judged on what has come since (a second's worth at least: a rate-limited server sends
+        // its first tens of KiB in one burst), not on what was buffered before.
+        let received = Double(s.statistics.bytesReceived - s.gateReceivedAtArm)
+        guard received >= s.byteRate else { return false }
+        let elapsed = Double(MonotonicClock.nanoseconds() - s.gateArmedAt) / 1e9
+        return received / max(elapsed, 0.000_1) >= 2 * s.byteRate
+    }
+
+    /// How much a reader that ran dry waits for (two seconds of audio), once the byte rate is known.
+    func setRefill(bytes: Int, byteRate: Double = 0) {
+        shared.withLock { s in
+            s.refillBytes = Int64(bytes)
+            if byteRate > 0 { s.byteRate = byteRate }
+        }
     }
 
     func interruptReader() { shared.update { $0.interrupted = true } }

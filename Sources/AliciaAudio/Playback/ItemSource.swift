@@ -48,7 +48,7 @@ final class ItemSource {
     private func makeFetcher(_ location: MediaLocation, readAhead: Int) throws(PlaybackError) -> RangeFetcher {
         let made = try RangeFetcher(location: location, readAhead: readAhead, network: network)
         made.onRebuffer = onRebuffer
-        if refillBytes > 0 { made.setRefill(bytes: refillBytes) }
+        if refillBytes > 0 { made.setRefill(bytes: refillBytes, byteRate: byteRate) }
         return made
     }
 
@@ -135,7 +135,7 @@ final class ItemSource {
         // A link slower than the audio pauses a few times for two seconds' worth rather than
         // stuttering (at most half the ring, so the mark can always be reached).
         refillBytes = min(Int(Self.refillSeconds * byteRate), readAhead / 2)
-        fetcher.setRefill(bytes: refillBytes)
+        fetcher.setRefill(bytes: refillBytes, byteRate: byteRate)
         if !fetcher.location.isFile { fetcher.armStartGate() }
         Log.info(.decode, "\(item.location.display): \(format.description), \(format.sampleRate) Hz, \(format.channels) ch, read-ahead \(readAhead) bytes"
             + (parts.count > 1 ? ", \(parts.count) parts" : ""))
