@@ -165,7 +165,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AliciaAudioTests",
-            dependencies: ["AliciaAudio", "AliciaTestSupport"]
+            dependencies: ["AliciaAudio", "AliciaCurl", "AliciaTestSupport"]
         ),
         .testTarget(
             name: "AliciaSessionTests",

@@ -141,7 +141,7 @@ package final class MediaDownloader {
                 if shouldStop() { throw .interrupted(kept: transfer.position) }
                 if case .network = error, failures < retries {
                     failures += 1
-                    Self.backOff(failures)
+                    if Self.backOff(failures, unless: shouldStop) { throw .interrupted(kept: transfer.position) }
                     continue
                 }
                 throw error
@@ -248,14 +248,17 @@ package final class MediaDownloader {
         return entry
     }
 
-    /// 0.25 s, 0.5 s, 1 s: a dropped connection on a tailnet is usually back within that.
-    private static func backOff(_ attempt: Int) {
-        var pause = timespec(tv_sec: 0, tv_nsec: 250_000_000 << min(2, attempt - 1))
-        if pause.tv_nsec >= 1_000_000_000 {
-            pause.tv_sec = pause.tv_nsec / 1_000_000_000
-            pause.tv_nsec %= 1_000_000_000
+    /// Waits 0.25 s, 0.5 s, 1 s before retry `attempt` (a dropped connection on a tailnet is usually
+    /// back within that), in 50 ms steps so that Ctrl-C is not held up (signals are taken by a
+    /// thread of their own and cannot cut a sleep short). True when `stop` said to stop.
+    private static func backOff(_ attempt: Int, unless stop: () -> Bool) -> Bool {
+        let steps = 5 << min(2, attempt - 1)
+        for _ in 0..<steps {
+            if stop() { return true }
+            var step = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+            nanosleep(&step, nil)
         }
-        nanosleep(&pause, nil)
+        return stop()
     }
 
     private static func describe(_ error: CurlError) -> String {
@@ -326,7 +329,7 @@ private final class Transfer {
         let answered = PartInfo(lastModified: lastModified, etag: etag, total: nil)
         switch status {
         case 206:
-            guard let range = contentRange.flatMap(ByteRange.init), range.first == position else {
+            guard let range = contentRange.flatMap(ContentRange.init), range.first == position else {
                 return .failed(.badReply(url: request.display, detail: "a Range answer for other bytes (\(contentRange ?? "no Content-Range"))"))
             }
             if let total = info.total, let now = range.total, total != now {
@@ -354,7 +357,7 @@ private final class Transfer {
             info = PartInfo(lastModified: lastModified, etag: etag, total: contentLength)
             return saveInfo()
         case 416:
-            if let total = contentRange.flatMap(ByteRange.init)?.total, total == position, position > 0 {
+            if let total = contentRange.flatMap(ContentRange.init)?.total, total == position, position > 0 {
                 info.total = total
                 return .finished
             }

@@ -1,5 +1,5 @@
 import Testing
-@testable import AliciaAudio
+import AliciaCurl
 
 @Suite struct ContentRangeTests {
     @Test(arguments: [

@@ -1,19 +1,19 @@
-/// A parsed `Content-Range` header: `bytes 100-199/1000`, `bytes 100-199/*`
+/// A parsed `Content-Range` header (the engine's fetcher and the download cache read it): `bytes 100-199/1000`, `bytes 100-199/*`
 /// or, in a 416 answer, `bytes */1000`.
-struct ContentRange: Equatable, Sendable {
+package struct ContentRange: Equatable, Sendable {
     /// First and last byte of the body, when the answer carries a body.
-    var first: Int64?
-    var last: Int64?
+    package var first: Int64?
+    package var last: Int64?
     /// The whole resource's size, when the server knows it.
-    var total: Int64?
+    package var total: Int64?
 
-    init(first: Int64?, last: Int64?, total: Int64?) {
+    package init(first: Int64?, last: Int64?, total: Int64?) {
         self.first = first
         self.last = last
         self.total = total
     }
 
-    init?(_ header: String) {
+    package init?(_ header: String) {
         let text = header.trimmingWhitespace()
         guard text.lowercased().hasPrefix("bytes"), let slash = text.lastIndex(of: "/") else { return nil }
         let range = text[text.index(text.startIndex, offsetBy: 5)..<slash].trimmingWhitespace()
@@ -41,7 +41,7 @@ struct ContentRange: Equatable, Sendable {
 }
 
 extension StringProtocol {
-    func trimmingWhitespace() -> String {
+    fileprivate func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let end = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
