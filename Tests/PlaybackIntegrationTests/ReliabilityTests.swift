@@ -8,6 +8,9 @@ import Testing
 @Suite("Reliability on the network")
 struct ReliabilityTests {
     static let episode = WAVFixture(seconds: 8, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0xE1)
+    // The outage tests fetch from nginx's rate-limited location (256 kB/s, a little over the byte
+    // rate): from /media/ the whole 1.5 MB file could already sit in loopback's socket buffers when
+    // the server stops, and play to its end without a single retry.
 
     /// Polls `ctl get alicia-state` (a hang guard of `seconds`, not a figure) until `state`.
     static func waitForState(_ state: String, socket: String, player: ChildProcess, seconds: Int = 60) async throws -> Bool {
@@ -29,7 +32,7 @@ struct ReliabilityTests {
         let socket = directory.file("socket")
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.gated { () async throws -> PlayerResult in
-            let player = try PlayerProcess.start(["play", server.url("/media/episode.wav"), "--read-ahead", "2", "--ipc", socket,
+            let player = try PlayerProcess.start(["play", server.url("/slow/episode.wav"), "--read-ahead", "2", "--ipc", socket,
                                                   "--device", capture.sinkName])
             #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio")
             server.stop()
@@ -52,7 +55,7 @@ struct ReliabilityTests {
         let state = try PlayerProcess.freshStateDirectory()
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.gated { () async throws -> PlayerResult in
-            let player = try PlayerProcess.start(["play", server.url("/media/episode.wav"), "--read-ahead", "2", "--give-up-after", "5",
+            let player = try PlayerProcess.start(["play", server.url("/slow/episode.wav"), "--read-ahead", "2", "--give-up-after", "5",
                                                   "--device", capture.sinkName], environment: ["XDG_STATE_HOME": state])
             #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio")
             server.stop()
@@ -138,7 +141,7 @@ struct ReliabilityTests {
         try server.serve(first, as: "changing.wav")
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.gated { () async throws -> PlayerResult in
-            let player = try PlayerProcess.start(["play", server.url("/media/changing.wav"), "--read-ahead", "2",
+            let player = try PlayerProcess.start(["play", server.url("/slow/changing.wav"), "--read-ahead", "2",
                                                   "--device", capture.sinkName])
             #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio")
             // Another file, another date: what nginx sends as Last-Modified changes.
