@@ -291,7 +291,7 @@ final class MPRISService {
         case "Play":
             remote.post { session in
                 let state = session.player.snapshot().state
-                if state == .paused { session.player.resume() } else if state == .ended || state == .idle { session.togglePause() }
+                if state == .paused { session.resume() } else if state == .ended || state == .idle { session.togglePause() }
             }
         case "Stop": remote.post { session in session.stopPlayback() }
         case "Seek":

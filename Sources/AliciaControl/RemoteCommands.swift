@@ -218,7 +218,7 @@ extension ControlLoop {
                 } else if paused {
                     session.player.pause()
                 } else {
-                    session.player.resume()
+                    session.resume()
                 }
                 return .success(nil)
             }

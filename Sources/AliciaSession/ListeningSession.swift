@@ -253,9 +253,31 @@ public final class ListeningSession {
             queueEnded = false
             player.resume()
             player.jump(to: entry, from: .seconds(0))
+        } else if snapshot.state == .paused {
+            resume()
         } else {
             player.togglePause()
         }
+    }
+
+    /// Plays on after a pause. The step back a resume takes (after a long pause, AntennaPod's
+    /// steps; after the sleep timer, 5 s) is asked for while the output is still corked, so it is
+    /// counted from the exact frame where playback stopped, not from a position read while the
+    /// device has just started again.
+    public func resume() {
+        stepBackAfterPause()
+        player.resume()
+    }
+
+    /// The step back owed for the pause that is ending, once. (The sleep timer's pause may not have
+    /// been read yet when the listener resumes; its own notice, read first, is enough.)
+    private func stepBackAfterPause() {
+        guard pausedAt != nil || asleep else { return }
+        var rewind = pausedAt.map { PositionStore.rewind(afterPause: Self.monotonicSeconds() - $0) } ?? 0
+        if asleep { rewind = max(rewind, Self.sleepRewind) }
+        self.pausedAt = nil
+        asleep = false
+        if rewind > 0 { player.seek(by: -rewind) }
     }
 
     public func playVoiceNote(_ location: MediaLocation, title: String) {
@@ -384,15 +406,9 @@ public final class ListeningSession {
             savePosition()
             return []
         case .stateChanged(.playing):
-            // Back after a long pause: a few seconds again, to pick up the thread (AntennaPod's steps);
-            // after the sleep timer, at least 5 s.
-            if let pausedAt {
-                var rewind = PositionStore.rewind(afterPause: Self.monotonicSeconds() - pausedAt)
-                if asleep { rewind = max(rewind, Self.sleepRewind) }
-                if rewind > 0 { player.seek(by: -rewind) }
-            }
-            pausedAt = nil
-            asleep = false
+            // A resume that did not come through `resume()` (the player's own, a voice note's end):
+            // the step back owed, if any, from where it stands now.
+            stepBackAfterPause()
             return []
         case .sleepTimerEnded:
             asleep = true

@@ -151,7 +151,7 @@ final class ScriptCommand {
                 case .next: _ = session.next()
                 case .previous: _ = session.previous()
                 case .pause: session.player.pause()
-                case .resume: session.player.resume()
+                case .resume: session.resume()
                 case .toggle: session.togglePause()
                 case .seek(.relative(let seconds)): session.player.seek(by: seconds)
                 case .seek(.to(.seconds(let seconds))): session.player.seek(to: seconds)
