@@ -34,6 +34,6 @@ public enum Pactl {
     }
 
     public static func unloadModule(_ index: Int, server: String? = nil) throws {
-        try run((server.map { ["--server=\($0)"] } ?? []) + ["unload-module", String(index)])
+        try run((server.map { ["--server=\($0)"] } ?? []) + ["unload-module", String(index)], timeout: .seconds(30))
     }
 }

@@ -158,8 +158,17 @@ public final class PipeSinkCapture: Sendable {
     private func tearDown() {
         guard !tornDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         reader.stop()
-        // Unloading fails only if the server went away, which leaves nothing of ours behind.
-        _ = try? Pactl.unloadModule(moduleIndex, server: server)
+        // Unloading fails if the server went away, which leaves nothing of ours behind, or if pactl
+        // timed out on a loaded machine, which left the sink loaded: then it is asked again, at most
+        // three times (a module the first call did unload answers an error, which is harmless).
+        for _ in 0..<3 {
+            do {
+                try Pactl.unloadModule(moduleIndex, server: server)
+                break
+            } catch {
+                if !Pactl.isServerReachable() { break }
+            }
+        }
         directory.remove()
     }
 }
