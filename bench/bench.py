@@ -471,7 +471,9 @@ def main():
     players = ["alicia-player", "mpv"]
     rows = []
 
-    def compare(title, key, unit, scale, digits, make, include_paplay=None, runs=None, only=None):
+    def compare(title, key, unit, scale, digits, make, include_paplay=None, runs=None, only=None, against=None):
+        """Measures a row; `against`: the title of an earlier row whose alicia-player median is the
+        ratio's denominator (a feature's cost over plain playback), instead of mpv's."""
         if args.only and args.only.lower() not in title.lower():
             return
         results = {}
@@ -483,6 +485,8 @@ def main():
             log(f"{title}: {player} {results[player][0]}")
         ratio = None
         a, m = results["alicia-player"][1], results.get("mpv", results.get("curl", ("", None)))[1]
+        if against is not None:
+            m = next((r[1]["alicia-player"][1] for r in rows if r[0] == against), None)
         if a is not None and m:
             ratio = a / m
         rows.append((title, results, ratio))
@@ -502,14 +506,16 @@ def main():
                 lambda p: run(p, nginx.url("ten-minutes.wav"), play_for=10, nginx=nginx))
         compare("Peak RSS, 2-hour WAV, 10 s played (HTTP)", "rss", "MiB", 1 / 1024, 1,
                 lambda p: run(p, two_hours, play_for=10, nginx=nginx))
-        compare("CPU per minute of audio at 1x (user+sys, 20 s played)", "cpu", "s", 3, 2,
+        plain_cpu = "CPU per minute of audio at 1x (user+sys, 20 s played)"
+        compare(plain_cpu, "cpu", "s", 3, 2,
                 lambda p: run(p, two_hours, play_for=20, nginx=nginx))
         compare("CPU per minute of audio at 2x, pitch kept (user+sys, 20 s = 40 s of audio played)", "cpu", "s", 1.5, 2,
                 lambda p: run(p, two_hours, play_for=20, nginx=nginx, speed=2))
         compare("CPU per minute of audio at 1x with --skip-silence and --loudness -16 (user+sys, 20 s played; "
-                "plain 1x is the row above)", "cpu", "s", 3, 2,
+                "the ratio is to plain 1x, two rows up)", "cpu", "s", 3, 2,
                 lambda p: run(p, two_hours, play_for=20, nginx=nginx,
-                              extra=["--skip-silence=medium", "--loudness", "-16"]), only=["alicia-player"])
+                              extra=["--skip-silence=medium", "--loudness", "-16"]), only=["alicia-player"],
+                against=plain_cpu)
         exact = {}
 
         def join(player, first, second, where):
