@@ -93,9 +93,11 @@ struct LoudnessTests {
         let directory = try TemporaryDirectory(prefix: "loudness-duck")
         let episode = try directory.write(Tone.wav(frequency: 400, seconds: 4, rate: Self.rate, channels: 2, amplitude: 0.3), as: "episode.wav")
         let note = try directory.write(Tone.wav(frequency: 700, seconds: 1.5, rate: Self.rate, channels: 2, amplitude: 0.019), as: "note.wav")
-        let (result, heard) = try await Playback.playCapturing16(episode, ["--voice-at", "1=" + note, "--voice-focus", "duck",
-                                                                           "--loudness", "-16"])
+        let (result, captured) = try await Playback.playCapturing16(episode, ["--voice-at", "1=" + note, "--voice-focus", "duck",
+                                                                              "--loudness", "-16"])
         expectSuccess(result)
+        // From the episode's first frame: the capture begins with however long the player took to start.
+        let heard = AudioCompare.trimmingSilentFrames(captured, channels: 2)
         let window = 4_800
         let windows = stride(from: 0, to: heard.count / 2 - window, by: window / 2).map { start in
             (episode: Tone.level(heard, channels: 2, from: start, frames: window, frequency: 400, rate: Self.rate),
