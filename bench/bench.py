@@ -97,6 +97,72 @@ http {{
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+# Skip silence's levels, as the README gives them: (minimum pause, share kept, most kept), seconds.
+SILENCE_LEVELS = {"mild": (0.5, 0.5, 1.0), "medium": (0.3, 0.3, 0.6), "strong": (0.15, 0.1, 0.3)}
+
+
+def speech_wav(path, seconds, seed):
+    """A speech-like WAV: bursts of noise 150-600 ms long with 10 ms raised-cosine edges, between
+    pauses of digital silence from 80 ms to 3 s (every length of the list in turn, shuffled), opening
+    and closing on a burst. Returns the pauses' lengths in seconds."""
+    import array
+    import math
+    import random
+    rng = random.Random(seed)
+    lengths = [0.08, 0.12, 0.2, 0.35, 0.5, 0.8, 1.2, 2.0, 3.0]
+    samples = array.array("h")
+    pauses = []
+    edge = int(0.01 * RATE)
+    while True:
+        burst = int(rng.uniform(0.15, 0.6) * RATE)
+        for i in range(burst):
+            shape = 1.0
+            if i < edge or burst - 1 - i < edge:
+                shape = 0.5 - 0.5 * math.cos(math.pi * min(i, burst - 1 - i) / edge)
+            for _ in range(CHANNELS):
+                samples.append(int(rng.uniform(-0.3, 0.3) * 32767 * shape))
+        if len(samples) >= seconds * RATE * CHANNELS:
+            break
+        if not pauses or len(pauses) % len(lengths) == 0:
+            rng.shuffle(lengths)
+        pause = lengths[len(pauses) % len(lengths)]
+        pauses.append(pause)
+        samples.extend([0] * (int(pause * RATE) * CHANNELS))
+    data = samples.tobytes()
+    header = b"RIFF" + struct.pack("<I", 36 + len(data)) + b"WAVEfmt " + struct.pack(
+        "<IHHIIHH", 16, 1, CHANNELS, RATE, BYTE_RATE, CHANNELS * WIDTH, 16) + b"data" + struct.pack("<I", len(data))
+    with open(path, "wb") as f:
+        f.write(header + data)
+    return pauses
+
+
+def predicted_saving(pauses, level):
+    """What the level's rules cut from `pauses`: a pause under the minimum is kept whole; a longer
+    one keeps its share, up to the most kept."""
+    minimum, share, most = SILENCE_LEVELS[level]
+    return sum(p - min(p * share, most) for p in pauses if p >= minimum)
+
+
+def skip_silence_run(path, level):
+    """Plays `path` with --skip-silence=LEVEL into a kept capture; returns the seconds saved: the
+    file's length less the capture's from its first to its last audible frame."""
+    import array
+    sink = Sink(keep=True)
+    cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play", path, "--device", sink.name, "--from-start",
+           "--loudness", "off", f"--skip-silence={level}"]
+    process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _wait_or_kill(process, timeout=120)
+    time.sleep(0.5)
+    sink.close()
+    frames = array.array("I", bytes(sink.kept[:len(sink.kept) // 4 * 4]))
+    start = next((i for i, v in enumerate(frames) if v), None)
+    end = next((i for i in range(len(frames) - 1, -1, -1) if frames[i]), None)
+    if start is None:
+        return {"saved": None}
+    length = (os.path.getsize(path) - 44) // (CHANNELS * WIDTH)
+    return {"saved": (length - (end + 1 - start)) / RATE}
+
+
 class Sink:
     """A pipe sink with a reader that notes when the first non-silent byte arrives, and (when
     given the frames of a target region) when the first frame of that region arrives."""
@@ -471,7 +537,9 @@ def main():
     players = ["alicia-player", "mpv"]
     rows = []
 
-    def compare(title, key, unit, scale, digits, make, include_paplay=None, runs=None, only=None):
+    def compare(title, key, unit, scale, digits, make, include_paplay=None, runs=None, only=None, against=None):
+        """Measures a row; `against`: the title of an earlier row whose alicia-player median is the
+        ratio's denominator (a feature's cost over plain playback), instead of mpv's."""
         if args.only and args.only.lower() not in title.lower():
             return
         results = {}
@@ -483,6 +551,8 @@ def main():
             log(f"{title}: {player} {results[player][0]}")
         ratio = None
         a, m = results["alicia-player"][1], results.get("mpv", results.get("curl", ("", None)))[1]
+        if against is not None:
+            m = next((r[1]["alicia-player"][1] for r in rows if r[0] == against), None)
         if a is not None and m:
             ratio = a / m
         rows.append((title, results, ratio))
@@ -502,14 +572,16 @@ def main():
                 lambda p: run(p, nginx.url("ten-minutes.wav"), play_for=10, nginx=nginx))
         compare("Peak RSS, 2-hour WAV, 10 s played (HTTP)", "rss", "MiB", 1 / 1024, 1,
                 lambda p: run(p, two_hours, play_for=10, nginx=nginx))
-        compare("CPU per minute of audio at 1x (user+sys, 20 s played)", "cpu", "s", 3, 2,
+        plain_cpu = "CPU per minute of audio at 1x (user+sys, 20 s played)"
+        compare(plain_cpu, "cpu", "s", 3, 2,
                 lambda p: run(p, two_hours, play_for=20, nginx=nginx))
         compare("CPU per minute of audio at 2x, pitch kept (user+sys, 20 s = 40 s of audio played)", "cpu", "s", 1.5, 2,
                 lambda p: run(p, two_hours, play_for=20, nginx=nginx, speed=2))
         compare("CPU per minute of audio at 1x with --skip-silence and --loudness -16 (user+sys, 20 s played; "
-                "plain 1x is the row above)", "cpu", "s", 3, 2,
+                "the ratio is to plain 1x, two rows up)", "cpu", "s", 3, 2,
                 lambda p: run(p, two_hours, play_for=20, nginx=nginx,
-                              extra=["--skip-silence=medium", "--loudness", "-16"]), only=["alicia-player"])
+                              extra=["--skip-silence=medium", "--loudness", "-16"]), only=["alicia-player"],
+                against=plain_cpu)
         exact = {}
 
         def join(player, first, second, where):
@@ -534,6 +606,12 @@ def main():
         compare("Download throughput, 10-minute WAV on loopback (the mpv column is `curl -o`)", "throughput", "MiB/s",
                 1 / 2**20, 0, lambda p: download_run(p, nginx.url("ten-minutes.wav"), os.path.getsize(ten_minutes)),
                 only=["alicia-player", "curl"])
+        speech = os.path.join(media, "speech-like.wav")
+        pauses = speech_wav(speech, 60, seed=0x5EC)
+        for level in SILENCE_LEVELS:
+            compare(f"Skip silence, time saved on 60 s of a speech-like signal ({len(pauses)} pauses of 80 ms to 3 s): "
+                    f"{level} (its rules predict {predicted_saving(pauses, level):.1f} s)", "saved", "s", 1, 1,
+                    lambda p, level=level: skip_silence_run(speech, level), only=["alicia-player"], runs=1)
     finally:
         nginx.stop()
 

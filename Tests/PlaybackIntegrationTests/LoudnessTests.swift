@@ -85,6 +85,46 @@ struct LoudnessTests {
         #expect(worst <= 1, "the gain stepped by \(worst) dB between 100 ms windows")
     }
 
+    @Test("in duck mode a quiet voice note is matched to the target and sits 12 dB above the ducked episode")
+    func duckedNote() async throws {
+        // Tones tell the two apart in the mix (Goertzel): the episode at 400 Hz and loud (about
+        // -11 LUFS), the note at 700 Hz and 24 dB quieter (about -35 LUFS). Unmatched, the note
+        // would be 12 dB under the episode ducked by 12 dB; matched, both are at -16.
+        let directory = try TemporaryDirectory(prefix: "loudness-duck")
+        let episode = try directory.write(Tone.wav(frequency: 400, seconds: 4, rate: Self.rate, channels: 2, amplitude: 0.3), as: "episode.wav")
+        let note = try directory.write(Tone.wav(frequency: 700, seconds: 1.5, rate: Self.rate, channels: 2, amplitude: 0.019), as: "note.wav")
+        let (result, captured) = try await Playback.playCapturing16(episode, ["--voice-at", "1=" + note, "--voice-focus", "duck",
+                                                                              "--loudness", "-16"])
+        expectSuccess(result)
+        // From the episode's first frame: the capture begins with however long the player took to start.
+        let heard = AudioCompare.trimmingSilentFrames(captured, channels: 2)
+        let window = 4_800
+        let windows = stride(from: 0, to: heard.count / 2 - window, by: window / 2).map { start in
+            (episode: Tone.level(heard, channels: 2, from: start, frames: window, frequency: 400, rate: Self.rate),
+             note: Tone.level(heard, channels: 2, from: start, frames: window, frequency: 700, rate: Self.rate))
+        }
+        guard let loudest = windows.map(\.note).max() else {
+            Issue.record("nothing captured")
+            return
+        }
+        // The note's windows, less the first 300 ms (the duck's 200 ms ramp) and the last 100 ms.
+        let noteWindows = windows.indices.filter { windows[$0].note > loudest - 3 }
+        guard let first = noteWindows.first, let last = noteWindows.last, last - first > 20 else {
+            Issue.record("the note is not in the capture (\(noteWindows.count) windows)")
+            return
+        }
+        let during = windows[(first + 6)...(last - 2)]
+        // The episode alone, between its first 300 ms and the note.
+        let before = windows[6..<max(7, first - 2)]
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        let episodeAlone = median(before.map(\.episode))
+        let noteLevel = median(during.map(\.note))
+        let ducked = median(during.map(\.episode))
+        #expect(abs(noteLevel - episodeAlone) <= 1.5, "the note at \(noteLevel - episodeAlone) dB of the episode: both should be at the target")
+        #expect(noteLevel - ducked >= 10, "the note only \(noteLevel - ducked) dB above the ducked episode")
+        #expect(abs(episodeAlone - ducked - 12) <= 1, "the episode ducked by \(episodeAlone - ducked) dB, not 12")
+    }
+
     @Test("--loudness off keeps the samples bit for bit")
     func off() async throws {
         let signal = SpeechLikeSignal()

@@ -66,7 +66,15 @@ final class SilenceSkipper: AudioStage {
         setLevel(level)
     }
 
-    deinit { hold?.deallocate() }
+    /// Each input frame's peak, filled per `process` in one loop of its own (a switch on the sample
+    /// type per frame cost more than the rest of the stage).
+    private var peakBuffer: UnsafeMutablePointer<Double>?
+    private var peakCapacity = 0
+
+    deinit {
+        hold?.deallocate()
+        peakBuffer?.deallocate()
+    }
 
     /// Changes the rules for what follows. Call `flush` first: a run held under the old rules is
     /// dropped here.
@@ -130,68 +138,86 @@ final class SilenceSkipper: AudioStage {
             self.windowPeak = windowPeak
             self.windowFill = windowFill
         }
-        let channels = format.channels
-        let type = format.sampleType
-        for i in 0..<frames {
-            let peak = Self.peak(base, frame: i, channels: channels, type: type)
-            windowPeak = max(windowPeak, peak)
-            windowFill += 1
-            if windowFill == windowFrames {
-                if noiseFloor.add(window: windowPeak) { limit = NoiseFloor.linear(noiseFloor.thresholdDecibels) }
+        let peaks = self.peaks(base, frames: frames)
+        var i = 0
+        while i < frames {
+            // The frames up to the end of the noise floor's window share its threshold, but the
+            // window's last frame, which may see a new one: the window is told first.
+            let segmentEnd = min(frames, i + windowFrames - windowFill)
+            var segmentPeak = windowPeak
+            for j in i..<segmentEnd { segmentPeak = max(segmentPeak, peaks[j]) }
+            let before = limit
+            var lastBefore = segmentEnd
+            if windowFill + (segmentEnd - i) == windowFrames {
+                if noiseFloor.add(window: segmentPeak) { limit = NoiseFloor.linear(noiseFloor.thresholdDecibels) }
+                lastBefore = segmentEnd - 1
                 windowPeak = 0
                 windowFill = 0
+            } else {
+                windowPeak = segmentPeak
+                windowFill += segmentEnd - i
             }
-            let silent = peak < limit
-            switch mode {
-            case .noisy:
-                guard silent else { continue }
-                mode = .holding
-                runStart = nextFrame + Int64(i)
-                runFrames = 0
-                runStartIndex = i
-                append(base, frame: i)
-            case .holding:
-                if silent {
-                    append(base, frame: i)
-                    guard runFrames == holdCapacity else { continue }
-                    if let start = runStartIndex, start > pending {
-                        let result = emit(slice(pending..<start))
-                        guard case .done = result else { return result }
+            while i < segmentEnd {
+                if mode == .noisy {
+                    // Noisy frames pass without a look: on to the next silent one.
+                    while i < lastBefore && peaks[i] >= before { i += 1 }
+                    if i == lastBefore && (i == segmentEnd || peaks[i] >= limit) {
+                        i = segmentEnd
+                        break
                     }
-                    runStartIndex = nil
-                    pending = i + 1
-                    let result = startCutting(emit: emit)
-                    guard case .done = result else { return result }
-                } else if runFrames < minimumFrames {
-                    // Short: it goes out as it came. Begun in this input, it is part of what is pending.
-                    if runStartIndex == nil {
-                        let result = emitHeld(0..<runFrames, emit)
+                }
+                let silent = peaks[i] < (i < lastBefore ? before : limit)
+                switch mode {
+                case .noisy:
+                    mode = .holding
+                    runStart = nextFrame + Int64(i)
+                    runFrames = 0
+                    runStartIndex = i
+                    append(base, frame: i)
+                case .holding:
+                    if silent {
+                        append(base, frame: i)
+                        guard runFrames == holdCapacity else { break }
+                        if let start = runStartIndex, start > pending {
+                            let result = emit(slice(pending..<start))
+                            guard case .done = result else { return result }
+                        }
+                        runStartIndex = nil
+                        pending = i + 1
+                        let result = startCutting(emit: emit)
+                        guard case .done = result else { return result }
+                    } else if runFrames < minimumFrames {
+                        // Short: it goes out as it came. Begun in this input, it is part of what is pending.
+                        if runStartIndex == nil {
+                            let result = emitHeld(0..<runFrames, emit)
+                            guard case .done = result else { return result }
+                            pending = i
+                        }
+                        mode = .noisy
+                        runFrames = 0
+                        runStartIndex = nil
+                    } else {
+                        if let start = runStartIndex, start > pending {
+                            let result = emit(slice(pending..<start))
+                            guard case .done = result else { return result }
+                        }
+                        runStartIndex = nil
+                        let result = endRun(emit: emit)
                         guard case .done = result else { return result }
                         pending = i
                     }
-                    mode = .noisy
-                    runFrames = 0
-                    runStartIndex = nil
-                } else {
-                    if let start = runStartIndex, start > pending {
-                        let result = emit(slice(pending..<start))
+                case .cutting:
+                    if silent {
+                        copy(base, frame: i, to: ringNext)
+                        ringNext = (ringNext + 1) % tailFrames
+                        runFrames += 1
+                    } else {
+                        let result = endRun(emit: emit)
                         guard case .done = result else { return result }
+                        pending = i
                     }
-                    runStartIndex = nil
-                    let result = endRun(emit: emit)
-                    guard case .done = result else { return result }
-                    pending = i
                 }
-            case .cutting:
-                if silent {
-                    copy(base, frame: i, to: ringNext)
-                    ringNext = (ringNext + 1) % tailFrames
-                    runFrames += 1
-                } else {
-                    let result = endRun(emit: emit)
-                    guard case .done = result else { return result }
-                    pending = i
-                }
+                i += 1
             }
         }
         switch mode {
@@ -327,28 +353,54 @@ final class SilenceSkipper: AudioStage {
         }
     }
 
-    /// The frame's largest magnitude over its channels, full scale 1.
-    @inline(__always)
-    static func peak(_ base: UnsafeRawPointer, frame: Int, channels: Int, type: SampleType) -> Double {
-        let first = frame * channels
-        switch type {
-        case .int16:
-            let samples = base.assumingMemoryBound(to: Int16.self)
-            var peak: Int32 = 0
-            for i in first..<first + channels { peak = max(peak, abs(Int32(samples[i]))) }
-            return Double(peak) / 32_768
-        case .int32:
-            let samples = base.assumingMemoryBound(to: Int32.self)
-            var peak: Int64 = 0
-            for i in first..<first + channels { peak = max(peak, abs(Int64(samples[i]))) }
-            return Double(peak) / 2_147_483_648
-        case .float32:
-            let samples = base.assumingMemoryBound(to: Float.self)
-            var peak: Float = 0
-            for i in first..<first + channels { peak = max(peak, abs(samples[i])) }
-            return Double(peak)
+    /// The largest magnitude over the channels of each of the `frames` at `base`, full scale 1.
+    private func peaks(_ base: UnsafeRawPointer, frames: Int) -> UnsafeMutablePointer<Double> {
+        if frames > peakCapacity {
+            peakBuffer?.deallocate()
+            peakBuffer = .allocate(capacity: frames)
+            peakCapacity = frames
+        }
+        let peaks = peakBuffer!
+        let channels = format.channels
+        switch format.sampleType {
+        case .int16: Self.peaks(base.assumingMemoryBound(to: Int16.self), frames: frames, channels: channels, into: peaks)
+        case .int32: Self.peaks(base.assumingMemoryBound(to: Int32.self), frames: frames, channels: channels, into: peaks)
+        case .float32: Self.peaks(base.assumingMemoryBound(to: Float.self), frames: frames, channels: channels, into: peaks)
+        }
+        return peaks
+    }
+
+    private static func peaks<Sample: PeakSample>(_ samples: UnsafePointer<Sample>, frames: Int, channels: Int,
+                                                 into peaks: UnsafeMutablePointer<Double>) {
+        if channels == 2 {
+            for frame in 0..<frames {
+                peaks[frame] = max(samples[2 * frame].magnitudeUnit, samples[2 * frame + 1].magnitudeUnit)
+            }
+            return
+        }
+        for frame in 0..<frames {
+            var peak = 0.0
+            for i in frame * channels..<(frame + 1) * channels { peak = max(peak, samples[i].magnitudeUnit) }
+            peaks[frame] = peak
         }
     }
+}
+
+/// A sample's magnitude, full scale 1 (exact: the scales are powers of two).
+protocol PeakSample {
+    var magnitudeUnit: Double { get }
+}
+
+extension Int16: PeakSample {
+    @inline(__always) var magnitudeUnit: Double { Double(abs(Int32(self))) * (1 / 32_768) }
+}
+
+extension Int32: PeakSample {
+    @inline(__always) var magnitudeUnit: Double { Double(abs(Int64(self))) * (1 / 2_147_483_648) }
+}
+
+extension Float: PeakSample {
+    @inline(__always) var magnitudeUnit: Double { Double(abs(self)) }
 }
 
 /// An item's noise floor, from the peaks of its 10 ms windows: the level 10 % of them stay under

@@ -58,6 +58,25 @@ import AliciaTestSupport
         #expect(truePeak(input) + 6 > 0, "the test signal would not need the limiter")
     }
 
+    @Test func theLimitedOutputIsTheSameInBlocksOfAnySize() {
+        // The stage works a block at a time; what the limiter does must not depend on where the
+        // blocks begin (the skipper hands on pieces of any length), nor a ramp.
+        let input = Array(SpeechLikeSignal().samples.map { Int16(clamping: Int($0) * 3) }.prefix(96_000 * 2))
+        func output(chunk: Int) -> [Int16] {
+            let stage = LoudnessStage(format: Self.format, blockFrames: 2048)
+            stage.setEnabled(true)
+            stage.setGain(decibels: 3, ramp: 0)
+            stage.setGain(decibels: 7, ramp: 1)
+            return run(stage, input, chunk: chunk)
+        }
+        let whole = output(chunk: 2048)
+        #expect(whole.count == input.count)
+        for chunk in [1, 7, 240, 1000, 5000] {
+            let other = output(chunk: chunk)
+            #expect(other == whole, "blocks of \(chunk): \(AudioCompare.describeDifference(expected: whole, actual: other, channels: 2))")
+        }
+    }
+
     @Test func aGainChangeRampsOverASecondWithoutAStep() {
         // A steady 1 kHz tone; the gain goes from 0 to −12 dB over at least a second.
         let input = Tone.samples(frequency: 1000, seconds: 3, rate: 48_000, channels: 2, amplitude: 0.25)
