@@ -165,6 +165,9 @@ final class StudioApp {
             rememberVolumeAndSpeed()
         }
         refreshProactive()
+        let inbox = self.inbox
+        let downloads = AutoDownloader.start(setup.options.autoDownload, player: player) { line in inbox.withLock { $0.error = line } }
+        defer { downloads?.close() }
         draw()
         while running {
             waitForInput()
@@ -172,6 +175,7 @@ final class StudioApp {
             handleSignals()
             collectEvents()
             session.tick()
+            downloads?.update()
             draw()
         }
         return exitStatus
