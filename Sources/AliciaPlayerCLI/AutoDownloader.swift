@@ -45,7 +45,13 @@ final class AutoDownloader: Sendable {
         var stopped = false
         /// Leases of the files entries now play from (held until `close`).
         var leases: [FileLock] = []
+        /// Downloads ended (either way): a new look at the queue is due.
+        var ended = 0
     }
+
+    /// What `update` last looked at (the entry heard and the upcoming ones, and `ended`): the
+    /// loop calls it up to 10 times a second, and the cache is only looked at again on a change.
+    private let lastLook = Mutex<(entries: [QueueEntryID], ended: Int)?>(nil)
 
     private let count: Int
     private let cache: MediaCache
@@ -111,6 +117,12 @@ final class AutoDownloader: Sendable {
             upcoming.append(next)
             after = next.id
         }
+        let look = ([heard] + upcoming.map(\.id), state.withLock { $0.ended })
+        let changed = lastLook.withLock { last -> Bool in
+            defer { last = look }
+            return last.map { $0.entries != look.0 || $0.ended != look.1 } ?? true
+        }
+        guard changed else { return }
         var wanted: [Wanted] = []
         var protected: Set<String> = []
         if let playing = queue.current.flatMap({ OfflineCache.downloadRequest(for: $0.item) }) { protected.insert(playing.entry.key) }
@@ -188,6 +200,7 @@ final class AutoDownloader: Sendable {
             }
             let protected = state.withLock { s -> Set<String> in
                 s.running.remove(key)
+                s.ended += 1
                 if failed { s.failed.insert(key) }
                 return s.protected.union(s.wanted.map(\.request.entry.key)).union([key])
             }
