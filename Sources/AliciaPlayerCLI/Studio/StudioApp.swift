@@ -151,6 +151,10 @@ final class StudioApp {
             for warning in positions.warnings { setStatus(warning, error: true) }
         }
         start(setup.autoplay)
+        // Before the Studio takes the screen: a warning about `auto_download` prints as a line.
+        let inbox = self.inbox
+        let downloads = AutoDownloader.start(setup.options.autoDownload, player: player) { line in inbox.withLock { $0.error = line } }
+        defer { downloads?.close() }
         if setup.mode == .play, let status = openFirstItem() {
             session.close()
             return status
@@ -174,9 +178,6 @@ final class StudioApp {
             rememberVolumeAndSpeed()
         }
         refreshProactive()
-        let inbox = self.inbox
-        let downloads = AutoDownloader.start(setup.options.autoDownload, player: player) { line in inbox.withLock { $0.error = line } }
-        defer { downloads?.close() }
         draw()
         while running {
             waitForInput()
