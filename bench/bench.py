@@ -647,6 +647,12 @@ def main():
         "buffer), so new audio waits 0 to one tick for the next one; each seek is sent at a random phase",
         "of the tick. The player's own part (alicia-player only) comes from its debug log, in separate runs.",
         "",
+        "Download throughput: wall time of `alicia-player download URL` into an empty cache (a `.part`,",
+        "fsync, renamed into place) against `curl -s -o FILE URL` (no fsync), each run to completion. The",
+        "download writes 1 MiB at a time (libcurl hands over 16 KiB pieces) and starts the disk's writeback",
+        "every 8 MiB, so its closing fsync has little left to wait for; curl leaves the whole file dirty in",
+        "the page cache for the kernel to write later.",
+        "",
         "Join gap: the two files played as one queue into one pipe sink; the silent frames counted between",
         "the first and the last audible frame (the noise has none of its own). Bit-exact (the capture is",
         "the two files' samples in order, nothing dropped or repeated), by run: "

@@ -9,14 +9,14 @@ _alicia_player_cache() {
 
 _alicia_player_options() {
     local backend="--base-url --token --token-file --help"
-    local playing="--start --speed --volume --device --read-ahead --from-start --skip-silence --sleep --loudness"
+    local playing="--start --speed --volume --device --read-ahead --from-start --skip-silence --sleep --loudness --auto-download"
     local network="--ipc --no-ipc --give-up-after --stall-timeout --cacert"
     local voice="--voice-at --voice-focus --resume-rewind"
     case $1 in
         play) echo "$backend $playing $network $voice --loop --shuffle" ;;
         queue) echo "$backend $playing $network --loop --shuffle --keep-going --save" ;;
         script) echo "$backend $playing $network $voice --check --loop --shuffle" ;;
-        studio) echo "$backend $network --speed --volume --device --read-ahead --voice-focus --resume-rewind --quiet --from-start --skip-silence --sleep --loudness" ;;
+        studio) echo "$backend $network --speed --volume --device --read-ahead --voice-focus --resume-rewind --quiet --from-start --skip-silence --sleep --loudness --auto-download" ;;
         demo) echo "--help --serve --port --token --ipc --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --resume-rewind --quiet --from-start --skip-silence --sleep --loudness" ;;
         download) echo "$backend --queue --pin --rate" ;;
         cache) echo "$backend --max-size" ;;
@@ -110,7 +110,7 @@ _alicia_player() {
             if ((positional == 0)); then
                 mapfile -t COMPREPLY < <(compgen -W "set" -- "$cur")
             elif ((positional == 1)); then
-                mapfile -t COMPREPLY < <(compgen -W "base_url token token_file cache_max_size" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "base_url token token_file cache_max_size auto_download" -- "$cur")
             fi ;;
         playlist)
             if ((positional == 0)); then

@@ -17,6 +17,9 @@ extension ConfigFile {
         guard let key = knownKey(key) else { throw EditError(message: unknownKeyMessage(key.lowercased())) }
         guard !value.isEmpty else { throw EditError(message: "\(key) needs a value") }
         guard !value.contains(where: \.isNewline) else { throw EditError(message: "a value is one line") }
+        if key == "auto_download", Int(value).map({ (0...100).contains($0) }) != true {
+            throw EditError(message: "auto_download '\(value)' is not a number of queue items from 0 to 100 (0 is none)")
+        }
         if key == "base_url" {
             do {
                 _ = try BackendConfiguration(baseURL: value, token: nil)

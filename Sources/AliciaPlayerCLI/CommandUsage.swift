@@ -35,6 +35,8 @@ enum CommandUsage {
               --sleep 30m|end|N      fade out over 10 s and pause after 30 min of playing (90s, 1h), at
                                      the end of the item, or of the Nth; the command then exits 0
               --loudness off|TARGET  match every item to TARGET LUFS (default -16), peaks under -1 dBTP
+              --auto-download N      download the next N queue items into the cache while playing
+                                     (default: auto_download in the config file, else 0)
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for labels and titles
             A LIST.m3u or LIST.m3u8 among the references plays as `queue` plays it.
             """,
@@ -51,8 +53,8 @@ enum CommandUsage {
               --save FILE            write the queue as M3U8 (episodes by label) instead of playing it
               --loop, --shuffle, --start T, --speed X, --volume N, --device SINK, --read-ahead SECONDS,
               --from-start, --ipc PATH, --no-ipc, --give-up-after T, --stall-timeout S,
-              --cacert FILE, --skip-silence[=LEVEL], --sleep 30m|end|N, --loudness off|TARGET
-                                     as for play
+              --cacert FILE, --skip-silence[=LEVEL], --sleep 30m|end|N, --loudness off|TARGET,
+              --auto-download N      as for play
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for episodes
             """,
         "script": """
@@ -69,7 +71,7 @@ enum CommandUsage {
               --check                only check the script
               --speed X, --volume N, --device SINK, --read-ahead SECONDS, --from-start, --voice-focus
               MODE, --resume-rewind S, --ipc PATH, --no-ipc, --skip-silence[=LEVEL],
-              --sleep 30m|end|N, --loudness off|TARGET   as for play
+              --sleep 30m|end|N, --loudness off|TARGET, --auto-download N   as for play
               --base-url URL, --token TOKEN, --token-file PATH   the backend, for episodes and say
             """,
         "studio": """
@@ -90,6 +92,7 @@ enum CommandUsage {
               --sleep 30m|end|N      fade out and pause after 30 min of playing, at the end of the item
                                      or of the Nth (z cycles off, 15, 30, 45, 60 min, end)
               --loudness off|TARGET  match every item to TARGET LUFS (default -16), peaks under -1 dBTP
+              --auto-download N      download the next N queue items into the cache while playing
               --quiet                no status lines when stdout is not a terminal
               --ipc PATH             the control socket (default $XDG_RUNTIME_DIR/alicia-player/socket)
               --no-ipc               no control socket (see: alicia-player ctl --help)
@@ -255,8 +258,8 @@ enum CommandUsage {
 
             Options:
               --path                 print the config file's path only
-              set KEY VALUE          set base_url, token, token_file or cache_max_size in the config file (made with
-                                     mode 0600 if there is none); VALUE - reads it from standard input
+              set KEY VALUE          set base_url, token, token_file, cache_max_size or auto_download in the config
+                                     file (made with mode 0600 if there is none); VALUE - reads it from standard input
               --base-url URL, --token TOKEN, --token-file PATH   as the other commands take them
             """,
         "help": """

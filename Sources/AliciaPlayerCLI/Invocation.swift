@@ -173,6 +173,9 @@ public struct PlayOptions: Equatable, Sendable {
     public var sleep: SleepTimer = .off
     /// `--loudness off|TARGET`; nil when not given (then `ALICIA_LOUDNESS`, else −16 LUFS).
     public var loudness: LoudnessMatching?
+    /// `--auto-download N`: the next N queue entries download into the cache while it plays; nil
+    /// when not given (then `auto_download` in the config file, else none).
+    public var autoDownload: Int?
 
     public init(reference: String) {
         references = reference.isEmpty ? [] : [reference]
@@ -285,6 +288,8 @@ extension Invocation {
                                  default), strong or off; in the Studio s cycles them
           --loudness off|TARGET  (every command that plays) match every item's loudness to TARGET LUFS
                                  (default -16, or ALICIA_LOUDNESS), true peaks under -1 dBTP
+          --auto-download N      (play, queue, script, studio) while playing, download the next N queue
+                                 items into the cache, within its bound (or auto_download = N in the config)
           --sleep 30m|end|N      (play, queue, script, studio, demo) fade out over 10 s and pause after
                                  30 minutes of playing (90s, 1h), at the end of the item, or after N
                                  items; off the Studio the command then exits 0; in the Studio z cycles
@@ -305,7 +310,8 @@ extension Invocation {
     /// Options that take a value.
     private static let valued: Set<String> = ["--start", "--speed", "--sleep", "--loudness", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
                                               "--voice-at", "--voice-focus", "--resume-rewind", "--react", "--volume", "--port", "--save",
-                                              "--ipc", "--give-up-after", "--stall-timeout", "--cacert", "--queue", "--rate", "--max-size"]
+                                              "--ipc", "--give-up-after", "--stall-timeout", "--cacert", "--queue", "--rate", "--max-size",
+                                              "--auto-download"]
     /// Options whose value, if any, is only ever written `--name=value` (so `--skip-silence
     /// talk.mp3` plays talk.mp3).
     private static let optionallyValued: Set<String> = ["--skip-silence"]
@@ -395,7 +401,8 @@ extension Invocation {
         }
         let backendOptions: Set<String> = ["--base-url", "--token", "--token-file"]
         let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--volume", "--from-start", "--ipc", "--no-ipc",
-                                            "--give-up-after", "--stall-timeout", "--cacert", "--skip-silence", "--sleep", "--loudness"]
+                                            "--give-up-after", "--stall-timeout", "--cacert", "--skip-silence", "--sleep", "--loudness",
+                                            "--auto-download"]
         let voiceOptions: Set<String> = ["--voice-at", "--voice-focus", "--resume-rewind"]
 
         switch command {
@@ -533,7 +540,7 @@ extension Invocation {
         case "studio":
             try allow(backendOptions.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet",
                                             "--from-start", "--ipc", "--no-ipc", "--give-up-after", "--stall-timeout", "--cacert",
-                                            "--skip-silence", "--sleep", "--loudness"]))
+                                            "--skip-silence", "--sleep", "--loudness", "--auto-download"]))
             guard rest.isEmpty else { throw UsageError("studio takes no arguments, got '\(rest[0])'") }
             var studio = try playOptions(reference: "", options)
             studio.backend = backend
@@ -632,6 +639,12 @@ extension Invocation {
             }
             play.sleep = timer
         }
+        if let text = options["--auto-download"] {
+            guard let count = AutoDownloader.parse(text) else {
+                throw UsageError("--auto-download '\(text)' is not a number of queue items from 0 to \(AutoDownloader.maximum) (0 is none)")
+            }
+            play.autoDownload = count
+        }
         if let text = options["--loudness"] {
             guard let matching = loudness(text) else {
                 throw UsageError("--loudness '\(text)' is not off or a target from -40 to -5 (LUFS; -16 is usual for speech)")
@@ -690,7 +703,7 @@ extension Invocation {
     static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, voice, chat, ctl, config and help"
 
     /// The keys `config set` takes.
-    static let configKeys = "base_url, token, token_file or cache_max_size"
+    static let configKeys = "base_url, token, token_file, cache_max_size or auto_download"
 
     /// `T=REF`: a time (as `--start` takes it) and a voice note; the reference may hold `=` itself.
     private static func trigger(_ text: String) throws(UsageError) -> VoiceTrigger {

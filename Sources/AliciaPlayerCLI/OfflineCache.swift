@@ -43,6 +43,7 @@ enum OfflineCache {
     /// location becomes the local file; title, label, position key and reference stay, so it resumes
     /// where the streamed one would and a saved queue still names the episode.
     static func substitute(_ item: QueueItem, key: String?, mediaPath: String?) -> QueueItem {
+        if let key { streamed.withLock { $0[item.location.url] = Streamed(key: key, mediaPath: mediaPath) } }
         guard let key, let cache = shared, let file = cache.file(for: key, mediaPath: mediaPath),
               let location = try? MediaLocation(file.path) else { return item }
         if let lease = cache.lease(key) { leases.withLock { $0.append(lease) } }
@@ -65,6 +66,24 @@ enum OfflineCache {
         cached.location = first
         cached.moreParts = Array(files.dropFirst())
         return cached
+    }
+
+    /// What a streamed item was resolved from: the key and media path it would be cached under.
+    private struct Streamed {
+        var key: String
+        var mediaPath: String?
+    }
+
+    /// Every item `substitute` saw, by URL (with the token: the map never leaves the process).
+    private static let streamed = Mutex<[String: Streamed]>([:])
+
+    /// How `item` downloads into the cache (`--auto-download`): nil for a local file, a read-aloud
+    /// piece of several chunks, or an item that did not come through `substitute`.
+    static func downloadRequest(for item: QueueItem) -> DownloadRequest? {
+        guard !item.location.isFile, item.moreParts.isEmpty,
+              let known = streamed.withLock({ $0[item.location.url] }) else { return nil }
+        return DownloadRequest(url: item.location.url, display: item.location.display,
+                               entry: CacheEntry(key: known.key, title: item.title, label: item.label, mediaPath: known.mediaPath))
     }
 
     /// Whether `key` is cached (for "unavailable" marks offline).

@@ -44,6 +44,10 @@ struct PlaybackSession {
         // Closed first (defers run last to first): clients hear `end-file` (quit) and `shutdown`.
         let remote = options.noIPC ? nil : RemoteControl.serve(session, listener: listener, options: options)
         defer { remote?.close() }
+        // From a download's thread: on a terminal the line clears the progress line first.
+        let clear = Console.stderrIsTerminal ? "\r\u{1B}[K" : ""
+        let downloads = AutoDownloader.start(options.autoDownload, player: session.player) { Console.error(clear + "alicia-player: warning: " + $0 + "\n") }
+        defer { downloads?.close() }
         var status = CommandLineTool.Status.success
         var checkedStart = options.start == nil
         var startupCodeReleased = false
@@ -90,6 +94,7 @@ struct PlaybackSession {
                 }
             }
             session.tick()
+            downloads?.update()
             if session.isFinished { break }
             progress?.show(session.player.snapshot(), voice: session.voiceNotes?.nowPlaying.title)
         }

@@ -17,6 +17,8 @@ struct VoiceCommand {
         // One note and done: no control socket.
         var alone = options
         alone.noIPC = true
+        // Nothing follows a note: no auto-download (whatever the config file says).
+        alone.autoDownload = 0
         let playback = PlaybackSession(session: session, signals: signals, options: alone)
         return PlaybackSession.status(of: playback.play([QueueItem(location: note.location, title: "Alicia voice note: " + note.title)]))
     }

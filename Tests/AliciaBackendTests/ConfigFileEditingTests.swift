@@ -10,6 +10,7 @@ import Testing
         ("Token = 1\nx = 2\ntoken = 3\n", "TOKEN", "4", "token = 4\nx = 2\n"),
         ("base_url = http://a:1", "base-url", "http://b:2/", "base_url = http://b:2/\n"),
         ("", "token", " spaced ", "token = \" spaced \"\n"),
+        ("cache_max_size = 1G\n", "auto-download", "2", "cache_max_size = 1G\nauto_download = 2\n"),
     ])
     func sets(text: String, key: String, value: String, expected: String) throws {
         let edited = try ConfigFile.setting(key, to: value, in: text)
@@ -22,6 +23,8 @@ import Testing
         ("tokn", "x", "unknown key 'tokn' (did you mean 'token'?)"),
         ("token", "", "token needs a value"),
         ("base_url", "alicia.local", "the base URL 'alicia.local' is not"),
+        ("auto_download", "lots", "auto_download 'lots' is not a number of queue items from 0 to 100"),
+        ("auto_download", "500", "auto_download '500' is not a number of queue items from 0 to 100"),
     ])
     func refuses(key: String, value: String, message: String) {
         #expect(throws: ConfigFile.EditError.self) { try ConfigFile.setting(key, to: value, in: "") }

@@ -17,7 +17,7 @@ import AliciaBackend
     }
 
     @Test(arguments: [
-        (["config", "set", "token"], "config set takes KEY VALUE (base_url, token, token_file or cache_max_size)"),
+        (["config", "set", "token"], "config set takes KEY VALUE (base_url, token, token_file, cache_max_size or auto_download)"),
         (["config", "set", "token", "a", "--path"], "config does not take --path"),
         (["config", "x"], "config takes no arguments but set KEY VALUE, got 'x'"),
         (["config", "--json"], "config does not take --json"),

@@ -42,6 +42,19 @@ import AliciaTerminal
         #expect(frame.listRows >= 1)
     }
 
+    @Test(arguments: [40, 60, 100])
+    func offlineTheHeaderSaysSoAndKeepsItsKeysAndWidth(columns: Int) {
+        var model = Self.model()
+        model.offline = "offline — last updated 10:42"
+        let header = StudioLayout(model: model, episode: Self.playing(), voice: nil, columns: columns, rows: 24).frame().lines[0].text
+        #expect(DisplayWidth.of(header) == columns, "\(header.debugDescription)")
+        #expect(header.hasSuffix("q quit "), "\(header.debugDescription)")
+        if columns >= 100 { #expect(header.contains("127.0.0.1:8766 · offline — last updated 10:42"), "\(header)") }
+        model.offline = nil
+        let online = StudioLayout(model: model, episode: Self.playing(), voice: nil, columns: columns, rows: 24).frame().lines[0].text
+        #expect(!online.contains("offline"))
+    }
+
     @Test func theNowPlayingPanelShowsTimesStateAndTheHeldEpisode() {
         var episode = Self.playing()
         let text = StudioLayout(model: Self.model(), episode: episode, voice: nil, columns: 100, rows: 30).frame().lines.map(\.text)

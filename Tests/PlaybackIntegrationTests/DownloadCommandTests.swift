@@ -109,4 +109,39 @@ struct DownloadCommandTests {
         let cleared = try await Playback.run(["cache", "clear", "interlude"], environment: environment)
         #expect(cleared.status == 0 && cleared.stdout.contains("removed INTERLUDE"), "\(cleared)")
     }
+
+    @Test("auto_download in the config file: the next episode of a backend queue lands in the cache while the first plays; the token shows nowhere")
+    func autoDownloadFromTheConfig() async throws {
+        let backend = try DemoBackend(token: Self.token)
+        defer { backend.stop() }
+        var environment = try Self.environment(backend)
+        let log = try PlayerProcess.freshStateDirectory() + "/player.log"
+        environment["ALICIA_LOG"] = "debug"
+        environment["ALICIA_LOG_FILE"] = log
+        let set = try await Playback.run(["config", "set", "auto_download", "1"], environment: environment)
+        #expect(set.status == 0 && set.stdout.contains("auto_download = 1"), "\(set)")
+        let refused = try await Playback.run(["config", "set", "auto_download", "lots"], environment: environment)
+        #expect(refused.status == 2 && refused.stderr.contains("is not a number of queue items"), "\(refused)")
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let file = try #require(environment["XDG_CACHE_HOME"]) + "/alicia-player/media/INTERLUDE.wav"
+        let result = try await Playback.gated { () async throws -> PlayerResult in
+            let player = try PlayerProcess.start(["play", "S1E02", "INTERLUDE", "--device", capture.sinkName, "--no-ipc"],
+                                                 environment: environment)
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !FileManager.default.fileExists(atPath: file), player.isRunning, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            player.send(SIGTERM)
+            return try await PlayerProcess.result(of: player, timeout: .seconds(30))
+        }
+        _ = await capture.finish()
+        #expect(result.status == 143, "\(result)")
+        #expect(FileManager.default.fileExists(atPath: file), "INTERLUDE was not downloaded: \(result)")
+        expectNoToken(result)
+        let diagnostics = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(!diagnostics.isEmpty && !diagnostics.contains(Self.token), "the token is in the log")
+        let audio = backend.requests.filter { $0.path.hasPrefix("/api/audio/") }.map(\.path)
+        #expect(!audio.contains { $0.contains(Self.token) }, "\(audio)")
+        #expect(audio.contains { $0.hasPrefix("/api/audio/interlude.wav") }, "\(audio)")
+    }
 }

@@ -1,3 +1,4 @@
+import AliciaDemoBackend
 import AliciaTestSupport
 import Foundation
 import Testing
@@ -532,6 +533,50 @@ struct StudioTests {
         // Guards issue 17: Ctrl-C in the Studio exited 0; it is an interrupt, 130, as documented.
         #expect(try Self.status(tmux) == "130")
         #expect(try Self.terminalRestored(tmux), "terminal modes not restored")
+        _ = await capture.finish()
+    }
+
+    @Test("offline, the Studio shows the cached library; when the backend is back on its port it reloads by itself, playing on and keeping the filter and selection")
+    func refreshesWhenTheBackendIsBack() async throws {
+        try Self.requireTmux()
+        let token = "studio-TOKEN-\(UInt32.random(in: 1000...9999))"
+        var backend = try DemoBackend(token: token)
+        defer { backend.stop() }
+        let cacheEnvironment = try DownloadCommandTests.environment(backend)
+        // Online once: the library is kept, and one episode downloaded to play offline.
+        let download = try await Playback.run(["download", "INTERLUDE"], environment: cacheEnvironment)
+        #expect(download.status == 0, "\(download)")
+        let port = backend.port
+        backend.stop()
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        let environment = try Self.environment(cacheEnvironment)
+        let tmux = try Tmux(command: "'\(player)' studio --no-ipc --device \(capture.sinkName)", environment: environment)
+        _ = try tmux.waitFor("the offline library") { $0.contains("offline — last updated") && $0.contains("unavailable offline") }
+        try tmux.keys("/")
+        try tmux.keys("-l", "interlude")
+        try tmux.keys("Enter")
+        try tmux.keys("Enter")
+        var screen = try tmux.waitFor("the downloaded episode playing offline", timeout: .seconds(30)) {
+            $0.contains("▶") && $0.contains("playing") && (Self.elapsed($0) ?? 0) >= 1
+        }
+        let before = Self.elapsed(screen) ?? 0
+        backend = try DemoBackend(token: token, port: port)
+        screen = try tmux.waitFor("the library reloaded", timeout: .seconds(60)) {
+            !$0.contains("offline — last updated") && $0.contains("the backend is back")
+        }
+        #expect(screen.contains("playing"), "\(screen)")
+        #expect((Self.elapsed(screen) ?? 0) >= before, "playback started again: \(screen)")
+        #expect(screen.contains("/interlude") || screen.contains("Interlude") || screen.contains("INTERLUDE"), "\(screen)")
+        #expect(!screen.contains("unavailable offline"), "\(screen)")
+        // The episode playing is still marked, and its notes (the selection's) open: the backend answers.
+        let marked = screen.split(separator: "\n").contains { $0.contains("▶") && $0.uppercased().contains("INTERLUDE") }
+        #expect(marked, "\(screen)")
+        let requests = backend.requests.map(\.path)
+        #expect(requests.contains("/api/tracks"), "\(requests)")
+        #expect(!requests.contains { $0.contains("/api/audio/") }, "the cached episode was fetched: \(requests)")
+        try tmux.keys("q")
+        #expect(try Self.status(tmux) == "0")
         _ = await capture.finish()
     }
 }

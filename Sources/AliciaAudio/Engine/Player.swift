@@ -122,6 +122,18 @@ public final class Player: Sendable {
         return moved
     }
 
+    /// Plays a queued entry from `location` from now on (its download finished: the cached file
+    /// instead of the backend's URL). False when there is no such entry, or it is heard, being
+    /// decoded or being jumped to (its bytes are coming from where it was). A fetch started ahead
+    /// for it from the old location is dropped when the join reaches it.
+    @discardableResult
+    public func relocate(_ id: QueueEntryID, to location: MediaLocation) -> Bool {
+        core.control.withLock { c -> Bool in
+            guard id != c.heard, id != c.item?.entry, c.taken?.entry != id else { return false }
+            return c.queue.relocate(id, to: location)
+        }
+    }
+
     /// Empties the queue and stops.
     public func clear() {
         core.control.update { c in

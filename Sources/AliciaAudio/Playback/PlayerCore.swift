@@ -467,8 +467,9 @@ final class PlayerCore: @unchecked Sendable {
         }
         var source: ItemSource
         prefetched = nil
-        if let prefetch, prefetch.entry != entry.id {
-            // Fetched for what was to follow the old entry: not what follows this one.
+        let usable = prefetch.flatMap { $0.entry == entry.id && $0.item.location == entry.item.location ? $0 : nil }
+        if let prefetch, usable == nil {
+            // Fetched for what was to follow the old entry (or from where it no longer plays from).
             prefetch.close()
             control.withLock { $0.prefetch = nil }
         }
@@ -476,7 +477,7 @@ final class PlayerCore: @unchecked Sendable {
             source = current
         } else {
             current?.close()
-            if let prefetch, prefetch.entry == entry.id {
+            if let prefetch = usable {
                 source = prefetch
                 control.withLock { $0.prefetch = nil }
             } else {
@@ -1000,11 +1001,13 @@ final class PlayerCore: @unchecked Sendable {
                     return .ended
                 }
             } else {
-                if let prefetch, prefetch.entry != next.id {
+                // A prefetch for another entry, or from where the entry no longer plays from
+                // (`Player.relocate`: it was downloaded meanwhile), is dropped.
+                let ready = prefetch.flatMap { $0.entry == next.id && $0.item.location == next.item.location ? $0 : nil }
+                if let prefetch, ready == nil {
                     prefetch.close()
                     control.withLock { $0.prefetch = nil }
                 }
-                let ready = prefetch?.entry == next.id ? prefetch : nil
                 let made: ItemSource
                 if let ready {
                     made = ready

@@ -122,6 +122,15 @@ public struct PlayQueue: Sendable, Equatable {
         currentID = nil
     }
 
+    /// Plays `id` from `location` from now on, the rest of its item unchanged; false when there is
+    /// no such entry.
+    @discardableResult
+    public mutating func relocate(_ id: QueueEntryID, to location: MediaLocation) -> Bool {
+        guard let index = index(of: id) else { return false }
+        entries[index].item.location = location
+        return true
+    }
+
     /// Makes `id` the current entry (nil: none); false when there is no such entry.
     @discardableResult
     public mutating func setCurrent(_ id: QueueEntryID?) -> Bool {

@@ -8,13 +8,13 @@ import Glibc
 /// blocking waits that another thread can end (new data, a seek, a shutdown).
 /// This is the one place that pairs them: a heap-allocated pthread mutex and a
 /// `CLOCK_MONOTONIC` condition.
-final class ConditionLock<State>: @unchecked Sendable {
+package final class ConditionLock<State>: @unchecked Sendable {
     // @unchecked: `state` is read and written only while `mutex` is held.
     private var state: State
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    init(_ initial: State) {
+    package init(_ initial: State) {
         state = initial
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
@@ -34,7 +34,7 @@ final class ConditionLock<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with the lock held.
-    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)
@@ -42,7 +42,7 @@ final class ConditionLock<State>: @unchecked Sendable {
 
     /// Waits until `ready` holds (or the timeout passes), then runs `body`,
     /// all with the lock held. `ready` is re-checked after every wake-up.
-    func withLock<R>(
+    package func withLock<R>(
         waitingUntil ready: (inout State) -> Bool,
         timeout: Duration? = nil,
         _ body: (inout State) throws -> R
@@ -63,12 +63,12 @@ final class ConditionLock<State>: @unchecked Sendable {
     }
 
     /// Wakes every thread waiting in `withLock(waitingUntil:)`.
-    func broadcast() {
+    package func broadcast() {
         pthread_cond_broadcast(condition)
     }
 
     /// Changes the state and wakes the waiters.
-    func update<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    package func update<R>(_ body: (inout State) throws -> R) rethrows -> R {
         let result = try withLock(body)
         broadcast()
         return result

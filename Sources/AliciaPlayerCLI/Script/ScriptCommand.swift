@@ -106,6 +106,8 @@ final class ScriptCommand {
         defer { session.close() }
         let remote = options.noIPC ? nil : RemoteControl.serve(session, listener: listener, options: options)
         defer { remote?.close() }
+        let downloads = AutoDownloader.start(options.autoDownload, player: session.player) { Console.fail("warning: " + $0) }
+        defer { downloads?.close() }
         var status = CommandLineTool.Status.success
         var slept = false
         /// How the script ends early: a signal (128 + it), or a remote `quit` (its status).
@@ -136,6 +138,7 @@ final class ScriptCommand {
                 }
             }
             session.tick()
+            downloads?.update()
             return (signals.signal != nil || slept || session.quitRequested != nil, ended)
         }
         for (_, step) in steps {

@@ -87,6 +87,8 @@ final class StudioApp {
         var error: String?
         /// Show notes that arrived: the label they are of, the text or why not.
         var notes: (label: String, text: String?, error: String?)?
+        /// Offline: whether the backend answered the last attempt to reach it.
+        var backendAnswered: Bool?
     }
 
     /// What the chat and proactive threads leave for the main loop.
@@ -102,6 +104,13 @@ final class StudioApp {
     static let busyTick: Duration = .milliseconds(100)
     static let idleTick: Duration = .seconds(1)
     static let proactiveInterval: Duration = .seconds(60)
+    /// Offline, the backend is asked again after 2 s, then after twice the last wait, at most 30 s:
+    /// soon after a blip, and no more than twice a minute for a train ride.
+    static let reconnectFirst: Duration = .seconds(2)
+    static let reconnectLongest: Duration = .seconds(30)
+    /// While the offline library is shown: when to ask the backend next, the wait before that, and
+    /// whether an attempt is under way.
+    private var reconnect: (at: ContinuousClock.Instant, wait: Duration, trying: Bool)?
 
     init(setup: Setup, terminal: Terminal, signals: SignalWatcher) {
         self.setup = setup
@@ -142,6 +151,10 @@ final class StudioApp {
             for warning in positions.warnings { setStatus(warning, error: true) }
         }
         start(setup.autoplay)
+        // Before the Studio takes the screen: a warning about `auto_download` prints as a line.
+        let inbox = self.inbox
+        let downloads = AutoDownloader.start(setup.options.autoDownload, player: player) { line in inbox.withLock { $0.error = line } }
+        defer { downloads?.close() }
         if setup.mode == .play, let status = openFirstItem() {
             session.close()
             return status
@@ -172,6 +185,7 @@ final class StudioApp {
             handleSignals()
             collectEvents()
             session.tick()
+            downloads?.update()
             draw()
         }
         return exitStatus
@@ -325,6 +339,8 @@ final class StudioApp {
             model.notes?.text = notes.text.map(MarkdownText.plain)
             model.notes?.error = notes.error
         }
+        if let answered = box.backendAnswered { reconnected(answered) }
+        if let due = reconnect, !due.trying, ContinuousClock.now >= due.at { tryBackend() }
         if let since = lastProactiveFetch, ContinuousClock.now - since >= Self.proactiveInterval { refreshProactive() }
         workers.removeAll { worker in
             guard worker.done.isSet else { return false }
@@ -654,6 +670,12 @@ final class StudioApp {
                         collection: "playlists", collectionTitle: "Playlists")
             }
             var episodes = library.entries.map(\.episode)
+            model.offline = backend.offlineBanner
+            if backend.offlineBanner == nil {
+                reconnect = nil
+            } else if reconnect == nil {
+                reconnect = (ContinuousClock.now + Self.reconnectFirst, Self.reconnectFirst, false)
+            }
             if let banner = backend.offlineBanner {
                 // Offline: what was not downloaded cannot play; say so where its mood is.
                 for index in episodes.indices where episodes[index].hasAudio
@@ -834,6 +856,52 @@ final class StudioApp {
             inbox.withLock { $0.reply = final }
         }
         workers.append(Worker(thread: thread, done: done))
+    }
+
+    /// Offline: asks the backend for the library on a thread of its own (the loop goes on); the
+    /// answer comes back through the inbox as `backendAnswered`.
+    private func tryBackend() {
+        guard let backend = setup.backend, reconnect != nil else { return }
+        reconnect?.trying = true
+        let configuration = backend.client.configuration
+        let inbox = self.inbox
+        let quitting = self.quitting
+        let done = Flag()
+        let thread = NativeThread(name: "alicia-reconnect") {
+            defer { done.set() }
+            var answered = false
+            do throws(BackendError) {
+                let client = try BackendClient(configuration: configuration)
+                client.cancel { quitting.isSet }
+                _ = try client.tracks()
+                answered = true
+            } catch {
+                // A refusal (401, a bad reply) is an answer too: the reload says what it is.
+                answered = !error.isUnreachable
+            }
+            inbox.withLock { $0.backendAnswered = answered }
+        }
+        workers.append(Worker(thread: thread, done: done))
+    }
+
+    /// The backend answered (reload the library, keeping the selection and what plays) or did not
+    /// (ask again after twice the wait, at most `reconnectLongest`).
+    private func reconnected(_ answered: Bool) {
+        guard let due = reconnect, let backend = setup.backend else { return }
+        guard answered else {
+            let wait = min(due.wait * 2, Self.reconnectLongest)
+            reconnect = (ContinuousClock.now + wait, wait, false)
+            return
+        }
+        let selected = model.selectedEntry.map { ($0.episode.label, $0.episode.title) }
+        backend.forgetLibrary()
+        reconnect = nil
+        loadLibrary()
+        if let selected, let index = model.visibleEntries.firstIndex(where: { $0.episode.label == selected.0 && $0.episode.title == selected.1 }) {
+            model.selection = index
+        }
+        if model.nowPlaying != nil, let item = player.snapshot().item { model.nowPlaying = nowPlaying(item) }
+        if model.offline == nil { setStatus("the backend is back: the library is up to date") }
     }
 
     private func refreshProactive() {

@@ -96,11 +96,14 @@ struct PlainStudio {
         let remote = options.noIPC ? nil : RemoteControl.serve(session, listener: listener, options: options)
         defer { remote?.close() }
         session.play(Array(items[start...]))
+        let downloads = AutoDownloader.start(options.autoDownload, player: session.player) { Console.fail("warning: " + $0) }
+        defer { downloads?.close() }
         var status = CommandLineTool.Status.success
         var lastStatus = ContinuousClock.now
         while !session.isFinished {
             if let signal = signals.signal { return 128 + signal }
             session.tick()
+            downloads?.update()
             // `demo | head -1`: the reader has gone, so has the point of playing on.
             if !options.quiet && Console.stdoutClosed { return CommandLineTool.Status.success }
             for notice in session.nextNotices(timeout: .milliseconds(500)) {

@@ -64,8 +64,10 @@ struct StudioLayout {
     // MARK: Parts
 
     private func header() -> StyledLine {
-        let left = " Alicia Studio" + (model.backendName.isEmpty ? "" : " · " + model.backendName)
         let right = "? help  q quit "
+        let name = " Alicia Studio" + (model.backendName.isEmpty ? "" : " · " + model.backendName)
+            + (model.offline.map { " · " + $0 } ?? "")
+        let left = DisplayWidth.truncate(name, to: max(1, columns - DisplayWidth.of(right) - 1))
         let gap = max(1, columns - DisplayWidth.of(left) - DisplayWidth.of(right))
         return StyledLine(DisplayWidth.pad(left + String(repeating: " ", count: gap) + right, to: columns), style: .reverse)
     }

@@ -38,6 +38,8 @@ struct StudioModel {
     var status: (text: String, isError: Bool)?
     /// Where the backend is (for the header), never with the token.
     var backendName = ""
+    /// "offline — last updated 10:42" while the library shown is the one kept in the cache.
+    var offline: String?
     /// Whether a backend is configured (without one there is no one to talk to).
     var hasBackend = true
     /// The listener's volume in percent on the mixer's scale (`VolumeScale`), and whether muted.

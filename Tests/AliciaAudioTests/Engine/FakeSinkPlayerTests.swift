@@ -73,6 +73,30 @@ import AliciaTestSupport
         #expect(sink.snapshot.mediaNames.contains("item 1"), "the stream is not renamed for the second entry")
     }
 
+    /// `--auto-download` moves a queued entry onto its downloaded file: the join plays the file,
+    /// even when the entry was already being fetched ahead from where it was.
+    @Test func aRelocatedEntryPlaysFromItsNewLocationAndTheEntryHeardCannotMove() throws {
+        let directory = try TemporaryDirectory(prefix: "fake")
+        let a = WAVFixture(seconds: 0.5, sampleRate: Self.rate, channels: 2, seed: 61)
+        let b = WAVFixture(seconds: 0.3, sampleRate: Self.rate, channels: 2, seed: 62)
+        let c = WAVFixture(seconds: 0.3, sampleRate: Self.rate, channels: 2, seed: 63)
+        let sinks = RecordingSinks()
+        let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
+        let events = player.subscribe()
+        player.play(try items([a, b], in: directory))
+        let ids = player.queue.entries.map(\.id)
+        let moved = try MediaLocation(try directory.write(c.bytes, as: "c.wav"))
+        // A is decoding (and, under 10 s long, B is fetched ahead from its file already).
+        let sink = try #require(sinks.current())
+        #expect(sink.waitForWritten(4096))
+        #expect(!player.relocate(ids[0], to: moved), "the entry heard moved")
+        #expect(player.relocate(ids[1], to: moved))
+        #expect(player.queue.entries[1].item.location == moved)
+        #expect(player.queue.entries[1].item.title == "item 1", "the rest of the item changed")
+        _ = playOut(sinks, events)
+        #expect(samples(sink.bytes) == a.samples16 + c.samples16, "the sink did not get A then the new location's audio")
+    }
+
     @Test func anEntryInAnotherFormatIsConvertedIntoTheRunningSink() throws {
         let directory = try TemporaryDirectory(prefix: "fake")
         let a = WAVFixture(seconds: 0.5, sampleRate: Self.rate, channels: 2, seed: 53)

@@ -26,6 +26,18 @@ import Testing
         #expect(titles(q) == ["c", "b", "d"])
     }
 
+    @Test func relocateChangesOnlyTheLocationOfThatEntry() throws {
+        var (q, ids) = queue(["a", "b"])
+        let file = try MediaLocation("/cache/b.wav")
+        let moved = q.relocate(ids[1], to: file)
+        #expect(moved)
+        #expect(q.entries[1].item.location == file && q.entries[1].item.title == "b" && q.entries[1].id == ids[1])
+        #expect(q.entries[0].item == item("a"))
+        q.remove(ids[0])
+        let movedRemoved = q.relocate(ids[0], to: file)
+        #expect(!movedRemoved, "a removed entry moved")
+    }
+
     @Test func insertNextGoesAfterTheCurrentEntry() {
         var (q, ids) = queue(["a", "b", "c"])
         q.insertNext(item("front"))

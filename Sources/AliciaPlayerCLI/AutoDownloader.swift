@@ -1,0 +1,225 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AliciaAudio
+import AliciaBackend
+import AliciaCache
+import Synchronization
+
+/// `--auto-download N` (config `auto_download = N`): while a queue plays, the next `N` entries
+/// after the one heard download into the cache in the background, at most `parallel` at once. Each
+/// one that lands (or was cached already) is played from its file from then on (`Player.relocate`)
+/// and leased against eviction, so when the backend goes away the queue plays on from the cache.
+///
+/// | thread | owns | waits on |
+/// | --- | --- | --- |
+/// | the front-end's loop | `update` (reads the queue, hands over what is wanted) | its own poll |
+/// | one or two `auto-download-N` | a `MediaDownloader` each | `state`, until something is wanted |
+///
+/// A failure is one notice (the item then streams as it would have), never a stop of playback.
+/// After each download the cache is brought within its bound, never removing the entry heard or the
+/// next one (nor any other entry it still wants); when it cannot get there, auto-download stops for
+/// the run and says so once.
+final class AutoDownloader: Sendable {
+    /// Two at once keep a link busy without starving the stream that plays (as `download`).
+    static let parallel = 2
+
+    /// The most `--auto-download` takes.
+    static let maximum = 100
+
+    private struct Wanted: Sendable {
+        var entry: QueueEntryID
+        var request: DownloadRequest
+    }
+
+    private struct State {
+        /// In queue order, the entries to download (front-end's loop writes, workers read).
+        var wanted: [Wanted] = []
+        /// Keys a worker is on, and keys that failed this run (not tried again).
+        var running: Set<String> = []
+        var failed: Set<String> = []
+        /// Keys eviction must leave: the entry heard, the next one, everything wanted.
+        var protected: Set<String> = []
+        /// Over the bound with nothing left to remove: no more downloads this run.
+        var full = false
+        var stopped = false
+        /// Leases of the files entries now play from (held until `close`).
+        var leases: [FileLock] = []
+        /// Downloads ended (either way): a new look at the queue is due.
+        var ended = 0
+    }
+
+    /// What `update` last looked at (the entry heard and the upcoming ones, and `ended`): the
+    /// loop calls it up to 10 times a second, and the cache is only looked at again on a change.
+    private let lastLook = Mutex<(entries: [QueueEntryID], ended: Int)?>(nil)
+
+    private let count: Int
+    private let cache: MediaCache
+    private let player: Player
+    private let state: ConditionLock<State>
+    private let workers: Mutex<[NativeThread]>
+
+    /// Starts the workers; `notify` gets one line per failure (from a worker thread).
+    init(count: Int, cache: MediaCache, player: Player, limit: @escaping @Sendable () -> Int64,
+         played: @escaping @Sendable () -> Set<String>, notify: @escaping @Sendable (String) -> Void) {
+        self.count = count
+        self.cache = cache
+        self.player = player
+        let state = ConditionLock(State())
+        self.state = state
+        workers = Mutex((0..<min(Self.parallel, count)).map { slot in
+            NativeThread(name: "auto-download-\(slot)") {
+                Self.work(state: state, cache: cache, player: player, limit: limit, played: played, notify: notify)
+            }
+        })
+    }
+
+    /// The downloader for a run, when `--auto-download` or `auto_download` asks for one and there is a cache.
+    static func start(_ given: Int?, player: Player, notify: @escaping @Sendable (String) -> Void) -> AutoDownloader? {
+        let count = given ?? configured()
+        guard count > 0 else { return nil }
+        let cache: MediaCache
+        switch OfflineCache.open() {
+        case .success(let opened): cache = opened
+        case .failure(let problem):
+            notify("auto-download is off: " + problem.message)
+            return nil
+        }
+        return AutoDownloader(count: count, cache: cache, player: player, limit: { CacheCommand.maximumSize() },
+                              played: { CacheCommand.playedKeys() }, notify: notify)
+    }
+
+    /// `auto_download` from the config file (0 when it is not set; a warning and 0 when it is not a number).
+    static func configured() -> Int {
+        guard let text = ConfigurationLoader.fileValue("auto_download", environment: BackendSession.environment()) else { return 0 }
+        guard let count = parse(text) else {
+            Console.fail("warning: auto_download = \(text) in the config file is not a number from 0 to \(maximum): no auto-download")
+            return 0
+        }
+        return count
+    }
+
+    /// `0` to `maximum`.
+    static func parse(_ text: String) -> Int? {
+        guard let count = Int(text), (0...maximum).contains(count) else { return nil }
+        return count
+    }
+
+    /// Looks at the queue (call from the front-end's loop, after `session.tick()`): entries now
+    /// cached play from their files; the next `count` that are not are handed to the workers.
+    func update() {
+        let queue = player.queue
+        guard let heard = queue.currentID else { return }
+        var upcoming: [QueueEntry] = []
+        var after = heard
+        while upcoming.count < count, let next = queue.entry(after: after), next.id != heard,
+              !upcoming.contains(where: { $0.id == next.id }) {
+            upcoming.append(next)
+            after = next.id
+        }
+        let look = ([heard] + upcoming.map(\.id), state.withLock { $0.ended })
+        let changed = lastLook.withLock { last -> Bool in
+            defer { last = look }
+            return last.map { $0.entries != look.0 || $0.ended != look.1 } ?? true
+        }
+        guard changed else { return }
+        var wanted: [Wanted] = []
+        var protected: Set<String> = []
+        if let playing = queue.current.flatMap({ OfflineCache.downloadRequest(for: $0.item) }) { protected.insert(playing.entry.key) }
+        for entry in upcoming {
+            guard let request = OfflineCache.downloadRequest(for: entry.item) else { continue }
+            protected.insert(request.entry.key)
+            if let file = cache.file(for: request.entry.key, mediaPath: request.entry.mediaPath) {
+                Self.relocate(entry.id, to: file.path, key: request.entry.key, player: player, cache: cache, state: state)
+            } else {
+                wanted.append(Wanted(entry: entry.id, request: request))
+            }
+        }
+        state.update { s in
+            s.wanted = wanted
+            s.protected = protected
+        }
+    }
+
+    /// Stops the workers (a download in progress keeps its `.part`) and lets the leases go.
+    func close() {
+        state.update { $0.stopped = true }
+        let threads = workers.withLock { threads in
+            defer { threads = [] }
+            return threads
+        }
+        for thread in threads { thread.join() }
+        state.withLock { $0.leases.removeAll() }
+    }
+
+    deinit {
+        close()
+    }
+
+    private static func relocate(_ id: QueueEntryID, to path: String, key: String, player: Player,
+                                 cache: MediaCache, state: ConditionLock<State>) {
+        guard let location = try? MediaLocation(path), player.queue.entry(id)?.item.location != location else { return }
+        guard player.relocate(id, to: location) else { return }
+        if let lease = cache.lease(key) { state.withLock { $0.leases.append(lease) } }
+        Log.info(.cli, "auto-download: \(key) plays from the cache (\(path))")
+    }
+
+    private static func work(state: ConditionLock<State>, cache: MediaCache, player: Player,
+                             limit: @Sendable () -> Int64, played: @Sendable () -> Set<String>,
+                             notify: @Sendable (String) -> Void) {
+        let downloader: MediaDownloader
+        do {
+            downloader = try MediaDownloader()
+        } catch {
+            notify("auto-download is off: " + error.message)
+            return
+        }
+        func next(_ s: inout State) -> Wanted? {
+            guard !s.full else { return nil }
+            return s.wanted.first { !s.running.contains($0.request.entry.key) && !s.failed.contains($0.request.entry.key) }
+        }
+        while true {
+            let job = state.withLock(waitingUntil: { $0.stopped || next(&$0) != nil }) { s -> Wanted? in
+                guard !s.stopped, let job = next(&s) else { return nil }
+                s.running.insert(job.request.entry.key)
+                return job
+            }
+            guard let job else { return }
+            let key = job.request.entry.key
+            let name = job.request.entry.label ?? job.request.entry.title
+            var failed = false
+            do {
+                _ = try downloader.download(job.request, into: cache, shouldStop: { state.withLock { $0.stopped } })
+                if let file = cache.file(for: key, mediaPath: job.request.entry.mediaPath) {
+                    relocate(job.entry, to: file.path, key: key, player: player, cache: cache, state: state)
+                }
+            } catch {
+                if case .interrupted = error { return }
+                failed = true
+                notify("auto-download of \(name): \(error.message)")
+            }
+            let protected = state.withLock { s -> Set<String> in
+                s.running.remove(key)
+                s.ended += 1
+                if failed { s.failed.insert(key) }
+                return s.protected.union(s.wanted.map(\.request.entry.key)).union([key])
+            }
+            guard !failed else { continue }
+            let bound = limit()
+            for removed in cache.evict(limit: bound, played: played(), protected: protected) {
+                Log.info(.cli, "auto-download: removed \(removed.label ?? removed.title) from the cache to stay within \(ByteSize.format(bound))")
+            }
+            if cache.totalSize() > bound {
+                let first = state.withLock { s -> Bool in
+                    defer { s.full = true }
+                    return !s.full
+                }
+                if first {
+                    notify("auto-download stops: the cache holds \(ByteSize.format(cache.totalSize())), more than its bound of "
+                        + "\(ByteSize.format(bound)), and what is left is playing, next, pinned or in use "
+                        + "(`alicia-player cache --max-size SIZE` raises it)")
+                }
+            }
+        }
+    }
+}
