@@ -85,6 +85,9 @@ struct PlaybackSession {
                 case .voice(.failed(let title, let error)):
                     progress?.finish()
                     Console.fail("voice note \(title): \(error.message)")
+                case .outputMoved(let move):
+                    progress?.finish()
+                    Console.fail(Self.movedLine(move))
                 case .asleep:
                     // Off the Studio nobody is there to resume: the command ends after the fade.
                     progress?.finish()
@@ -101,6 +104,11 @@ struct PlaybackSession {
         progress?.finish()
         if let quit = session.quitRequested, quit != 0 { return .failed(quit) }
         return status == CommandLineTool.Status.success ? .finished : .failed(status)
+    }
+
+    /// What is said when the output moves: playback goes on, on another sink.
+    static func movedLine(_ move: SinkMove) -> String {
+        "sink '\(move.from)' is gone (or the stream was moved): playing on '\(move.to)'"
     }
 
     /// What is said when an item cannot be played: its error, after its title when the queue has others.

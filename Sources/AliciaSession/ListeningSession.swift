@@ -21,6 +21,8 @@ public enum SessionNotice: Equatable, Sendable {
     /// The sleep timer ended: the episode faded out and paused, its position saved.
     case asleep
     case voice(VoiceEvent)
+    /// The episode's output moved to another sink (the one it played on went away).
+    case outputMoved(SinkMove)
 }
 
 /// One listener's playback: the episode player and its queue, the voice-note player beside it,
@@ -419,6 +421,8 @@ public final class ListeningSession {
         case .loudnessMeasured(let figures):
             if let key = item?.positionKey { loudnessCache?.store(figures, for: key) }
             return []
+        case .outputMoved(let move):
+            return [.outputMoved(move)]
         case .stateChanged, .queueChanged, .stopped, .silenceSkipped:
             return []
         }

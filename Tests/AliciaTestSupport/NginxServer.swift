@@ -10,6 +10,9 @@ import Synchronization
 /// - `/redirect/NAME`: a 302 to `/media/NAME`.
 /// - `/status/CODE…` for 401, 403, 404, 410, 500, 502, 503: that status, whatever follows the code.
 ///
+/// With `tls`, the same locations are also served over HTTPS on ``tlsPort``, with a self-signed
+/// certificate for 127.0.0.1 made by `openssl` (``certificatePath``: the CA to trust).
+///
 /// nginx runs in the foreground (`daemon off`) as a child of the test process, in its own process
 /// group, with its config, logs, pid file and temp paths in a private temp directory. As root the
 /// config says `user root;`: the default worker user (nobody) could not read the 0700 temp directory.
@@ -39,6 +42,9 @@ public final class NginxServer: Sendable {
     }
 
     public let port: Int
+    /// The HTTPS port (with `tls`), and the self-signed certificate it presents.
+    public let tlsPort: Int?
+    public let certificatePath: String?
     public let fixturesDirectory: String
     public let slowRate: String
 
@@ -49,7 +55,7 @@ public final class NginxServer: Sendable {
 
     /// Starts nginx on a free port and waits (at most 5 s per attempt) until it answers.
     /// Throws, failing the test, if nginx is missing or will not start.
-    public init(slowRate: String = "256k") throws {
+    public init(slowRate: String = "256k", tls: Bool = false) throws {
         try TestEnvironment.requireNginx()
         self.slowRate = slowRate
         directory = try TemporaryDirectory(prefix: "nginx")
@@ -58,13 +64,25 @@ public final class NginxServer: Sendable {
             try FileManager.default.createDirectory(atPath: directory.file(subdirectory), withIntermediateDirectories: true)
         }
         readyToken = "alicia-nginx-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        var tlsSettings: (port: Int, certificate: String, key: String)?
+        if tls {
+            let (certificate, key) = (directory.file("cert.pem"), directory.file("key.pem"))
+            let made = try ChildProcess.runBlocking("openssl", [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+            ], timeout: .seconds(60))
+            guard made.status == 0 else { throw HarnessError("openssl could not make a certificate: \(made.stderrText)") }
+            tlsSettings = (try LoopbackPort.unused(), certificate, key)
+        }
+        tlsPort = tlsSettings?.port
+        certificatePath = tlsSettings?.certificate
 
         var lastFailure = "no attempt made"
         // The port is free when picked but another process may take it before nginx binds: retry.
         for _ in 0..<5 {
             let candidate = try LoopbackPort.unused()
             let configPath = directory.file("nginx.conf")
-            try Self.config(directory: directory.path, port: candidate, slowRate: slowRate, readyToken: readyToken)
+            try Self.config(directory: directory.path, port: candidate, slowRate: slowRate, readyToken: readyToken, tls: tlsSettings)
                 .write(toFile: configPath, atomically: true, encoding: .utf8)
             let child = try ChildProcess(
                 "nginx",
@@ -93,6 +111,12 @@ public final class NginxServer: Sendable {
     public func url(_ path: String) -> String {
         precondition(path.hasPrefix("/"), "NginxServer.url: \(path.debugDescription) must start with /")
         return "http://127.0.0.1:\(port)\(path)"
+    }
+
+    /// `https://127.0.0.1:TLSPORT` + `path` (a server started with `tls`).
+    public func httpsURL(_ path: String) -> String {
+        precondition(path.hasPrefix("/") && tlsPort != nil, "NginxServer.httpsURL: \(path.debugDescription) needs a / and a server with tls")
+        return "https://127.0.0.1:\(tlsPort ?? 0)\(path)"
     }
 
     /// Puts `bytes` into the fixture directory as `name`, served as `/media/name` and the others.
@@ -207,7 +231,15 @@ public final class NginxServer: Sendable {
         )
     }
 
-    private static func config(directory: String, port: Int, slowRate: String, readyToken: String) -> String {
+    private static func config(directory: String, port: Int, slowRate: String, readyToken: String,
+                               tls: (port: Int, certificate: String, key: String)?) -> String {
+        let secure = tls.map { tls in
+            """
+                    listen 127.0.0.1:\(tls.port) ssl;
+                    ssl_certificate \(tls.certificate);
+                    ssl_certificate_key \(tls.key);
+            """
+        } ?? ""
         let statusLocations = [401, 403, 404, 410, 500, 502, 503].map { code in
             "        location ^~ /status/\(code) { return \(code); }"
         }.joined(separator: "\n")
@@ -238,6 +270,7 @@ public final class NginxServer: Sendable {
                 sendfile on;
                 server {
                     listen 127.0.0.1:\(port);
+            \(secure)
                     server_name localhost;
                     location = /alicia-ready { access_log off; default_type text/plain; return 200 "\(readyToken)"; }
                     location = /alicia-status { access_log off; stub_status; }

@@ -107,6 +107,13 @@ public final class PipeSinkCapture: Sendable {
 
     public var bytesPerFrame: Int { format.bytesPerSample * channels }
 
+    /// Unloads the sink now, as a device unplugged mid-play: its server moves the stream on it
+    /// elsewhere. What had reached the FIFO is kept; ``finish(quietFor:timeout:)`` returns it.
+    public func unplug() async throws {
+        let (index, server) = (moduleIndex, server)
+        try await BlockingWork.run { try Pactl.unloadModule(index, server: server) }
+    }
+
     /// The bytes read so far.
     public var bytesSoFar: [UInt8] {
         reader.state.withLock { $0.bytes }

@@ -47,6 +47,28 @@ struct ReliabilityTests {
         expectBitExact(captured: captured, expected: Self.episode.samples16, channels: 2)
     }
 
+    @Test("HTTPS: an untrusted certificate is one clear line at once, not retried; --cacert trusts it and it plays bit for bit")
+    func untrustedCertificate() async throws {
+        try TestEnvironment.requirePulseAudio()
+        try TestEnvironment.require((try? ChildProcess.resolve("openssl")) != nil, "openssl makes the certificate (scripts/test installs it)")
+        let fixture = WAVFixture(seconds: 1.5, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0x7151)
+        let server = try NginxServer(tls: true)
+        try server.serve(fixture, as: "episode.wav")
+        let url = server.httpsURL("/media/episode.wav")
+        // Without a hang guard of minutes: a failed check is not an outage, so nothing is retried.
+        let refused = try await Playback.run(["play", url, "--give-up-after", "0"], timeout: .seconds(60))
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.stderrLines.count == 1, "\(refused.stderr)")
+        let line = refused.stderr
+        #expect(line.contains("secure connection failed") && line.contains("certificate") && line.contains("--cacert"), "\(line)")
+        #expect(server.accessLog().isEmpty, "a request got through: \(server.accessLog())")
+
+        guard let certificate = server.certificatePath else { return }
+        let (trusted, captured) = try await Playback.playCapturing16(url, ["--cacert", certificate])
+        expectSuccess(trusted)
+        expectBitExact(captured: captured, expected: fixture.samples16, channels: 2)
+    }
+
     @Test("an outage longer than --give-up-after 5: one line, exit 1, the position saved")
     func givesUp() async throws {
         try TestEnvironment.requirePulseAudio()

@@ -94,4 +94,92 @@ struct SoundServerRestartTests {
             #expect(same, "the rest is not the episode from frame \(b)")
         }
     }
+
+    @Test("the sink played on goes away: the server moves the stream to the default sink, the player says so and plays on")
+    func sinkGoesAway() async throws {
+        try TestEnvironment.require((try? ChildProcess.resolve("pulseaudio")) != nil, "pulseaudio is needed (scripts/test installs it)")
+        let pulse = try OwnPulse()
+        let fixture = WAVFixture(seconds: 5, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0x5F1)
+        let directory = try TemporaryDirectory(prefix: "unplug")
+        let path = try directory.write(fixture.bytes, as: "episode.wav")
+        let chosen = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2, server: pulse.server)
+        let fallback = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2, server: pulse.server)
+        _ = try ChildProcess.runBlocking("pactl", ["--server=\(pulse.server)", "set-default-sink", fallback.sinkName], timeout: .seconds(30))
+        let (result, first) = try await Playback.gated { () async throws -> (PlayerResult, [Int16]) in
+            let player = try PlayerProcess.start(["play", path, "--device", chosen.sinkName], environment: ["PULSE_SERVER": pulse.server])
+            #expect(await chosen.waitForAudio(timeout: .seconds(30)), "no audio")
+            try await Task.sleep(for: .seconds(1))
+            // Unplugged: the sink goes (and what it had taken and not yet let out).
+            try await chosen.unplug()
+            return (try await PlayerProcess.result(of: player, timeout: .seconds(60)), await chosen.finishInt16(quietFor: .zero))
+        }
+        let second = ScriptCommandTests.withoutSilentFrames(await fallback.finishInt16())
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("sink '\(chosen.sinkName)' is gone (or the stream was moved): playing on '\(fallback.sinkName)'"),
+                "\(result.stderr)")
+        // The chosen sink heard the start up to a frame a, the default one the rest from a frame b to
+        // the end. What the first sink had taken and not yet let out when it went is lost with it
+        // (its own buffer: a few tens of milliseconds, more on a loaded machine): nothing else, and
+        // nothing heard twice.
+        let samples = fixture.samples16
+        let heard = ScriptCommandTests.withoutSilentFrames(first)
+        let a = heard.count / 2
+        #expect(a > 24_000 && Array(samples.prefix(heard.count)) == heard, "the first sink heard \(a) frames, not the episode's start")
+        let b = fixture.frameCount - second.count / 2
+        #expect(b < fixture.frameCount - 48_000, "the default sink heard only \(second.count / 2) frames")
+        #expect(b >= a && b - a <= 48_000, "the default sink went on from frame \(b), the first stopped at \(a)")
+        if b >= 0 && b < fixture.frameCount {
+            #expect(Array(samples[(b * 2)...]) == second, "the rest is not the episode from frame \(b) to its end")
+        }
+    }
+
+    @Test("PulseAudio killed during a voice note and started again: the note plays on from its held frame, then the episode from its own")
+    func restartDuringAVoiceNote() async throws {
+        try TestEnvironment.require((try? ChildProcess.resolve("pulseaudio")) != nil, "pulseaudio is needed (scripts/test installs it)")
+        let pulse = try OwnPulse()
+        let episode = WAVFixture(seconds: 3, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0xE91)
+        let note = WAVFixture(seconds: 4, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0x4073)
+        let directory = try TemporaryDirectory(prefix: "restart-note")
+        let episodePath = try directory.write(episode.bytes, as: "episode.wav")
+        let notePath = try directory.write(note.bytes, as: "note.wav")
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2, server: pulse.server)
+        let result = try await Playback.gated { () async throws -> PlayerResult in
+            let player = try PlayerProcess.start(["play", episodePath, "--voice-at", "1=" + notePath, "--device", capture.sinkName],
+                                                 environment: ["PULSE_SERVER": pulse.server])
+            // A second and a half into the note (which starts at 1 s of the episode).
+            #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio")
+            for _ in 0..<300 where capture.bytesSoFar.count < 48_000 * 4 * 5 / 2 { try await Task.sleep(for: .milliseconds(20)) }
+            pulse.kill()
+            try await Task.sleep(for: .seconds(2))
+            try pulse.start()
+            try capture.loadAgain()
+            return try await PlayerProcess.result(of: player, timeout: .seconds(60))
+        }
+        let captured = ScriptCommandTests.withoutSilentFrames(await capture.finishInt16())
+        #expect(result.status == 0, "\(result)")
+        // episode[..<k] ++ note[..<a] ++ note[b...] ++ episode[k...]: the note goes on from at most half
+        // a second before where the killed server stopped (what it had played and could not say), and
+        // the episode from the exact frame it was held at.
+        let (e, n) = (episode.samples16, note.samples16)
+        guard let k = (48_000...60_000).first(where: { k in
+            captured.count > k * 2 + 8 && captured[(k * 2)..<(k * 2 + 8)].elementsEqual(n[0..<8])
+        }) else {
+            Issue.record("the note is not in the capture where it should be")
+            return
+        }
+        #expect(Array(captured[..<(k * 2)]) == Array(e[..<(k * 2)]), "the episode before the note")
+        let afterNote = Array(captured[(k * 2)...])
+        let a = (AudioCompare.firstMismatch(expected: n, actual: afterNote) ?? afterNote.count) / 2
+        #expect(a > 24_000 && a < note.frameCount, "the note's first stretch ends at frame \(a)")
+        let tail = Array(e[(k * 2)...])
+        let restCount = afterNote.count / 2 - a - tail.count / 2
+        let b = note.frameCount - restCount
+        #expect(b <= a && a - b <= 24_000, "the note went on from frame \(b) after stopping at \(a)")
+        guard b >= 0 && b <= a && restCount > 0 else { return }
+        let rest = Array(afterNote[(a * 2)...])
+        let noteGoesOn = Array(rest.prefix(restCount * 2)) == Array(n[(b * 2)...])
+        #expect(noteGoesOn, "the rest of the note is not the note from frame \(b)")
+        let episodeGoesOn = Array(rest.dropFirst(restCount * 2)) == tail
+        #expect(episodeGoesOn, "the episode did not go on from the frame it was held at")
+    }
 }

@@ -246,6 +246,9 @@ public final class Player: Sendable {
             return c.sink
         }
         sink?.setHeld(held)
+        // Held, the sink's position is exact: the place to go on from if the server goes away while
+        // the other player has the focus (the last look, at the last write, was a little before it).
+        if held, let sink { core.rememberPlace(heardOn: sink) }
         return snapshot().positionFrames
     }
 

@@ -36,6 +36,9 @@ public struct PlayerEvent: Sendable, Equatable, CustomStringConvertible {
         case queueEnded
         /// `stop()` ended playback.
         case stopped
+        /// The output moved to another device (its sink went away: the server moved the stream to
+        /// the default one; or a mixer moved it). Playback goes on there.
+        case outputMoved(SinkMove)
     }
 
     public init(entry: QueueEntryID?, kind: Kind) {

@@ -615,8 +615,10 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
             return .cannotConnect(host: hostAndPort, reason: "host not found")
         case CurlError.timedOut:
             return .network(url: location.display, reason: "the connection stalled (\(detail))")
-        case CurlError.sslConnect, CurlError.peerFailedVerification:
+        case CurlError.sslConnect:
             return .network(url: location.display, reason: "secure connection failed: \(detail)")
+        case CurlError.peerFailedVerification:
+            return .network(url: location.display, reason: "secure connection failed: \(detail) (--cacert FILE trusts a private CA)")
         case CurlError.tooManyRedirects:
             return .network(url: location.display, reason: "too many redirects")
         case CurlError.fileCouldNotRead:

@@ -35,6 +35,9 @@ protocol AudioSink: AnyObject, Sendable {
     func playedFrames() -> Int64
     /// The device ran out of data and waits for more (network stall, slow decode).
     var isStarved: Bool { get }
+    /// The device the stream plays on, when it changed since the last call (the server moved the
+    /// stream: its sink went away, or someone moved it in a mixer): the old one and the new one.
+    func takeMove() -> SinkMove?
     /// Disconnects. Idempotent.
     func close()
 }
@@ -42,4 +45,12 @@ protocol AudioSink: AnyObject, Sendable {
 extension AudioSink {
     /// Sinks that cannot run dry mid-item (test recorders) ignore it.
     func setBuffering(_ waiting: Bool) {}
+    /// Sinks that are their own device never move.
+    func takeMove() -> SinkMove? { nil }
+}
+
+/// A stream moved from one device to another (names as `pactl list short sinks` gives them).
+public struct SinkMove: Sendable, Equatable {
+    public var from: String
+    public var to: String
 }

@@ -677,6 +677,10 @@ final class PlayerCore: @unchecked Sendable {
                 case .failed(let error): return outputFailed(error, entry: source.entry)
                 }
                 observe(sink)
+                if let move = sink.takeMove() {
+                    Log.info(.output, "the stream moved from sink '\(move.from)' to '\(move.to)'")
+                    post(source.entry, .outputMoved(move))
+                }
                 prefetchIfDue(source)
             }
             if frames == wanted { continue }
@@ -1233,6 +1237,16 @@ final class PlayerCore: @unchecked Sendable {
 
     /// Reads what the sink has played against the map: entries heard to their end, the entry heard
     /// now, cues passed. Called after every write, so events follow the listener within a chunk.
+    /// Takes where the listener is now from `sink` (exact while it is held) as the place to go on
+    /// from if the server goes away.
+    func rememberPlace(heardOn sink: any AudioSink) {
+        let played = sink.playedFrames()
+        control.withLock { c in
+            guard c.sink === sink, let location = c.map.locate(played) else { return }
+            c.lastHeardPlace = Resting(entry: location.entry, frame: location.sourceFrame, format: location.format)
+        }
+    }
+
     private func observe(_ sink: any AudioSink) {
         var events: [PlayerEvent] = []
         control.withLock { c in

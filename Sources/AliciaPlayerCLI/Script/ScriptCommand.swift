@@ -133,6 +133,8 @@ final class ScriptCommand {
                     status = CommandLineTool.Status.failure
                 case .asleep:
                     slept = true
+                case .outputMoved(let move):
+                    Console.fail(PlaybackSession.movedLine(move))
                 default:
                     break
                 }

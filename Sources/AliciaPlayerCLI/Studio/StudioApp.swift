@@ -318,6 +318,8 @@ final class StudioApp {
                 learnLength(of: item, format)
             case .asleep:
                 setStatus("asleep: paused, the position saved (space resumes 5 s back)")
+            case .outputMoved(let move):
+                setStatus(PlaybackSession.movedLine(move))
             case .queueEnded, .voice:
                 break
             }

@@ -34,6 +34,9 @@ final class PulseStream: AudioSink, @unchecked Sendable {
     private var minimumWrite = 0
     private var starved = false
     private var closed = false
+    /// The sink the stream plays on, and the move not yet taken (`takeMove`).
+    private var device = ""
+    private var move: SinkMove?
     /// Stream byte index where the current segment's first frame was written.
     private var segmentStart: Int64 = 0
     /// Bytes written in the current segment.
@@ -110,12 +113,21 @@ final class PulseStream: AudioSink, @unchecked Sendable {
                 me.starved = false
                 me.context.signal()
             }, user)
+            // The server moves a stream whose sink goes away (unplugged, unloaded) to the default
+            // one, and a mixer can move it any time: the player says where it plays now.
+            pa_stream_set_moved_callback(stream, { stream, user in
+                let me = PulseStream.from(user)
+                let now = pa_stream_get_device_name(stream).map { String(cString: $0) } ?? "?"
+                me.move = SinkMove(from: me.move?.from ?? me.device, to: now)
+                me.device = now
+            }, user)
             if pa_stream_connect_playback(stream, device, &attributes, flags, nil, nil) < 0 {
                 return context.lastError
             }
             while true {
                 let state = pa_stream_get_state(stream)
                 if state == PA_STREAM_READY {
+                    self.device = pa_stream_get_device_name(stream).map { String(cString: $0) } ?? device ?? ""
                     let granted = pa_stream_get_buffer_attr(stream)?.pointee
                     let prebuf = Int(granted?.prebuf ?? 0)
                     let target = Int(granted?.tlength ?? 0)
@@ -339,9 +351,17 @@ final class PulseStream: AudioSink, @unchecked Sendable {
             pa_stream_set_write_callback(stream, nil, nil)
             pa_stream_set_underflow_callback(stream, nil, nil)
             pa_stream_set_started_callback(stream, nil, nil)
+            pa_stream_set_moved_callback(stream, nil, nil)
             pa_stream_disconnect(stream)
             pa_stream_unref(stream)
             context.signal()
+        }
+    }
+
+    func takeMove() -> SinkMove? {
+        context.withLock {
+            defer { move = nil }
+            return move
         }
     }
 
