@@ -153,7 +153,9 @@ public final class ChildProcess: Sendable {
 
     /// Waits for the child to end, blocking the calling thread; after `timeout` the child's process
     /// group is killed with SIGKILL and the result says `timedOut`.
+    /// `timeout` is a hang guard, scaled by ``TestEnvironment/hangGuardScale``.
     public func waitBlocking(timeout: Duration) -> Result {
+        let timeout = timeout * TestEnvironment.hangGuardScale
         if finished.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
             outcome.withLock { state in
                 if state.result == nil {
@@ -332,7 +334,7 @@ extension ChildProcess.Result {
     fileprivate func throwIfTimedOut(_ commandLine: String, _ timeout: Duration) throws {
         if timedOut {
             throw HarnessError(
-                "`\(commandLine)` did not finish within \(timeout) and was killed; stderr: \(stderrText)"
+                "`\(commandLine)` did not finish within \(timeout * TestEnvironment.hangGuardScale) and was killed; stderr: \(stderrText)"
             )
         }
     }
