@@ -54,7 +54,7 @@ extension BackendClient {
         }
         var parser = EventStreamParser()
         var reply = ChatReply()
-        var tooLong = false
+        var tooLong: EventStreamParser.LineTooLong?
         func handle(_ event: EventStreamParser.Event) {
             guard let chat = ChatEvent.decode(event.data) else { return }
             switch chat {
@@ -69,15 +69,18 @@ extension BackendClient {
             onEvent(chat)
         }
         _ = try streamingPost("/api/chat", body: body) { bytes in
-            do {
+            do throws(EventStreamParser.LineTooLong) {
                 for event in try parser.feed(bytes) { handle(event) }
                 return !reply.sawDone
             } catch {
-                tooLong = true
+                tooLong = error
                 return false
             }
         }
-        if tooLong { throw .badReply(endpoint: "/api/chat", detail: "an event-stream line longer than \(parser.maximumLineBytes) bytes") }
+        if let tooLong {
+            let what = tooLong.limit == parser.maximumLineBytes ? "line" : "event"
+            throw .badReply(endpoint: "/api/chat", detail: "an event-stream \(what) longer than \(tooLong.limit) bytes")
+        }
         if !reply.sawDone, let last = parser.finish() { handle(last) }
         return reply
     }
