@@ -357,8 +357,8 @@ final class ItemSource {
         guard let start, let format else { return 0 }
         var target: Int64
         switch start {
-        case .seconds(let seconds): target = Int64((seconds * Double(format.sampleRate)).rounded())
-        case .fraction(let fraction): target = Int64((fraction * Double(format.frames ?? 0)).rounded())
+        case .seconds(let seconds): target = FrameCount.of(seconds: seconds, rate: format.sampleRate)
+        case .fraction(let fraction): target = FrameCount.clamped(fraction * Double(format.frames ?? 0))
         }
         target = max(0, target)
         if let frames = format.frames { target = min(target, frames) }

@@ -141,7 +141,7 @@ final class PlayerCore: @unchecked Sendable {
         /// The sink frame (of this segment) at which a `.after` timer ends.
         func sleepDeadline() -> Int64? {
             guard case .after(let seconds) = sleep, sinkRate > 0 else { return nil }
-            return sleepAnchor + Int64((seconds * Double(sinkRate)).rounded())
+            return sleepAnchor + FrameCount.of(seconds: seconds, rate: sinkRate)
         }
 
         /// Takes the waiting request, noting a jump or seek in flight.
@@ -1273,8 +1273,8 @@ final class PlayerCore: @unchecked Sendable {
 
     static func frame(of position: StartPosition, in format: AudioFormat) -> Int64 {
         switch position {
-        case .seconds(let seconds): return Int64((seconds * Double(format.sampleRate)).rounded())
-        case .fraction(let fraction): return Int64((fraction * Double(format.frames ?? Int64.max / 2)).rounded())
+        case .seconds(let seconds): return FrameCount.of(seconds: seconds, rate: format.sampleRate)
+        case .fraction(let fraction): return FrameCount.clamped(fraction * Double(format.frames ?? Int64.max / 2))
         }
     }
 
