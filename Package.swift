@@ -216,7 +216,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AliciaFuzzTargetsTests",
-            dependencies: ["AliciaFuzzTargets", "AliciaAudio", "AliciaSession"]
+            dependencies: ["AliciaFuzzTargets"]
         ),
         .testTarget(
             name: "PlaybackIntegrationTests",
