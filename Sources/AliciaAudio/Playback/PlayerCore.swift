@@ -523,7 +523,11 @@ final class PlayerCore: @unchecked Sendable {
         let next = control.update { c -> QueueEntryID? in
             c.taken = nil
             c.errors[entryID] = error
-            let after = fatal ? nil : c.queue.entry(after: entryID).flatMap { $0.id == entryID ? nil : $0 }
+            var after = fatal ? nil : c.queue.entry(after: entryID).flatMap { $0.id == entryID ? nil : $0 }
+            // A looping queue whose every entry failed last time it was tried ends here: going round
+            // again would spin (a missing file fails at once), as it once did, with 100 % CPU, an
+            // event storm and a `stop` that never returned.
+            if after != nil, c.queue.entries.allSatisfy({ c.errors[$0.id] != nil }) { after = nil }
             if c.heard == nil || c.heard == entryID || after == nil {
                 c.heard = entryID
                 c.queue.setCurrent(entryID)
@@ -532,7 +536,9 @@ final class PlayerCore: @unchecked Sendable {
             if after == nil { c.state = .failed }
             return after?.id
         }
-        if let next { return .play(next, .itemStart) }
+        // A command that came meanwhile (a stop, a jump) goes first: entries that fail at once
+        // must not keep this thread from it.
+        if let next { return takeRequest() ?? .play(next, .itemStart) }
         post(entryID, .stateChanged(.failed))
         post(nil, .queueEnded)
         return nil

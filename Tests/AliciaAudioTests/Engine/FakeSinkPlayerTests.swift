@@ -253,4 +253,25 @@ import AliciaTestSupport
         #expect(FrameCount.of(seconds: .nan, rate: Self.rate) == 0)
         #expect(FrameCount.of(seconds: 1.5, rate: Self.rate) == 72_000)
     }
+
+    /// Regression (found by the control-json fuzzer): a looping queue of files that all fail at once
+    /// spun the feeder forever (100 % CPU, an event storm), and `stop` never returned.
+    @Test func aLoopingQueueOfFailingEntriesEndsAndStops() throws {
+        let sinks = RecordingSinks()
+        let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
+        let events = player.subscribe()
+        let missing = try MediaLocation("/nonexistent/alicia-missing.wav")
+        player.setLoop(.queue)
+        player.play([QueueItem(location: missing, title: "a"), QueueItem(location: missing, title: "b")])
+        var ended = false
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !ended, ContinuousClock.now < deadline {
+            ended = events.next(timeout: .milliseconds(100))?.kind == .queueEnded
+        }
+        #expect(ended, "the queue never ended")
+        #expect(player.snapshot().state == .failed)
+        player.play([QueueItem(location: missing, title: "c"), QueueItem(location: missing, title: "d")])
+        player.stop()
+        #expect(sinks.all.isEmpty)
+    }
 }
