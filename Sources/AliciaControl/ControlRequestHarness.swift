@@ -58,10 +58,17 @@ package final class ControlRequestHarness {
         return nil
     }
 
-    /// Back to an empty queue, no observers, no disabled events: the state every input starts from.
+    /// Back to an empty queue and the player's defaults, no observers, no disabled events: the state
+    /// every input starts from.
     package func reset() {
         session.stopPlayback()
         session.voiceNotes?.stop()
+        session.player.setLoop(.off)
+        _ = session.player.setSpeed(1)
+        session.player.setSleepTimer(.off)
+        session.player.setSilenceSkipping(.off)
+        session.player.setLoudness(.off)
+        session.setVolume(1)
         _ = session.notices()
         _ = loop.inbox.take()
         connection.observed.removeAll()
