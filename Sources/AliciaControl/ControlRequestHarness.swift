@@ -53,7 +53,7 @@ package final class ControlRequestHarness {
             _ = session.notices()
             if let done = loop.inbox.take().last { return IPCRequest.reply(id: done.request, done.result) }
             var ready = pollfd(fd: loop.inbox.readDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&ready, 1, 10)
+            _ = poll(&ready, 1, 1)
         }
         return nil
     }
