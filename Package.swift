@@ -150,6 +150,21 @@ let package = Package(
             swiftSettings: functionSections,
             linkerSettings: [.unsafeFlags(executableLinkFlags)]
         ),
+        // libFuzzer's driver entry, declared for alicia-fuzz (no link line: -sanitize=fuzzer links it).
+        .systemLibrary(name: "CLibFuzzer"),
+        // Hostile input, one entry point per parser (DECISIONS.md, "Fuzzing"): what `alicia-fuzz`
+        // hands to libFuzzer and what the corpus-replay test feeds every seed in Tests/Fuzz to.
+        .target(
+            name: "AliciaFuzzTargets",
+            dependencies: ["AliciaAudio", "AliciaBackend", "AliciaCache", "AliciaControl", "AliciaCurl",
+                           "AliciaDemoBackend", "AliciaJSON", "AliciaPlayerCLI", "AliciaSession"]
+        ),
+        // Thin: replays files through a target; built by scripts/fuzz with -sanitize=fuzzer and
+        // -DALICIA_FUZZ, it hands its command line to libFuzzer's driver instead.
+        .executableTarget(
+            name: "alicia-fuzz",
+            dependencies: ["AliciaFuzzTargets", "CLibFuzzer"]
+        ),
         // A stand-in for Alicia's backend on loopback (libmicrohttpd): the `demo` command's
         // library and the tests' server, with fault settings.
         .target(
@@ -198,6 +213,10 @@ let package = Package(
         .testTarget(
             name: "AliciaDemoBackendTests",
             dependencies: ["AliciaDemoBackend", "AliciaBackend", "AliciaTestSupport"]
+        ),
+        .testTarget(
+            name: "AliciaFuzzTargetsTests",
+            dependencies: ["AliciaFuzzTargets"]
         ),
         .testTarget(
             name: "PlaybackIntegrationTests",
