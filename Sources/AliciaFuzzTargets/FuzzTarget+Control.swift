@@ -1,5 +1,5 @@
 import AliciaControl
-import Synchronization
+import AliciaLocks
 
 extension FuzzTarget {
     /// The control socket's JSON lines, through the request parser and the command dispatch, on a
@@ -21,5 +21,5 @@ extension FuzzTarget {
     }
 
     /// One session for every input: making one starts two players' threads.
-    private static let controlHarness = Mutex<ControlRequestHarness?>(nil)
+    private static let controlHarness = Locked<ControlRequestHarness?>(nil)
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import AliciaLocks
 
 /// One queue entry being fetched and decoded: a Range fetcher (started at once, so that a
 /// prefetched entry fills its buffer while another plays) and, once opened, a libsndfile decoder.
@@ -22,7 +22,7 @@ final class ItemSource {
         var probing: RangeFetcher?
         var interrupted = false
     }
-    private let reading: Mutex<Reading>
+    private let reading: Locked<Reading>
 
     // Feeder thread only.
     private var decoder: SndFile?
@@ -72,7 +72,7 @@ final class ItemSource {
         fetcher.onRebuffer = onRebuffer
         if ahead && item.start == nil { fetcher.fetchAhead() }
         fetcher.start()
-        reading = Mutex(Reading(fetcher: fetcher))
+        reading = Locked(Reading(fetcher: fetcher))
     }
 
     /// The part being read's fetcher (its failure, its statistics, what it holds).
