@@ -498,12 +498,16 @@ def run_row(row, nginx, media, source, other, workdir, timeout):
     else:
         pipe_sinks = {player: PipeSink(workdir, sinks[player]) for player in PLAYERS}
         captures = {player: pipe_sinks[player].capture for player in PLAYERS}
+    # alicia-player keeps its positions (and its cache) in directories of this run's own.
+    alicia_env = dict(env, XDG_STATE_HOME=os.path.join(workdir, f"{row}-state"),
+                      XDG_CACHE_HOME=os.path.join(workdir, f"{row}-cache"))
     processes, outputs, started = {}, {}, {}
     for player in PLAYERS:
         url = f"http://127.0.0.1:{proxies[player].port}/media/{files[player]}"
         outputs[player] = open(os.path.join(workdir, f"{row}-{player}.out"), "w+")
         started[player] = time.monotonic()
-        processes[player] = subprocess.Popen(player_command(player, url, sinks[player], extra[player]), env=env,
+        processes[player] = subprocess.Popen(player_command(player, url, sinks[player], extra[player]),
+                                             env=alicia_env if player == "alicia-player" else env,
                                              stdin=subprocess.DEVNULL, stdout=outputs[player], stderr=subprocess.STDOUT)
     events = {player: [] for player in PLAYERS}
 
@@ -588,7 +592,21 @@ def run_row(row, nginx, media, source, other, workdir, timeout):
         results[player]["first_audio_s"] = (captures[player].first_audio - started[player]) if captures[player].first_audio else None
         results[player]["events"] = [(name, round(t - started[player], 2)) for name, t in events[player]]
         os.remove(os.path.join(media, files[player]))
+    results["alicia-player"]["saved_position_s"] = saved_position(os.path.join(workdir, f"{row}-state"))
     return results
+
+
+def saved_position(state_home):
+    try:
+        with open(os.path.join(state_home, "alicia-player", "positions.json")) as f:
+            positions = json.load(f).get("positions", {})
+    except (OSError, ValueError):
+        return None
+    for entry in positions.values():
+        value = entry.get("position_ms", entry.get("position"))
+        if isinstance(value, (int, float)):
+            return value / 1000
+    return None
 
 
 MPV_CHATTER = re.compile(r"^\s*(\(\+\)|Playing:|AO:|A:|\[file\]|\[cplayer\] Set property|Exiting\.\.\. \(End of file\))")
@@ -651,6 +669,8 @@ def cell(row, r):
         if r["resets"]:
             requests += f", {r['resets']} reset"
         parts.append(requests)
+    if row == "giveup" and r.get("saved_position_s") is not None:
+        parts.append(f"position saved: {r['saved_position_s']:.2f} s")
     if row == "replaced":
         parts.append(f"{r['requests']} request{'s' if r['requests'] != 1 else ''}")
     if r["message"]:
