@@ -683,7 +683,7 @@ def write_section(path, section):
     start = text.find("\n## Faults\n")
     if start >= 0:
         end = text.find("\n## ", start + 1)
-        rest = text[end:] if end >= 0 else "\n"
+        rest = text[end:] if end >= 0 else ""
         text = text[:start].rstrip("\n") + "\n\n" + section.rstrip("\n") + "\n" + rest
     else:
         text = text.rstrip("\n") + "\n\n" + section.rstrip("\n") + "\n"
@@ -746,6 +746,9 @@ def main():
         "the last audible one are gaps, and the audible frames are laid against the file (skipped, played twice,",
         "from the replacement). alicia-player: `play URL --from-start --loudness off --no-ipc`; mpv:",
         "`--no-config --no-video --ao=pulse`; \"says\" is what each printed (mpv's usual status lines left out).",
+        "Where the link is 1.5x the byte rate, it is so that both players are still downloading when the fault",
+        "comes (on a free loopback link both have the whole file within a second). A player that fetches the",
+        "file in one request never sees it replaced: nginx goes on sending the file it opened.",
         "",
         "| fault | alicia-player | mpv |",
         "| --- | --- | --- |",
