@@ -249,6 +249,14 @@ class Capture:
         self.first_audio = None
         self.stopping = False
         self.fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        # A pipe holds 64 KiB (0.34 s here) by default. The pipe sink, paced by the system clock,
+        # drops what it cannot write at once, so a reader late by more than that (a loaded machine)
+        # would lose frames that the player did play: 1 MiB gives it 5 s.
+        try:
+            import fcntl
+            fcntl.fcntl(self.fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
+        except OSError:
+            pass
         self.thread = threading.Thread(target=self.read, daemon=True)
         self.thread.start()
 
@@ -259,7 +267,7 @@ class Capture:
             if not ready:
                 continue
             try:
-                data = os.read(self.fd, 1 << 16)
+                data = os.read(self.fd, 1 << 20)
             except BlockingIOError:
                 continue
             if not data:
@@ -368,7 +376,7 @@ def analyse(captured, source, other):
     zero = b"\0" * FRAME
     n = len(captured) // FRAME
     result = {"audible_s": 0.0, "gaps": 0, "longest_gap_s": 0.0, "stretches": [], "missing": 0, "repeated": 0,
-              "foreign": 0, "unknown": 0, "tail_s": len(source) / BYTE_RATE, "exact": False, "heard_any": False}
+              "foreign": 0, "unknown": 0, "jumps": [], "tail_s": len(source) / BYTE_RATE, "exact": False, "heard_any": False}
     # Audible stretches and gaps: runs of non-zero and zero frames.
     import array, itertools
     frames = array.array("I", captured)
@@ -422,6 +430,8 @@ def analyse(captured, source, other):
                 result["missing"] += (q - p) // FRAME
             else:
                 result["repeated"] += (p - q) // FRAME
+            if len(result["jumps"]) < 20:  # where (s of the file) and by how many frames (+ skipped, - again)
+                result["jumps"].append((round(p / BYTE_RATE, 3), (q - p) // FRAME))
             p = q
             continue
         r = find_aligned(other, key) if other and len(key) == 4 * FRAME else -1
@@ -437,6 +447,8 @@ def analyse(captured, source, other):
                     result["foreign"] += 1
             continue
         result["unknown"] += 1
+        if len(result["jumps"]) < 20:
+            result["jumps"].append((round(p / BYTE_RATE, 3), "unknown frame"))
         a += FRAME
     result["tail_s"] = max(0, len(source) - p) / BYTE_RATE
     result["exact"] = audible == source
@@ -501,6 +513,8 @@ def run_row(row, nginx, media, source, other, workdir, timeout):
     # alicia-player keeps its positions (and its cache) in directories of this run's own.
     alicia_env = dict(env, XDG_STATE_HOME=os.path.join(workdir, f"{row}-state"),
                       XDG_CACHE_HOME=os.path.join(workdir, f"{row}-cache"))
+    if os.environ.get("FAULTS_ALICIA_LOG"):  # a directory: alicia-player's debug log per row there
+        alicia_env.update(ALICIA_LOG="debug", ALICIA_LOG_FILE=os.path.join(os.environ["FAULTS_ALICIA_LOG"], f"{row}.log"))
     processes, outputs, started = {}, {}, {}
     for player in PLAYERS:
         url = f"http://127.0.0.1:{proxies[player].port}/media/{files[player]}"
@@ -725,6 +739,8 @@ def main():
             all_results[row] = results
             for player in PLAYERS:
                 log(f"  {player}: {cell(row, results[player])}")
+                if results[player]["jumps"]:
+                    log(f"    jumps (file second, frames): {results[player]['jumps']}")
     finally:
         nginx.stop()
         shutil.rmtree(workdir, ignore_errors=True)
