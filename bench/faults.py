@@ -731,6 +731,7 @@ def main():
     nginx = Nginx(media)
     all_results = {}
     began = time.monotonic()
+    load_before = os.getloadavg()[0]
     try:
         for row, title in rows:
             log(f"{row}: {title}")
@@ -755,7 +756,8 @@ def main():
         "## Faults",
         "",
         f"Measured by `bench/faults` on {datetime.date.today().isoformat()} in {time.monotonic() - began:.0f} s "
-        f"({versions['alicia-player']}; {versions['mpv']}), one run per fault.",
+        f"({versions['alicia-player']}; {versions['mpv']}), one run per fault, on {os.cpu_count()} cores shared with other work "
+        f"(load average {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end).",
         f"Both players play the same {SECONDS} s noise WAV (48 kHz stereo s16, no sample 0) from a loopback nginx,",
         "each through a fault proxy of its own (one request per connection) into a PulseAudio pipe sink of its own,",
         "side by side; the sink's output is compared with the file's samples: silent frames between the first and",
