@@ -9,7 +9,7 @@ whose FIFO is read and kept. The capture is then compared with the file's sample
 run side by side, one row (fault) at a time. Writes the "Faults" section of BENCHMARKS.md and leaves
 the rest of the file as it is.
 """
-import argparse, asyncio, datetime, json, os, re, shutil, signal, socket, struct, subprocess, sys
+import argparse, array, asyncio, datetime, itertools, json, os, re, shutil, signal, socket, struct, subprocess, sys
 import tempfile, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -373,12 +373,9 @@ def analyse(captured, source, other):
     audible frames laid against the file: frames skipped, frames played twice, frames of the other
     (replacement) file, frames of neither, and the file's end never played."""
     captured = bytes(captured[:len(captured) // FRAME * FRAME])
-    zero = b"\0" * FRAME
-    n = len(captured) // FRAME
     result = {"audible_s": 0.0, "gaps": 0, "longest_gap_s": 0.0, "stretches": [], "missing": 0, "repeated": 0,
               "foreign": 0, "unknown": 0, "jumps": [], "tail_s": len(source) / BYTE_RATE, "exact": False, "heard_any": False}
-    # Audible stretches and gaps: runs of non-zero and zero frames.
-    import array, itertools
+    # Audible stretches and gaps: runs of non-zero and zero frames (leading and trailing silence dropped).
     frames = array.array("I", captured)
     runs = []
     for audible_run, group in itertools.groupby(frames, key=bool):
@@ -390,13 +387,7 @@ def analyse(captured, source, other):
     stretches = [length for sound, length in runs if sound]
     gaps = [length for sound, length in runs if not sound]
     audible = bytearray()
-    position = 0
-    lead = 0
-    for v in frames:
-        if v:
-            break
-        lead += 1
-    position = lead
+    position = next((i for i, v in enumerate(frames) if v), 0)
     for sound, length in runs:
         if sound:
             audible += captured[position * FRAME:(position + length) * FRAME]
