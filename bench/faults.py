@@ -650,9 +650,9 @@ def cell(row, r):
             if r["tail_s"] > 0.001:
                 content.append(f"stopped {r['tail_s']:.2f} s before the end ({r['audible_s']:.2f} s heard)")
             if r["missing"]:
-                content.append(f"{r['missing']} frames skipped")
+                content.append(f"{r['missing']} frames ({r['missing'] / RATE * 1000:.0f} ms) skipped")
             if r["repeated"]:
-                content.append(f"{r['repeated']} frames played twice")
+                content.append(f"{r['repeated']} frames ({r['repeated'] / RATE * 1000:.0f} ms) played twice")
             if r["foreign"]:
                 content.append(f"**{r['foreign']} frames of the new file spliced in**")
             if r["unknown"]:
@@ -661,7 +661,10 @@ def cell(row, r):
                 content.append("what was heard is exact")
             parts.append("; ".join(content))
         if r["gaps"]:
-            parts.append(f"{r['gaps']} gap{'s' if r['gaps'] != 1 else ''}, longest {r['longest_gap_s']:.2f} s")
+            gaps = f"{r['gaps']} gap{'s' if r['gaps'] != 1 else ''}, longest {r['longest_gap_s']:.2f} s"
+            if r["stretches"][-1] < 0.1:
+                gaps += f" (after it only {r['stretches'][-1] * 1000:.0f} ms more)"
+            parts.append(gaps)
         else:
             parts.append("no gap")
         if row == "slow":
@@ -731,6 +734,7 @@ def main():
             all_results[row] = results
             for player in PLAYERS:
                 log(f"  {player}: {cell(row, results[player])}")
+                log(f"    stretches of sound (s): {[round(x, 2) for x in results[player]['stretches']][:20]}")
                 if results[player]["jumps"]:
                     log(f"    jumps (file second, frames): {results[player]['jumps']}")
     finally:
