@@ -83,17 +83,23 @@ let package = Package(
             name: "CMPRIS",
             linkerSettings: [.linkedLibrary("dl")]
         ),
+        // `Locked`: a value behind a pthread mutex, what every module uses instead of
+        // Synchronization's `Mutex`, which ThreadSanitizer cannot see through on Linux.
+        .target(
+            name: "AliciaLocks",
+            swiftSettings: functionSections
+        ),
         // Owners of libcurl's handles, shared (at `package` access) by the engine's
         // fetcher and the backend client: one HTTP stack.
         .target(
             name: "AliciaCurl",
-            dependencies: ["CCurl"],
+            dependencies: ["AliciaLocks", "CCurl"],
             swiftSettings: functionSections
         ),
         // The engine: fetch → decode → play. No terminal code, no Foundation.
         .target(
             name: "AliciaAudio",
-            dependencies: ["AliciaCurl", "CCurl", "CSndfile", "CPulse", "CSonic", "CSoxr", "CEbur128"],
+            dependencies: ["AliciaLocks", "AliciaCurl", "CCurl", "CSndfile", "CPulse", "CSonic", "CSoxr", "CEbur128"],
             swiftSettings: functionSections
         ),
         // `Codable` over cJSON: the JSON of Alicia's API, for the client and the demo backend,
@@ -120,27 +126,27 @@ let package = Package(
         // cues between them. What `play`, the Studio and the plain Studio share.
         .target(
             name: "AliciaSession",
-            dependencies: ["AliciaAudio", "AliciaJSON"],
+            dependencies: ["AliciaLocks", "AliciaAudio", "AliciaJSON"],
             swiftSettings: functionSections
         ),
         // Remote control of a listening session: the mpv-compatible JSON IPC socket and MPRIS,
         // on one thread with one poll loop.
         .target(
             name: "AliciaControl",
-            dependencies: ["AliciaAudio", "AliciaSession", "AliciaJSON", "CMPRIS"],
+            dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaJSON", "CMPRIS"],
             swiftSettings: functionSections
         ),
         // The terminal layer of the interactive UI: raw mode, keys, display width, diffed screens.
         .target(
             name: "AliciaTerminal",
-            dependencies: ["CUtf8proc"],
+            dependencies: ["AliciaLocks", "CUtf8proc"],
             swiftSettings: functionSections
         ),
         // Option parsing, time formats, the progress line and the `play` loop:
         // everything the executable does, where tests can reach it.
         .target(
             name: "AliciaPlayerCLI",
-            dependencies: ["AliciaAudio", "AliciaSession", "AliciaControl", "AliciaBackend", "AliciaCache", "AliciaCurl", "AliciaDemoBackend", "AliciaTerminal"],
+            dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaControl", "AliciaBackend", "AliciaCache", "AliciaCurl", "AliciaDemoBackend", "AliciaTerminal"],
             swiftSettings: functionSections
         ),
         .executableTarget(
@@ -150,22 +156,38 @@ let package = Package(
             swiftSettings: functionSections,
             linkerSettings: [.unsafeFlags(executableLinkFlags)]
         ),
+        // libFuzzer's driver entry, declared for alicia-fuzz (no link line: -sanitize=fuzzer links it).
+        .systemLibrary(name: "CLibFuzzer"),
+        // Hostile input, one entry point per parser (DECISIONS.md, "Fuzzing"): what `alicia-fuzz`
+        // hands to libFuzzer and what the corpus-replay test feeds every seed in Tests/Fuzz to.
+        .target(
+            name: "AliciaFuzzTargets",
+            dependencies: ["AliciaLocks", "AliciaAudio", "AliciaBackend", "AliciaCache", "AliciaControl", "AliciaCurl",
+                           "AliciaDemoBackend", "AliciaJSON", "AliciaPlayerCLI", "AliciaSession"]
+        ),
+        // Thin: replays files through a target; built by scripts/fuzz with -sanitize=fuzzer and
+        // -DALICIA_FUZZ, it hands its command line to libFuzzer's driver instead.
+        .executableTarget(
+            name: "alicia-fuzz",
+            dependencies: ["AliciaFuzzTargets", "CLibFuzzer"]
+        ),
         // A stand-in for Alicia's backend on loopback (libmicrohttpd): the `demo` command's
         // library and the tests' server, with fault settings.
         .target(
             name: "AliciaDemoBackend",
-            dependencies: ["AliciaJSON", "CMicroHTTPD"],
+            dependencies: ["AliciaLocks", "AliciaJSON", "CMicroHTTPD"],
             swiftSettings: functionSections
         ),
         // Fixtures and harnesses shared by the test targets: WAV generation,
         // a PulseAudio pipe-sink capture, an nginx on loopback, running the binary.
         .target(
             name: "AliciaTestSupport",
+            dependencies: ["AliciaLocks"],
             path: "Tests/AliciaTestSupport"
         ),
         .testTarget(
             name: "AliciaAudioTests",
-            dependencies: ["AliciaAudio", "AliciaCurl", "AliciaTestSupport"]
+            dependencies: ["AliciaAudio", "AliciaCurl", "AliciaLocks", "AliciaTestSupport"]
         ),
         .testTarget(
             name: "AliciaSessionTests",
@@ -181,7 +203,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AliciaTerminalTests",
-            dependencies: ["AliciaTerminal"]
+            dependencies: ["AliciaTerminal", "AliciaLocks"]
         ),
         .testTarget(
             name: "AliciaBackendTests",
@@ -189,7 +211,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AliciaCacheTests",
-            dependencies: ["AliciaCache", "AliciaDemoBackend", "AliciaTestSupport"]
+            dependencies: ["AliciaCache", "AliciaDemoBackend", "AliciaLocks", "AliciaTestSupport"]
         ),
         .testTarget(
             name: "AliciaJSONTests",
@@ -198,6 +220,10 @@ let package = Package(
         .testTarget(
             name: "AliciaDemoBackendTests",
             dependencies: ["AliciaDemoBackend", "AliciaBackend", "AliciaTestSupport"]
+        ),
+        .testTarget(
+            name: "AliciaFuzzTargetsTests",
+            dependencies: ["AliciaFuzzTargets"]
         ),
         .testTarget(
             name: "PlaybackIntegrationTests",

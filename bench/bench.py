@@ -661,6 +661,13 @@ def main():
         "",
     ])
     if not args.only:
+        # bench/faults writes a section of its own (## Faults, to the end or the next section): keep it.
+        if os.path.exists(args.out):
+            old = open(args.out).read()
+            start = old.find("\n## Faults\n")
+            if start >= 0:
+                end = old.find("\n## ", start + 1)
+                text = text.rstrip("\n") + "\n" + (old[start:end] if end >= 0 else old[start:]).rstrip("\n") + "\n"
         with open(args.out, "w") as f:
             f.write(text)
     print(text)

@@ -39,6 +39,10 @@ public struct ChatReply: Sendable, Equatable {
     public var errors: [String] = []
     /// The stream ended with a `done` event (a stream that just closes is finished all the same).
     public var sawDone = false
+
+    /// The events' data of one reply add up to at most this (a few KiB is usual): a server that
+    /// never says `done` cannot grow the reply without bound, one short event at a time.
+    public static let maximumBytes = 16 << 20
 }
 
 extension BackendClient {
@@ -54,8 +58,11 @@ extension BackendClient {
         }
         var parser = EventStreamParser()
         var reply = ChatReply()
-        var tooLong = false
+        var tooLong: EventStreamParser.LineTooLong?
+        var received = 0
         func handle(_ event: EventStreamParser.Event) {
+            received += event.data.utf8.count
+            guard received <= ChatReply.maximumBytes else { return }
             guard let chat = ChatEvent.decode(event.data) else { return }
             switch chat {
             case .token(let piece): reply.text += piece
@@ -69,15 +76,21 @@ extension BackendClient {
             onEvent(chat)
         }
         _ = try streamingPost("/api/chat", body: body) { bytes in
-            do {
+            do throws(EventStreamParser.LineTooLong) {
                 for event in try parser.feed(bytes) { handle(event) }
-                return !reply.sawDone
+                return !reply.sawDone && received <= ChatReply.maximumBytes
             } catch {
-                tooLong = true
+                tooLong = error
                 return false
             }
         }
-        if tooLong { throw .badReply(endpoint: "/api/chat", detail: "an event-stream line longer than \(parser.maximumLineBytes) bytes") }
+        if received > ChatReply.maximumBytes {
+            throw .badReply(endpoint: "/api/chat", detail: "a reply larger than \(ChatReply.maximumBytes >> 20) MiB")
+        }
+        if let tooLong {
+            let what = tooLong.limit == parser.maximumLineBytes ? "line" : "event"
+            throw .badReply(endpoint: "/api/chat", detail: "an event-stream \(what) longer than \(tooLong.limit) bytes")
+        }
         if !reply.sawDone, let last = parser.finish() { handle(last) }
         return reply
     }

@@ -5,7 +5,9 @@
 /// Lines end with `\r\n`, `\n` or `\r`; a line starting with `:` is a comment
 /// (keep-alive); `field: value` sets a field (one leading space dropped; unknown
 /// fields ignored); a blank line dispatches the event. A line longer than
-/// `maximumLineBytes` is an error, so a hostile server cannot exhaust memory.
+/// `maximumLineBytes`, or an event whose `data` lines add up to more than `maximumEventBytes`, is an
+/// error, so a hostile server cannot exhaust memory (with short lines alone, an event that never
+/// ends would otherwise grow without bound).
 public struct EventStreamParser: Sendable {
     public struct Event: Sendable, Equatable {
         public var type: String
@@ -19,11 +21,13 @@ public struct EventStreamParser: Sendable {
         }
     }
 
+    /// A line, or an event's data, past its limit; `limit` is the limit that was passed.
     public struct LineTooLong: Error, Equatable, Sendable {
         public let limit: Int
     }
 
     public let maximumLineBytes: Int
+    public let maximumEventBytes: Int
     private var line: [UInt8] = []
     private var data: [UInt8] = []
     private var hasData = false
@@ -31,15 +35,19 @@ public struct EventStreamParser: Sendable {
     private var lastID: String?
     /// The previous byte was `\r`: a `\n` right after it ends nothing more.
     private var afterCarriageReturn = false
-    private var failed = false
+    /// The limit that was passed, once one was: every later `feed` throws it again.
+    private var failure: LineTooLong?
 
-    public init(maximumLineBytes: Int = 1 << 20) {
+    /// A chat reply is a few KiB of tokens, one event each: 1 MiB a line and 4 MiB an event leave
+    /// room for anything real.
+    public init(maximumLineBytes: Int = 1 << 20, maximumEventBytes: Int = 4 << 20) {
         self.maximumLineBytes = maximumLineBytes
+        self.maximumEventBytes = maximumEventBytes
     }
 
     /// Takes the next bytes; returns the events they complete.
     public mutating func feed<Bytes: Sequence<UInt8>>(_ bytes: Bytes) throws(LineTooLong) -> [Event] {
-        guard !failed else { throw LineTooLong(limit: maximumLineBytes) }
+        if let failure { throw failure }
         var events: [Event] = []
         for byte in bytes {
             if afterCarriageReturn {
@@ -49,12 +57,12 @@ public struct EventStreamParser: Sendable {
             switch byte {
             case UInt8(ascii: "\r"):
                 afterCarriageReturn = true
-                if let event = endLine() { events.append(event) }
+                if let event = try endLine() { events.append(event) }
             case UInt8(ascii: "\n"):
-                if let event = endLine() { events.append(event) }
+                if let event = try endLine() { events.append(event) }
             default:
                 guard line.count < maximumLineBytes else {
-                    failed = true
+                    failure = LineTooLong(limit: maximumLineBytes)
                     throw LineTooLong(limit: maximumLineBytes)
                 }
                 line.append(byte)
@@ -64,13 +72,20 @@ public struct EventStreamParser: Sendable {
     }
 
     /// The stream closed: an event still being built (no blank line after it) is
-    /// dispatched all the same.
+    /// dispatched all the same (unless a limit was passed: then nothing is).
     public mutating func finish() -> Event? {
-        if !line.isEmpty { _ = endLine() }
+        guard failure == nil else { return nil }
+        if !line.isEmpty {
+            do {
+                _ = try endLine()
+            } catch {
+                return nil
+            }
+        }
         return dispatch()
     }
 
-    private mutating func endLine() -> Event? {
+    private mutating func endLine() throws(LineTooLong) -> Event? {
         defer { line.removeAll(keepingCapacity: true) }
         if line.isEmpty { return dispatch() }
         if line.first == UInt8(ascii: ":") { return nil }
@@ -86,6 +101,10 @@ public struct EventStreamParser: Sendable {
         }
         switch String(decoding: field, as: UTF8.self) {
         case "data":
+            guard data.count + value.count + 1 <= maximumEventBytes else {
+                failure = LineTooLong(limit: maximumEventBytes)
+                throw LineTooLong(limit: maximumEventBytes)
+            }
             if hasData { data.append(UInt8(ascii: "\n")) }
             data.append(contentsOf: value)
             hasData = true

@@ -4,7 +4,7 @@ import Glibc
 import AliciaAudio
 import AliciaJSON
 import AliciaSession
-import Synchronization
+import AliciaLocks
 
 // Thread map (keep it true):
 // | thread         | owns                                                    | waits on            |
@@ -90,7 +90,7 @@ final class Inbox: Sendable {
         var stopping = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let readDescriptor: Int32
     private let writeDescriptor: Int32
 

@@ -125,6 +125,14 @@ extension JSONValue {
         }
     }
 
+    /// A number (or a string holding one) as an integer, its fraction dropped as `Int(_:)` drops
+    /// it; nil past ±2^53, where a double holds no exact integer (and `Int(_:)` would trap beyond
+    /// `Int.max`: `["playlist-play-index", 1e300]` once ended the player).
+    var integerValue: Int? {
+        guard let number = numberValue, abs(number) < 9_007_199_254_740_992 else { return nil }
+        return Int(number)
+    }
+
     /// A flag: true/false, or mpv's "yes"/"no" as strings.
     var flagValue: Bool? {
         switch self {

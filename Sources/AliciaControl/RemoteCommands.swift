@@ -50,7 +50,7 @@ extension ControlLoop {
                 return .success(nil)
             }
         case "observe_property", "observe_property_string":
-            guard arguments.count == 2, let id = argument(0)?.numberValue, let property = argument(1)?.stringValue else {
+            guard arguments.count == 2, let id = argument(0)?.integerValue, let property = argument(1)?.stringValue else {
                 return invalid("observe_property takes an id and a property name")
             }
             guard RemoteProperties.names.contains(property) else { return .failure(IPCFailure(.propertyNotFound, "no property '\(property.prefix(40))'")) }
@@ -59,7 +59,7 @@ extension ControlLoop {
             connection.observed.append((Int64(id), property, nil, 0))
             return .success(nil)
         case "unobserve_property":
-            guard arguments.count == 1, let id = argument(0)?.numberValue else { return invalid("unobserve_property takes an id") }
+            guard arguments.count == 1, let id = argument(0)?.integerValue else { return invalid("unobserve_property takes an id") }
             connection.observed.removeAll { $0.id == Int64(id) }
             return .success(nil)
         case "enable_event", "disable_event":
@@ -96,7 +96,7 @@ extension ControlLoop {
                 return moved ? .success(nil) : .failure(IPCFailure(.command, name == "playlist-next" ? "no next item" : "no item before"))
             }
         case "playlist-play-index":
-            guard arguments.count == 1, let index = argument(0)?.numberValue.map(Int.init) else { return invalid("playlist-play-index takes an index") }
+            guard arguments.count == 1, let index = argument(0)?.integerValue else { return invalid("playlist-play-index takes an index") }
             return onSession(request, connection) { session in Self.jump(to: index, in: session) }
         case "playlist-remove":
             guard arguments.count == 1, let target = argument(0) else { return invalid("playlist-remove takes an index or current") }
@@ -105,7 +105,7 @@ extension ControlLoop {
                 let id: QueueEntryID?
                 if target.stringValue == "current" {
                     id = queue.currentID ?? session.player.snapshot().entry
-                } else if let index = target.numberValue.map(Int.init), queue.entries.indices.contains(index) {
+                } else if let index = target.integerValue, queue.entries.indices.contains(index) {
                     id = queue.entries[index].id
                 } else {
                     id = nil
@@ -114,7 +114,7 @@ extension ControlLoop {
                 return .success(nil)
             }
         case "playlist-move":
-            guard arguments.count == 2, let from = argument(0)?.numberValue.map(Int.init), let to = argument(1)?.numberValue.map(Int.init) else {
+            guard arguments.count == 2, let from = argument(0)?.integerValue, let to = argument(1)?.integerValue else {
                 return invalid("playlist-move takes two indexes")
             }
             return onSession(request, connection) { session in
@@ -168,8 +168,12 @@ extension ControlLoop {
                 return .success(nil)
             }
         case "quit", "quit-watch-later":
-            let status = Int32(argument(0)?.numberValue ?? 0)
-            guard (0...255).contains(status) else { return invalid("quit takes an exit status from 0 to 255") }
+            // No number at all is 0, as before; a number must be an exit status.
+            let code = argument(0)?.numberValue == nil ? 0 : argument(0)?.integerValue
+            guard let code, (0...255).contains(code) else {
+                return invalid("quit takes an exit status from 0 to 255")
+            }
+            let status = Int32(code)
             return onSession(request, connection) { session in
                 if name == "quit-watch-later" { session.savePosition() }
                 session.requestQuit(status: status)
@@ -244,7 +248,7 @@ extension ControlLoop {
                 return .success(nil)
             }
         case "playlist-pos":
-            guard let index = value.numberValue.map(Int.init) else { return wrongType("an index") }
+            guard let index = value.integerValue else { return wrongType("an index") }
             return onSession(request, connection) { session in Self.jump(to: index, in: session) }
         case "loop-playlist", "loop-file":
             let on: Bool

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 package import CCurl
-import Synchronization
+import AliciaLocks
 
 /// Owns one libcurl easy handle. Used by one thread at a time (the fetch thread).
 package final class CurlEasy {
@@ -22,7 +22,7 @@ package final class CurlEasy {
 
     /// The CA bundle every handle trusts for HTTPS (`--cacert`), set once at start; nil: the
     /// system's (libcurl's default, certificate checks on).
-    package static let caFile = Mutex<String?>(nil)
+    package static let caFile = Locked<String?>(nil)
 
     package init() throws(CurlError) {
         CurlGlobal.initialise()

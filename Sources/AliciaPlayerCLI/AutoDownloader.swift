@@ -4,7 +4,7 @@ import Glibc
 import AliciaAudio
 import AliciaBackend
 import AliciaCache
-import Synchronization
+import AliciaLocks
 
 /// `--auto-download N` (config `auto_download = N`): while a queue plays, the next `N` entries
 /// after the one heard download into the cache in the background, at most `parallel` at once. Each
@@ -51,13 +51,13 @@ final class AutoDownloader: Sendable {
 
     /// What `update` last looked at (the entry heard and the upcoming ones, and `ended`): the
     /// loop calls it up to 10 times a second, and the cache is only looked at again on a change.
-    private let lastLook = Mutex<(entries: [QueueEntryID], ended: Int)?>(nil)
+    private let lastLook = Locked<(entries: [QueueEntryID], ended: Int)?>(nil)
 
     private let count: Int
     private let cache: MediaCache
     private let player: Player
     private let state: ConditionLock<State>
-    private let workers: Mutex<[NativeThread]>
+    private let workers: Locked<[NativeThread]>
 
     /// Starts the workers; `notify` gets one line per failure (from a worker thread).
     init(count: Int, cache: MediaCache, player: Player, limit: @escaping @Sendable () -> Int64,
@@ -67,7 +67,7 @@ final class AutoDownloader: Sendable {
         self.player = player
         let state = ConditionLock(State())
         self.state = state
-        workers = Mutex((0..<min(Self.parallel, count)).map { slot in
+        workers = Locked((0..<min(Self.parallel, count)).map { slot in
             NativeThread(name: "auto-download-\(slot)") {
                 Self.work(state: state, cache: cache, player: player, limit: limit, played: played, notify: notify)
             }

@@ -5,6 +5,7 @@ import AliciaAudio
 import AliciaBackend
 import AliciaCache
 import AliciaSession
+import AliciaLocks
 import Synchronization
 
 /// `alicia-player download REF… [--queue FILE] [--pin] [--rate LIMIT]`: episodes (a label, an index,
@@ -214,11 +215,11 @@ final class ProgressBoard: Sendable {
     }
 
     private let terminal: Bool
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(terminal: Bool, slots: Int) {
         self.terminal = terminal
-        state = Mutex(State(lines: Array(repeating: nil, count: slots)))
+        state = Locked(State(lines: Array(repeating: nil, count: slots)))
     }
 
     static func line(_ name: String, _ progress: DownloadProgress) -> String {

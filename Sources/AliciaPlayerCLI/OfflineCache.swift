@@ -4,7 +4,7 @@ import Glibc
 import AliciaAudio
 import AliciaCache
 import AliciaSession
-import Synchronization
+import AliciaLocks
 
 /// The download cache as the commands use it: opened once, cached files put in place of the
 /// backend's URLs wherever a reference becomes a queue item, and each such file leased (held
@@ -32,7 +32,7 @@ enum OfflineCache {
     private static let shared: MediaCache? = try? open().get()
 
     /// Files this process plays from the cache, held shared so eviction leaves them alone.
-    private static let leases = Mutex<[FileLock]>([])
+    private static let leases = Locked<[FileLock]>([])
 
     /// The cached file of `key`, if any.
     static func cachedFile(key: String, mediaPath: String?) -> String? {
@@ -75,7 +75,7 @@ enum OfflineCache {
     }
 
     /// Every item `substitute` saw, by URL (with the token: the map never leaves the process).
-    private static let streamed = Mutex<[String: Streamed]>([:])
+    private static let streamed = Locked<[String: Streamed]>([:])
 
     /// How `item` downloads into the cache (`--auto-download`): nil for a local file, a read-aloud
     /// piece of several chunks, or an item that did not come through `substitute`.

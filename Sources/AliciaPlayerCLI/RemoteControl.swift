@@ -5,7 +5,7 @@ import AliciaAudio
 import AliciaBackend
 import AliciaControl
 import AliciaSession
-import Synchronization
+import AliciaLocks
 
 /// The control socket and MPRIS of a playing command (`play`, `queue`, `script`, the Studio):
 /// the socket bound before anything plays, so a second instance says so and stops at once.
@@ -72,6 +72,6 @@ enum RemoteControl {
 
 /// One resolver for the socket's requests (it keeps the backend and its library), one at a time.
 private final class SharedResolver: Sendable {
-    let lock: Mutex<QueueResolver>
-    init(_ resolver: sending QueueResolver) { lock = Mutex(resolver) }
+    let lock: Locked<QueueResolver>
+    init(_ resolver: sending QueueResolver) { lock = Locked(resolver) }
 }

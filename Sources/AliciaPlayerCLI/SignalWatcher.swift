@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AliciaAudio
+import AliciaLocks
 import Synchronization
 
 /// Turns signals into values the main loop reads: SIGINT, SIGTERM and SIGHUP
@@ -13,8 +14,8 @@ import Synchronization
 /// readable, for a loop that waits in `poll`.
 final class SignalWatcher: Sendable {
     private let received = Atomic<Int32>(0)
-    private let pending = Mutex<[Int32]>([])
-    private let onSignal: Mutex<(@Sendable () -> Void)?> = Mutex(nil)
+    private let pending = Locked<[Int32]>([])
+    private let onSignal: Locked<(@Sendable () -> Void)?> = Locked(nil)
     /// Readable after a signal; `takePending` drains it.
     let wakeDescriptor: Int32
     private let wakeWriter: Int32

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AliciaAudio
+import AliciaLocks
 import Synchronization
 
 /// What a listening session tells its front-end (the `play` loop, the Studio, the plain Studio),
@@ -433,7 +434,7 @@ public final class ListeningSession {
 /// time its front-end reads notices (`notices()`, `nextNotices`), which `post` wakes. The session
 /// is owned by one thread; this is how the control socket and MPRIS change it without a lock.
 public final class RemoteMailbox: Sendable {
-    private let pending = Mutex<[@Sendable (ListeningSession) -> Void]>([])
+    private let pending = Locked<[@Sendable (ListeningSession) -> Void]>([])
     private let wake: @Sendable () -> Void
 
     init(wake: @escaping @Sendable () -> Void) {

@@ -85,20 +85,28 @@ public struct QueueFile: Equatable, Sendable {
     private static func extinf(_ line: String) -> (title: String?, duration: Double?) {
         let body = line.dropFirst("#EXTINF:".count)
         guard let comma = body.firstIndex(of: ",") else {
-            return (nil, Double(body.trimmingWhitespace()))
+            return (nil, seconds(body.trimmingWhitespace()))
         }
         let head = body[..<comma].split(separator: " ").first.map(String.init) ?? ""
         let title = String(body[body.index(after: comma)...]).trimmingWhitespace()
-        let seconds = Double(head)
-        return (title.isEmpty ? nil : title, seconds.flatMap { $0 >= 0 ? $0 : nil })
+        return (title.isEmpty ? nil : title, seconds(head))
     }
+
+    /// A length that can be one: `-1` (unknown), `inf`, `nan` and the like are none.
+    private static func seconds(_ text: String) -> Double? {
+        Double(text).flatMap { $0.isFinite && $0 >= 0 && $0 <= maximumSeconds ? $0 : nil }
+    }
+
+    /// Longer than any recording (ten years); past it `Int(_:)` would trap when the list is written.
+    static let maximumSeconds = 315_576_000.0
 
     /// `items` as M3U8: `#EXTINF` with the length and title, then the reference (a label for an
     /// episode, so the file never holds the backend's token).
     public static func m3u8(_ entries: [(reference: String, title: String, duration: Double?)]) -> String {
         var text = "#EXTM3U\n"
         for entry in entries {
-            let seconds = entry.duration.map { Int($0.rounded()) } ?? -1
+            // `-1`: unknown, as M3U writes it (also for a length that is none: `Int(_:)` of it traps).
+            let seconds = entry.duration.flatMap { $0.isFinite && abs($0) <= maximumSeconds ? Int($0.rounded()) : nil } ?? -1
             text += "#EXTINF:\(seconds),\(entry.title.replacingNewlines())\n\(entry.reference)\n"
         }
         return text

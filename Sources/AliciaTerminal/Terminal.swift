@@ -1,5 +1,5 @@
 internal import Glibc
-internal import Synchronization
+internal import AliciaLocks
 
 /// The process's terminal: raw mode, the full-screen alternate screen, size
 /// and output. One per process.
@@ -40,7 +40,7 @@ public final class Terminal: Sendable {
 
     /// Held across each write too, so that output and a restore from another
     /// thread never interleave mid-sequence.
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     static let enterFullScreenSequence =
         "\u{1B}[?1049h\u{1B}[?7l\u{1B}[?25l\u{1B}[?2004h\u{1B}[0m\u{1B}[H\u{1B}[2J"

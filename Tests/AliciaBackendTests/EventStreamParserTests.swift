@@ -43,6 +43,19 @@ import AliciaTestSupport
         #expect(throws: EventStreamParser.LineTooLong.self) { _ = try parser.feed(Array("\n\n".utf8)) }
     }
 
+    /// Regression: short `data:` lines of an event that never ended grew it without bound.
+    @Test func anEventOverTheLimitIsAnError() {
+        var parser = EventStreamParser(maximumLineBytes: 64, maximumEventBytes: 256)
+        #expect(throws: EventStreamParser.LineTooLong(limit: 256)) {
+            for _ in 0..<100 { _ = try parser.feed(Array("data: xxxxxxxxxx\n".utf8)) }
+        }
+        #expect(parser.finish() == nil)
+        var fits = EventStreamParser(maximumLineBytes: 64, maximumEventBytes: 256)
+        #expect(throws: Never.self) {
+            for _ in 0..<100 { _ = try fits.feed(Array("data: xxxxxxxxxx\n\n".utf8)) }
+        }
+    }
+
     /// Property: however the bytes are split into chunks, the events are the same.
     @Test(arguments: 1...200)
     func anySplitGivesTheSameEvents(seed: Int) throws {

@@ -2,6 +2,7 @@ import AliciaCache
 import AliciaDemoBackend
 import AliciaTestSupport
 import Foundation
+import AliciaLocks
 import Synchronization
 import Testing
 
@@ -48,7 +49,7 @@ struct DownloadTests {
 
     /// Warnings said by a download, collected across threads.
     final class Said: Sendable {
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         func add(_ line: String) { lines.withLock { $0.append(line) } }
         var all: [String] { lines.withLock { $0 } }
     }

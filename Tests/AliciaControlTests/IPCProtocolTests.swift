@@ -50,6 +50,16 @@ import Testing
         #expect(JSONValue.number(1).flagValue == nil)
         #expect(JSONValue.number(3).stringValue == "3")
     }
+
+    /// Regression: `["playlist-play-index", 1e300]` (and quit, observe ids, playlist-move) trapped
+    /// converting the number to Int.
+    @Test func integersBeyondWhatADoubleHoldsExactlyAreNoIndex() {
+        #expect(JSONValue.number(3.7).integerValue == 3)
+        #expect(JSONValue.string("-2").integerValue == -2)
+        #expect(JSONValue.number(1e300).integerValue == nil)
+        #expect(JSONValue.number(-9.3e18).integerValue == nil)
+        #expect(JSONValue.string("x").integerValue == nil)
+    }
 }
 
 /// The players' events as mpv's: the sequences a client sees.

@@ -19,11 +19,22 @@ import Testing
         ("#EXTINF:12.5 tvg-id=\"a\",Title, with comma\nx", "Title, with comma", 12.5),
         ("#EXTINF:7\nx", nil, 7),
         ("#EXTINF:abc,T\nx", "T", nil),
+        // Regression: `inf` was kept as a length, and writing the list trapped in Int(_:).
+        ("#EXTINF:inf,T\nx", "T", nil),
+        ("#EXTINF:nan\nx", nil, nil),
+        ("#EXTINF:-5\nx", nil, nil),
+        ("#EXTINF:1e400,T\nx", "T", nil),
     ] as [(String, String?, Double?)])
     func extinfVariants(text: String, title: String?, duration: Double?) {
         let line = parse(text).lines.first
         #expect(line?.title == title)
         #expect(line?.duration == duration)
+    }
+
+    /// Regression: a length that is no number of seconds trapped in Int(_:); it is written unknown.
+    @Test func lengthsThatAreNoneAreWrittenAsUnknown() {
+        let text = QueueFile.m3u8([("a", "A", .infinity), ("b", "B", .nan), ("c", "C", 1e300), ("d", "D", 2.4)])
+        #expect(text == "#EXTM3U\n#EXTINF:-1,A\na\n#EXTINF:-1,B\nb\n#EXTINF:-1,C\nc\n#EXTINF:2,D\nd\n")
     }
 
     @Test func anExtinfAppliesOnlyToTheNextItem() {

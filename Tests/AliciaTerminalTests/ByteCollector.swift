@@ -1,8 +1,8 @@
-import Synchronization
+import AliciaLocks
 
 /// Bytes gathered by a reader thread while the test thread writes.
 final class ByteCollector: Sendable {
-    private let bytes = Mutex<[UInt8]>([])
+    private let bytes = Locked<[UInt8]>([])
 
     var count: Int { bytes.withLock { $0.count } }
     var all: [UInt8] { bytes.withLock { $0 } }

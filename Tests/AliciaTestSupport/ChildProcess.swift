@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import AliciaLocks
 
 /// A child process with its stdout and stderr captured in full.
 ///
@@ -36,12 +36,13 @@ public final class ChildProcess: Sendable {
 
     /// Signalled once by the reader thread after the child is reaped and `outcome.result` is set.
     private let finished = DispatchGroup()
-    private let outcome = Mutex(Outcome())
+    private let outcome = Locked(Outcome())
     /// What the child has written to stdout so far, for a test that reads it while the child runs.
-    private let stdoutSoFar = Mutex<[UInt8]>([])
+    private let stdoutSoFar = Locked<[UInt8]>([])
 
-    /// Held from creating a child's pipes to spawning it (see `init`).
-    private static let spawnLock = Mutex(())
+    /// Held from creating a child's pipes to spawning it (see `init`); counts the children spawned
+    /// (a `Locked` needs a value that takes space: see its documentation).
+    private static let spawnLock = Locked(0)
 
     private struct Outcome {
         var result: Result?
@@ -73,7 +74,8 @@ public final class ChildProcess: Sendable {
         var errPipe: [Int32] = [-1, -1]
         var childPID: pid_t = 0
         let started = ContinuousClock.now
-        let spawnError = try Self.spawnLock.withLock { _ in
+        let spawnError = try Self.spawnLock.withLock { spawned in
+            spawned += 1
             // Plain pipe() plus FD_CLOEXEC, not pipe2(O_CLOEXEC): pipe2 needs _GNU_SOURCE, which
             // Swift's Glibc does not import. Under this lock no other ChildProcess spawns between the
             // two steps, so no other child inherits these pipes and keeps them open (a reader would
@@ -153,7 +155,9 @@ public final class ChildProcess: Sendable {
 
     /// Waits for the child to end, blocking the calling thread; after `timeout` the child's process
     /// group is killed with SIGKILL and the result says `timedOut`.
+    /// `timeout` is a hang guard, scaled by ``TestEnvironment/hangGuardScale``.
     public func waitBlocking(timeout: Duration) -> Result {
+        let timeout = timeout * TestEnvironment.hangGuardScale
         if finished.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
             outcome.withLock { state in
                 if state.result == nil {
@@ -332,7 +336,7 @@ extension ChildProcess.Result {
     fileprivate func throwIfTimedOut(_ commandLine: String, _ timeout: Duration) throws {
         if timedOut {
             throw HarnessError(
-                "`\(commandLine)` did not finish within \(timeout) and was killed; stderr: \(stderrText)"
+                "`\(commandLine)` did not finish within \(timeout * TestEnvironment.hangGuardScale) and was killed; stderr: \(stderrText)"
             )
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import AliciaLocks
 
 /// A private nginx on 127.0.0.1 serving a fixture directory, with a parseable access log.
 ///
@@ -49,7 +49,7 @@ public final class NginxServer: Sendable {
     public let slowRate: String
 
     private let directory: TemporaryDirectory
-    private let running: Mutex<ChildProcess>
+    private let running: Locked<ChildProcess>
     private var process: ChildProcess { running.withLock { $0 } }
     private let readyToken: String
 
@@ -90,7 +90,7 @@ public final class NginxServer: Sendable {
             )
             if Self.waitUntilReady(child, port: candidate, token: readyToken) {
                 port = candidate
-                running = Mutex(child)
+                running = Locked(child)
                 return
             }
             child.send(SIGKILL)

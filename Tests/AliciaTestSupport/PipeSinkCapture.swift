@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import AliciaLocks
 import Synchronization
 
 /// A PulseAudio sink of its own whose output the test reads: `module-pipe-sink` writing raw PCM into
@@ -33,7 +34,7 @@ public final class PipeSinkCapture: Sendable {
     public let rate: Int
     public let channels: Int
     public var moduleIndex: Int { module.withLock { $0 } }
-    private let module: Mutex<Int>
+    private let module: Locked<Int>
     /// The PulseAudio server the sink is on (nil: the one libpulse finds).
     public let server: String?
     public let fifoPath: String
@@ -81,7 +82,7 @@ public final class PipeSinkCapture: Sendable {
         reader = FIFOReader(fd: fd, name: "capture \(sinkName)")
         do {
             if server == nil { try TestEnvironment.requirePulseAudio() }
-            module = Mutex(try Pactl.loadModule("module-pipe-sink", Self.moduleArguments(fifoPath, sinkName, format, rate, channels),
+            module = Locked(try Pactl.loadModule("module-pipe-sink", Self.moduleArguments(fifoPath, sinkName, format, rate, channels),
                                                 server: server))
         } catch {
             reader.stop()
@@ -190,7 +191,7 @@ private final class FIFOReader: Sendable {
         var stopRequested = false
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
     private let fd: Int32
     /// Left by the reader thread once it has stopped reading.
     private let stopped = DispatchGroup()

@@ -7,6 +7,14 @@ public enum TestEnvironment {
         ProcessInfo.processInfo.environment["CI"] == "true"
     }
 
+    /// How much longer every hang guard waits (`ALICIA_HANG_GUARD_SCALE`, 1 unless set): under a
+    /// sanitizer everything runs several times slower, and a bound on a wait only tells "hung" from
+    /// "done", so it grows with the run, never a figure a test asserts.
+    public static let hangGuardScale: Double = {
+        guard let text = ProcessInfo.processInfo.environment["ALICIA_HANG_GUARD_SCALE"], let scale = Double(text), scale >= 1 else { return 1 }
+        return scale
+    }()
+
     /// Throws a ``HarnessError`` saying `why` unless `condition` holds.
     ///
     /// Use it for what a test needs from the machine: tests fail, they never skip.

@@ -197,10 +197,11 @@ struct ChildProcessTests {
     }
 
     @Test func deliversSignals() async throws {
-        let child = try ChildProcess("sleep", ["30"])
+        let child = try ChildProcess("sleep", ["300"])
         try await Task.sleep(for: .milliseconds(100))
         child.send(SIGINT)
-        let result = await child.wait(timeout: .seconds(5))
+        // A hang guard: under a sanitizer and a busy suite the reaping thread can wait for seconds.
+        let result = await child.wait(timeout: .seconds(60))
         #expect(!result.timedOut && result.signal == SIGINT && result.status == 130)
     }
 
@@ -317,10 +318,10 @@ struct PipeSinkCaptureTests {
     func finishWithoutPlayback() async throws {
         let capture = try PipeSinkCapture()
         let start = ContinuousClock.now
-        let bytes = await capture.finish(quietFor: .milliseconds(200), timeout: .seconds(120))
-        // Silence counts as quiet (the idle sink keeps writing zeros): it returns long before the
-        // timeout. Not a speed check: the bound only tells "quiet was seen" from "timed out".
-        #expect(ContinuousClock.now - start < .seconds(60))
+        let bytes = await capture.finish(quietFor: .milliseconds(200), timeout: .seconds(600))
+        // Silence counts as quiet (the idle sink keeps writing zeros): it returns before the timeout.
+        // Not a speed check: the bound only tells "quiet was seen" from "timed out".
+        #expect(ContinuousClock.now - start < .seconds(600))
         #expect(!AudioCompare.containsNonZeroByte(bytes))
     }
 

@@ -336,7 +336,7 @@ public final class Player: Sendable {
         core.control.update { c in
             switch aim(c) {
             case .frame(let entry, _, let format?):
-                var frame = Int64((max(0, seconds) * Double(format.sampleRate)).rounded())
+                var frame = FrameCount.of(seconds: max(0, seconds), rate: format.sampleRate)
                 if let frames = format.frames { frame = min(frame, frames) }
                 core.ask(.play(entry, .frame(frame)), &c)
             case .opening(let entry, _):
@@ -353,7 +353,7 @@ public final class Player: Sendable {
         core.control.update { c in
             switch aim(c) {
             case .frame(let entry, let frame, let format?):
-                var target = max(0, frame + Int64((delta * Double(format.sampleRate)).rounded()))
+                var target = max(0, frame + FrameCount.of(seconds: delta, rate: format.sampleRate))
                 if let frames = format.frames { target = min(target, frames) }
                 core.ask(.play(entry, .frame(target)), &c)
             case .opening(let entry, let start):
@@ -376,7 +376,7 @@ public final class Player: Sendable {
             switch aim(c) {
             case .frame(let entry, _, let format?):
                 guard let frames = format.frames else { return }
-                core.ask(.play(entry, .frame(Int64((Double(frames) * fraction).rounded()))), &c)
+                core.ask(.play(entry, .frame(FrameCount.clamped(Double(frames) * fraction))), &c)
             case .opening(let entry, _):
                 core.ask(.play(entry, .position(.fraction(fraction))), &c)
             case .frame(_, _, nil), nil:

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
+import AliciaLocks
 
 /// One reader's view of a player's events: each subscription gets every event posted after it
 /// was made, in order. It can be waited on directly (`next(timeout:)`) or through its file
@@ -120,7 +120,7 @@ final class EventHub: Sendable {
         weak var subscription: PlayerSubscription?
     }
 
-    private let subscribers = Mutex<[Weak]>([])
+    private let subscribers = Locked<[Weak]>([])
 
     func subscribe() -> PlayerSubscription {
         let made = PlayerSubscription(hub: self)

@@ -1,4 +1,4 @@
-import Synchronization
+import AliciaLocks
 
 /// One queue entry being fetched and decoded: a Range fetcher (started at once, so that a
 /// prefetched entry fills its buffer while another plays) and, once opened, a libsndfile decoder.
@@ -22,7 +22,7 @@ final class ItemSource {
         var probing: RangeFetcher?
         var interrupted = false
     }
-    private let reading: Mutex<Reading>
+    private let reading: Locked<Reading>
 
     // Feeder thread only.
     private var decoder: SndFile?
@@ -72,7 +72,7 @@ final class ItemSource {
         fetcher.onRebuffer = onRebuffer
         if ahead && item.start == nil { fetcher.fetchAhead() }
         fetcher.start()
-        reading = Mutex(Reading(fetcher: fetcher))
+        reading = Locked(Reading(fetcher: fetcher))
     }
 
     /// The part being read's fetcher (its failure, its statistics, what it holds).
@@ -130,11 +130,8 @@ final class ItemSource {
         // The read-ahead is all the audio fetched ahead of what is heard: the sink's buffer and the
         // chunk the feeder holds keep some of it, the ring the rest.
         let ringSeconds = max(0, readAheadSeconds - downstreamSeconds)
-        readAhead = max(64 * 1024, min(readAheadMaximumBytes, Int(ringSeconds * byteRate)))
+        (readAhead, refillBytes) = Self.bufferSizes(byteRate: byteRate, ringSeconds: ringSeconds, maximum: readAheadMaximumBytes)
         fetcher.setReadAhead(bytes: readAhead)
-        // A link slower than the audio pauses a few times for two seconds' worth rather than
-        // stuttering (at most half the ring, so the mark can always be reached).
-        refillBytes = min(Int(Self.refillSeconds * byteRate), readAhead / 2)
         fetcher.setRefill(bytes: refillBytes, byteRate: byteRate)
         if !fetcher.location.isFile { fetcher.armStartGate() }
         Log.info(.decode, "\(item.location.display): \(format.description), \(format.sampleRate) Hz, \(format.channels) ch, read-ahead \(readAhead) bytes"
@@ -357,12 +354,24 @@ final class ItemSource {
         guard let start, let format else { return 0 }
         var target: Int64
         switch start {
-        case .seconds(let seconds): target = Int64((seconds * Double(format.sampleRate)).rounded())
-        case .fraction(let fraction): target = Int64((fraction * Double(format.frames ?? 0)).rounded())
+        case .seconds(let seconds): target = FrameCount.of(seconds: seconds, rate: format.sampleRate)
+        case .fraction(let fraction): target = FrameCount.clamped(fraction * Double(format.frames ?? 0))
         }
         target = max(0, target)
         if let frames = format.frames { target = min(target, frames) }
         return target
+    }
+
+    /// The read-ahead and the refill mark for `byteRate`: the read-ahead `ringSeconds` of it (64 KiB to
+    /// `maximum`); a link slower than the audio pauses a few times for two seconds' worth rather than
+    /// stuttering (at most half the ring, so the mark can always be reached). Worked out in doubles:
+    /// a server that claims an exabyte total for a one-second WAV makes the rate ~1e18 B/s, and
+    /// `Int(_:)` of ten seconds of that trapped.
+    static func bufferSizes(byteRate: Double, ringSeconds: Double, maximum: Int) -> (readAhead: Int, refill: Int) {
+        let wanted = ringSeconds * byteRate
+        let readAhead = max(64 * 1024, wanted.isNaN ? 0 : Int(min(Double(maximum), wanted)))
+        let refill = refillSeconds * byteRate
+        return (readAhead, refill.isNaN ? 0 : Int(max(0, min(Double(readAhead / 2), refill))))
     }
 
     /// Size over duration where both are known (right for compressed formats too), else the PCM rate.

@@ -141,7 +141,7 @@ final class PlayerCore: @unchecked Sendable {
         /// The sink frame (of this segment) at which a `.after` timer ends.
         func sleepDeadline() -> Int64? {
             guard case .after(let seconds) = sleep, sinkRate > 0 else { return nil }
-            return sleepAnchor + Int64((seconds * Double(sinkRate)).rounded())
+            return sleepAnchor + FrameCount.of(seconds: seconds, rate: sinkRate)
         }
 
         /// Takes the waiting request, noting a jump or seek in flight.
@@ -524,7 +524,11 @@ final class PlayerCore: @unchecked Sendable {
         let next = control.update { c -> QueueEntryID? in
             c.taken = nil
             c.errors[entryID] = error
-            let after = fatal ? nil : c.queue.entry(after: entryID).flatMap { $0.id == entryID ? nil : $0 }
+            var after = fatal ? nil : c.queue.entry(after: entryID).flatMap { $0.id == entryID ? nil : $0 }
+            // A looping queue whose every entry failed last time it was tried ends here: going round
+            // again would spin (a missing file fails at once), as it once did, with 100 % CPU, an
+            // event storm and a `stop` that never returned.
+            if after != nil, c.queue.entries.allSatisfy({ c.errors[$0.id] != nil }) { after = nil }
             if c.heard == nil || c.heard == entryID || after == nil {
                 c.heard = entryID
                 c.queue.setCurrent(entryID)
@@ -533,7 +537,9 @@ final class PlayerCore: @unchecked Sendable {
             if after == nil { c.state = .failed }
             return after?.id
         }
-        if let next { return .play(next, .itemStart) }
+        // A command that came meanwhile (a stop, a jump) goes first: entries that fail at once
+        // must not keep this thread from it.
+        if let next { return takeRequest() ?? .play(next, .itemStart) }
         post(entryID, .stateChanged(.failed))
         post(nil, .queueEnded)
         return nil
@@ -1290,8 +1296,8 @@ final class PlayerCore: @unchecked Sendable {
 
     static func frame(of position: StartPosition, in format: AudioFormat) -> Int64 {
         switch position {
-        case .seconds(let seconds): return Int64((seconds * Double(format.sampleRate)).rounded())
-        case .fraction(let fraction): return Int64((fraction * Double(format.frames ?? Int64.max / 2)).rounded())
+        case .seconds(let seconds): return FrameCount.of(seconds: seconds, rate: format.sampleRate)
+        case .fraction(let fraction): return FrameCount.clamped(fraction * Double(format.frames ?? Int64.max / 2))
         }
     }
 

@@ -1,5 +1,5 @@
 internal import CMicroHTTPD
-import Synchronization
+import AliciaLocks
 
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +20,7 @@ final class MHDDaemon: Sendable {
     let port: Int
 
     /// The daemon until ``stop()``, nil after.
-    private let handle: Mutex<DaemonHandle?>
+    private let handle: Locked<DaemonHandle?>
     private let dispatcher: MHDRequestDispatcher
 
     /// How long an idle keep-alive connection keeps its thread, in seconds.
@@ -78,7 +78,7 @@ final class MHDDaemon: Sendable {
         }
         self.port = bound
         self.dispatcher = dispatcher
-        handle = Mutex(DaemonHandle(pointer: started))
+        handle = Locked(DaemonHandle(pointer: started))
     }
 
     /// Stops accepting, closes every connection and joins libmicrohttpd's threads. Idempotent.
@@ -102,7 +102,7 @@ final class MHDDaemon: Sendable {
     }
 }
 
-/// The `MHD_Daemon` pointer, to keep it in a `Mutex`.
+/// The `MHD_Daemon` pointer, to keep it in a `Locked`.
 private struct DaemonHandle: @unchecked Sendable {
     // @unchecked: the pointer is only used under MHDDaemon.handle's lock (MHD_stop_daemon, once).
     let pointer: OpaquePointer

@@ -2,7 +2,7 @@
 ///
 /// Only the first satisfiable range of a multi-range request is served (a single-part 206, which the
 /// RFC allows); a header that is not a valid `bytes` range set is ignored.
-enum ByteRangeRequest: Equatable {
+package enum ByteRangeRequest: Equatable {
     /// No Range, or one to ignore: 200 with the whole body.
     case whole
     /// 206 with these bytes.
@@ -10,7 +10,7 @@ enum ByteRangeRequest: Equatable {
     /// 416: no range overlaps the body.
     case unsatisfiable
 
-    init(header: String?, length: Int) {
+    package init(header: String?, length: Int) {
         guard let header else {
             self = .whole
             return

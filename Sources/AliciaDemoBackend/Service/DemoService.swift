@@ -1,11 +1,11 @@
 internal import AliciaJSON
-import Synchronization
+import AliciaLocks
 
 /// The backend's logic: authentication, routing, injected failures and the request log, with the
 /// endpoints themselves in `DemoService+Media.swift`, `+Chat.swift` and `+Catalog.swift`.
 ///
 /// Called concurrently from libmicrohttpd's connection threads: everything here is immutable or
-/// behind a `Mutex`.
+/// behind a `Locked`.
 final class DemoService: HTTPRequestHandler {
     let token: String
     let faults: DemoBackend.Faults
@@ -13,19 +13,19 @@ final class DemoService: HTTPRequestHandler {
     let stopSignal: StopSignal
     let log = RequestLog()
 
-    private let failures: Mutex<FailureSchedule>
+    private let failures: Locked<FailureSchedule>
     /// The last chat message number handed out; voice notes exist up to it. It starts at 100, as if
     /// a conversation had come before (and left voice notes 1…100).
-    let latestMessageID = Mutex(100)
+    let latestMessageID = Locked(100)
     /// The playlists as the listener has edited them, and what `/api/speak` has voiced.
-    let playlists = Mutex(DemoPlaylists.standard)
+    let playlists = Locked(DemoPlaylists.standard)
 
     init(token: String, faults: DemoBackend.Faults, library: DemoLibrary, stopSignal: StopSignal) {
         self.token = token
         self.faults = faults
         self.library = library
         self.stopSignal = stopSignal
-        failures = Mutex(FailureSchedule(rate: faults.failureRate, seed: faults.failureSeed))
+        failures = Locked(FailureSchedule(rate: faults.failureRate, seed: faults.failureSeed))
     }
 
     func reply(to request: HTTPRequest) -> HTTPReply {

@@ -1,8 +1,8 @@
-import Synchronization
+import AliciaLocks
 
 /// Every request the backend answered, for tests and the demo's summary; tokens never enter it.
 final class RequestLog: Sendable {
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Enough for any test and a long demo session; older entries are dropped in batches.
     private static let capacity = 10_000

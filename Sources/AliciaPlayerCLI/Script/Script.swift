@@ -2,15 +2,15 @@ import AliciaAudio
 
 /// A playback script: one command a line, the vocabulary the control socket shares. Pure: `parse`
 /// checks every line (and says what is wrong with each, by line number) before anything runs.
-struct Script: Equatable {
-    enum Seek: Equatable {
+package struct Script: Equatable {
+    package enum Seek: Equatable {
         /// `+30`, `-15`: seconds from where playback stands.
         case relative(Double)
         /// `1:20`, `80`: seconds from the start; `50%`: a share of the length.
         case to(StartPosition)
     }
 
-    enum Wait: Equatable {
+    package enum Wait: Equatable {
         /// `wait`: until the item playing now ends.
         case item
         /// `wait end`: until the queue ends.
@@ -21,7 +21,7 @@ struct Script: Equatable {
         case seconds(Double)
     }
 
-    enum Command: Equatable {
+    package enum Command: Equatable {
         case play([String])
         case append([String])
         case next, previous, pause, resume, toggle
@@ -37,26 +37,26 @@ struct Script: Equatable {
         case quit
     }
 
-    struct Line: Equatable {
-        var number: Int
-        var command: Command
+    package struct Line: Equatable {
+        package var number: Int
+        package var command: Command
     }
 
-    var lines: [Line] = []
+    package var lines: [Line] = []
     /// `(line, what is wrong)`.
-    var problems: [(line: Int, message: String)] = []
+    package var problems: [(line: Int, message: String)] = []
 
-    static func == (a: Script, b: Script) -> Bool {
+    package static func == (a: Script, b: Script) -> Bool {
         a.lines == b.lines && a.problems.map { "\($0.line):\($0.message)" } == b.problems.map { "\($0.line):\($0.message)" }
     }
 
     /// The longest line a script may have: past it, the line is refused unread.
     static let maximumLineBytes = 64 * 1024
-    static let maximumLines = 100_000
+    package static let maximumLines = 100_000
 
     static let vocabulary = "play, append, next, previous, pause, resume, toggle, seek, volume, speed, voice, say, wait, echo, status, quit"
 
-    static func parse(_ bytes: [UInt8]) -> Script {
+    package static func parse(_ bytes: [UInt8]) -> Script {
         var script = Script()
         var number = 0
         var start = 0

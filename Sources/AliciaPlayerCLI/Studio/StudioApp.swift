@@ -6,6 +6,7 @@ import AliciaControl
 import AliciaBackend
 import AliciaSession
 import AliciaTerminal
+import AliciaLocks
 import Synchronization
 
 /// The interactive Studio: the library, the now-playing panel, Alicia's words
@@ -93,7 +94,7 @@ final class StudioApp {
 
     /// What the chat and proactive threads leave for the main loop.
     private final class Mailbox: Sendable {
-        private let state = Mutex(Inbox())
+        private let state = Locked(Inbox())
 
         func withLock<R: Sendable>(_ body: (inout Inbox) -> R) -> R {
             state.withLock { body(&$0) }

@@ -254,4 +254,48 @@ import AliciaTestSupport
         #expect(seen.contains { $0.entry == ids[0] && { if case .failed = $0.kind { true } else { false } }($0) }, "\(seen)")
         #expect(samples(try #require(sinks.current()).bytes) == b.samples16)
     }
+
+    /// Regression: a seek or sleep timer of 1e300 seconds (the control socket passes any finite
+    /// number on) trapped converting its frames to Int64; now it lands at the end, or is a long wait.
+    @Test func secondsBeyondAnyFrameCountDoNotTrap() throws {
+        let directory = try TemporaryDirectory(prefix: "fake")
+        let a = WAVFixture(seconds: 0.3, sampleRate: Self.rate, channels: 2, seed: 61)
+        let sinks = RecordingSinks()
+        let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
+        let events = player.subscribe()
+        player.play(try items([a], in: directory))
+        let sink = try #require(sinks.current())
+        #expect(sink.waitForWritten(1024))
+        player.setSleepTimer(.after(seconds: 1e300))
+        player.seek(by: -1e300)
+        player.seek(by: 1e300)
+        player.seek(to: 1e300)
+        let seen = playOut(sinks, events)
+        #expect(seen.contains { $0.kind == .queueEnded })
+        #expect(FrameCount.of(seconds: 1e300, rate: Self.rate) == FrameCount.limit)
+        #expect(FrameCount.of(seconds: -.infinity, rate: Self.rate) == -FrameCount.limit)
+        #expect(FrameCount.of(seconds: .nan, rate: Self.rate) == 0)
+        #expect(FrameCount.of(seconds: 1.5, rate: Self.rate) == 72_000)
+    }
+
+    /// Regression (found by the control-json fuzzer): a looping queue of files that all fail at once
+    /// spun the feeder forever (100 % CPU, an event storm), and `stop` never returned.
+    @Test func aLoopingQueueOfFailingEntriesEndsAndStops() throws {
+        let sinks = RecordingSinks()
+        let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
+        let events = player.subscribe()
+        let missing = try MediaLocation("/nonexistent/alicia-missing.wav")
+        player.setLoop(.queue)
+        player.play([QueueItem(location: missing, title: "a"), QueueItem(location: missing, title: "b")])
+        var ended = false
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !ended, ContinuousClock.now < deadline {
+            ended = events.next(timeout: .milliseconds(100))?.kind == .queueEnded
+        }
+        #expect(ended, "the queue never ended")
+        #expect(player.snapshot().state == .failed)
+        player.play([QueueItem(location: missing, title: "c"), QueueItem(location: missing, title: "d")])
+        player.stop()
+        #expect(sinks.all.isEmpty)
+    }
 }

@@ -1,5 +1,5 @@
 @testable import AliciaAudio
-import Synchronization
+import AliciaLocks
 
 /// A `ByteSource` over bytes in memory: the decoder's seam without a network.
 /// Counts reads, and can hand out at most `chunk` bytes per read to exercise
@@ -7,7 +7,7 @@ import Synchronization
 final class MemoryByteSource: ByteSource {
     let bytes: [UInt8]
     let chunk: Int
-    private let state = Mutex<(interrupted: Bool, reads: Int)>((false, 0))
+    private let state = Locked<(interrupted: Bool, reads: Int)>((false, 0))
 
     init(_ bytes: [UInt8], chunk: Int = .max) {
         self.bytes = bytes

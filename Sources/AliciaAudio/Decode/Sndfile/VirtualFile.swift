@@ -41,14 +41,19 @@ final class VirtualFile {
         Unmanaged<VirtualFile>.fromOpaque(user!).takeUnretainedValue()
     }
 
+    /// Offsets come from the file's own chunk lengths (64-bit in RF64, W64 and CAF): a sum that
+    /// overflows is a failed seek, not a trap.
     private func seek(_ offset: sf_count_t, whence: Int32) -> sf_count_t {
+        let base: Int64
         switch whence {
-        case SEEK_SET: position = offset
-        case SEEK_CUR: position += offset
-        case SEEK_END: position = (length ?? 0) + offset
+        case SEEK_SET: base = 0
+        case SEEK_CUR: base = position
+        case SEEK_END: base = length ?? 0
         default: return -1
         }
-        position = max(0, position)
+        let (target, overflow) = base.addingReportingOverflow(offset)
+        guard !overflow else { return -1 }
+        position = max(0, target)
         return position
     }
 

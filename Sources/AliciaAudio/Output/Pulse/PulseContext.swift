@@ -1,5 +1,5 @@
 internal import CPulse
-import Synchronization
+import AliciaLocks
 
 /// The process's one PulseAudio connection: a `pa_threaded_mainloop` and its
 /// `pa_context`. Every libpulse call from our threads runs under the mainloop
@@ -11,7 +11,7 @@ final class PulseContext: @unchecked Sendable {
     let mainloop: OpaquePointer
     let context: OpaquePointer
 
-    private static let current = Mutex<PulseContext?>(nil)
+    private static let current = Locked<PulseContext?>(nil)
 
     /// The shared connection, made on first use (and made again if the server went away).
     static func shared() throws(PlaybackError) -> PulseContext {
