@@ -36,4 +36,31 @@ public enum Pactl {
     public static func unloadModule(_ index: Int, server: String? = nil) throws {
         try run((server.map { ["--server=\($0)"] } ?? []) + ["unload-module", String(index)], timeout: .seconds(30))
     }
+
+    /// Unloads a module, asking again (0.1 s doubling to 2 s, for up to a minute of hang guard) while
+    /// it fails: on a loaded machine a pactl can time out or fail to connect for a moment, and a sink
+    /// left loaded is a test's failure. It stops early when the module is gone already ("No such
+    /// entity") or the server is (its socket removed: a test's own daemon killed). True when unloaded.
+    @discardableResult
+    public static func unloadModuleReliably(_ index: Int, server: String? = nil) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60) * TestEnvironment.hangGuardScale
+        var pause: UInt32 = 100_000
+        while true {
+            do {
+                try unloadModule(index, server: server)
+                return true
+            } catch {
+                if "\(error)".contains("No such entity") { return true }
+                if !serverSocketExists(server) || ContinuousClock.now > deadline { return false }
+                usleep(pause)
+                pause = min(2 * pause, 2_000_000)
+            }
+        }
+    }
+
+    /// False when `server` (else PULSE_SERVER) names a Unix socket that is not there; true otherwise.
+    static func serverSocketExists(_ server: String?) -> Bool {
+        guard let name = server ?? ProcessInfo.processInfo.environment["PULSE_SERVER"], name.hasPrefix("unix:") else { return true }
+        return access(String(name.dropFirst(5)), F_OK) == 0
+    }
 }

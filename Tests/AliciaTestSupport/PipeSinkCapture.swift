@@ -110,9 +110,9 @@ public final class PipeSinkCapture: Sendable {
 
     /// Unloads the sink now, as a device unplugged mid-play: its server moves the stream on it
     /// elsewhere. What had reached the FIFO is kept; ``finish(quietFor:timeout:)`` returns it.
-    public func unplug() async throws {
+    public func unplug() async {
         let (index, server) = (moduleIndex, server)
-        try await BlockingWork.run { try Pactl.unloadModule(index, server: server) }
+        _ = await BlockingWork.run { Pactl.unloadModuleReliably(index, server: server) }
     }
 
     /// The bytes read so far.
@@ -166,17 +166,9 @@ public final class PipeSinkCapture: Sendable {
     private func tearDown() {
         guard !tornDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         reader.stop()
-        // Unloading fails if the server went away, which leaves nothing of ours behind, or if pactl
-        // timed out on a loaded machine, which left the sink loaded: then it is asked again, at most
-        // three times (a module the first call did unload answers an error, which is harmless).
-        for _ in 0..<3 {
-            do {
-                try Pactl.unloadModule(moduleIndex, server: server)
-                break
-            } catch {
-                if !Pactl.isServerReachable() { break }
-            }
-        }
+        // A pactl that failed on a loaded machine left the sink loaded (it was once given three quick
+        // tries, whose failures a busy server outlasted): asked again until it is gone.
+        Pactl.unloadModuleReliably(moduleIndex, server: server)
         directory.remove()
     }
 }

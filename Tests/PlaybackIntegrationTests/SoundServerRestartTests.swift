@@ -110,7 +110,7 @@ struct SoundServerRestartTests {
             #expect(await chosen.waitForAudio(timeout: .seconds(30)), "no audio")
             try await Task.sleep(for: .seconds(1))
             // Unplugged: the sink goes (and what it had taken and not yet let out).
-            try await chosen.unplug()
+            await chosen.unplug()
             return (try await PlayerProcess.result(of: player, timeout: .seconds(60)), await chosen.finishInt16(quietFor: .zero))
         }
         let second = ScriptCommandTests.withoutSilentFrames(await fallback.finishInt16())
