@@ -227,7 +227,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlaybackIntegrationTests",
-            dependencies: ["AliciaTestSupport", "AliciaDemoBackend"]
+            dependencies: ["AliciaTestSupport", "AliciaDemoBackend", "AliciaLocks"]
         ),
     ],
     swiftLanguageModes: [.v6]

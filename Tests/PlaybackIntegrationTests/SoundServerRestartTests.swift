@@ -1,3 +1,4 @@
+import AliciaLocks
 import AliciaTestSupport
 import Foundation
 import Testing
@@ -6,30 +7,48 @@ import Testing
 /// so, and plays on from there on the new server by itself.
 @Suite("A restarted sound server")
 struct SoundServerRestartTests {
-    /// A PulseAudio of the test's own, which it kills and starts again on the same socket.
-    final class OwnPulse {
+    /// A PulseAudio of the test's own, which it kills and starts again on the same socket. Starting
+    /// and stopping it wait (for the daemon to answer, for it to be reaped), so they run off the Swift
+    /// concurrency threads: two tests blocking both of a two-core machine's threads stalled every
+    /// other test of the suite for 20 s (a fresh-clone run: players ran to their end before the
+    /// signals their tests meant to send).
+    final class OwnPulse: Sendable {
         let directory: TemporaryDirectory
-        var process: ChildProcess?
+        private let process = Locked<ChildProcess?>(nil)
         var socket: String { directory.file("native") }
         var server: String { "unix:" + socket }
 
-        init() throws {
+        private init() throws {
             directory = try TemporaryDirectory(prefix: "own-pulse")
             for name in ["runtime", "home", "home/.config", "home/.config/pulse"] {
                 mkdir(directory.file(name), 0o700)
             }
             try "rlimit-nofile = 4096\n".write(toFile: directory.file("home/.config/pulse/daemon.conf"), atomically: true, encoding: .utf8)
-            try start()
         }
 
-        func start() throws {
+        /// A daemon, running and answering.
+        static func started() async throws -> OwnPulse {
+            let pulse = try OwnPulse()
+            try await pulse.start()
+            return pulse
+        }
+
+        func start() async throws {
+            try await BlockingWork.run { try self.startBlocking() }
+        }
+
+        func kill() async {
+            await BlockingWork.run { self.killBlocking() }
+        }
+
+        private func startBlocking() throws {
             let child = try ChildProcess("pulseaudio", [
                 "-n", "--daemonize=no", "--use-pid-file=no", "--system=no", "--exit-idle-time=-1", "--disallow-exit",
                 "--realtime=no", "--high-priority=no", "--log-target=file:\(directory.file("pulse.log"))",
                 "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(socket)",
                 "-L", "module-null-sink sink_name=own_null",
             ], environment: ["HOME": directory.file("home"), "XDG_RUNTIME_DIR": directory.file("runtime")])
-            process = child
+            process.withLock { $0 = child }
             // A hang guard while it comes up.
             for _ in 0..<100 {
                 if let info = try? ChildProcess.runBlocking("pactl", ["--server=\(server)", "info"], timeout: .seconds(5)), info.status == 0 { return }
@@ -39,19 +58,24 @@ struct SoundServerRestartTests {
             throw HarnessError("the test's own PulseAudio did not come up: \((try? String(contentsOfFile: directory.file("pulse.log"), encoding: .utf8)) ?? "")")
         }
 
-        func kill() {
-            process?.send(SIGKILL)
-            _ = process?.waitBlocking(timeout: .seconds(10))
+        private func killBlocking() {
+            let child = process.withLock { $0 }
+            child?.send(SIGKILL)
+            _ = child?.waitBlocking(timeout: .seconds(10))
             unlink(socket)
         }
 
-        deinit { kill() }
+        deinit {
+            // Without waiting: its reader thread reaps it.
+            process.withLock { $0 }?.send(SIGKILL)
+            unlink(socket)
+        }
     }
 
     @Test("PulseAudio killed mid-episode and started again: no sound server, then on from the frame held")
     func restartDuringAnEpisode() async throws {
         try TestEnvironment.require((try? ChildProcess.resolve("pulseaudio")) != nil, "pulseaudio is needed (scripts/test installs it)")
-        let pulse = try OwnPulse()
+        let pulse = try await OwnPulse.started()
         let fixture = WAVFixture(seconds: 6, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0xF1)
         let directory = try TemporaryDirectory(prefix: "restart")
         let path = try directory.write(fixture.bytes, as: "episode.wav")
@@ -62,7 +86,7 @@ struct SoundServerRestartTests {
                                                  environment: ["PULSE_SERVER": pulse.server])
             #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio")
             try await Task.sleep(for: .seconds(1))
-            pulse.kill()
+            await pulse.kill()
             // While it is gone, the player holds its place and says which server it tries.
             var status = ""
             for _ in 0..<50 {
@@ -71,7 +95,7 @@ struct SoundServerRestartTests {
                 try await Task.sleep(for: .milliseconds(100))
             }
             try await Task.sleep(for: .seconds(2))
-            try pulse.start()
+            try await pulse.start()
             try capture.loadAgain()
             return (try await PlayerProcess.result(of: player, timeout: .seconds(60)), status)
         }
@@ -98,13 +122,13 @@ struct SoundServerRestartTests {
     @Test("the sink played on goes away: the server moves the stream to the default sink, the player says so and plays on")
     func sinkGoesAway() async throws {
         try TestEnvironment.require((try? ChildProcess.resolve("pulseaudio")) != nil, "pulseaudio is needed (scripts/test installs it)")
-        let pulse = try OwnPulse()
+        let pulse = try await OwnPulse.started()
         let fixture = WAVFixture(seconds: 5, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0x5F1)
         let directory = try TemporaryDirectory(prefix: "unplug")
         let path = try directory.write(fixture.bytes, as: "episode.wav")
         let chosen = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2, server: pulse.server)
         let fallback = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2, server: pulse.server)
-        _ = try ChildProcess.runBlocking("pactl", ["--server=\(pulse.server)", "set-default-sink", fallback.sinkName], timeout: .seconds(30))
+        _ = try await ChildProcess.run("pactl", ["--server=\(pulse.server)", "set-default-sink", fallback.sinkName])
         let (result, first) = try await Playback.gated { () async throws -> (PlayerResult, [Int16]) in
             let player = try PlayerProcess.start(["play", path, "--device", chosen.sinkName], environment: ["PULSE_SERVER": pulse.server])
             #expect(await chosen.waitForAudio(timeout: .seconds(30)), "no audio")
@@ -136,7 +160,7 @@ struct SoundServerRestartTests {
     @Test("PulseAudio killed during a voice note and started again: the note plays on from its held frame, then the episode from its own")
     func restartDuringAVoiceNote() async throws {
         try TestEnvironment.require((try? ChildProcess.resolve("pulseaudio")) != nil, "pulseaudio is needed (scripts/test installs it)")
-        let pulse = try OwnPulse()
+        let pulse = try await OwnPulse.started()
         let episode = WAVFixture(seconds: 3, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0xE91)
         let note = WAVFixture(seconds: 4, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0x4073)
         let directory = try TemporaryDirectory(prefix: "restart-note")
@@ -150,9 +174,9 @@ struct SoundServerRestartTests {
             // first sound (counted from it, not from the capture's start, which waits for a slow start).
             #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio")
             try await Task.sleep(for: .milliseconds(2_500))
-            pulse.kill()
+            await pulse.kill()
             try await Task.sleep(for: .seconds(2))
-            try pulse.start()
+            try await pulse.start()
             try capture.loadAgain()
             return try await PlayerProcess.result(of: player, timeout: .seconds(60))
         }
