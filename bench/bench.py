@@ -143,20 +143,27 @@ def predicted_saving(pauses, level):
     return sum(p - min(p * share, most) for p in pauses if p >= minimum)
 
 
-def skip_silence_run(path, level):
-    """Plays `path` with --skip-silence=LEVEL into a kept capture; returns the seconds saved: the
-    file's length less the capture's from its first to its last audible frame."""
+def played_through(cmd, sink, timeout):
+    """Runs `cmd` to its end into the kept capture `sink`; returns the captured frames (32-bit words
+    of 16-bit stereo) and the indices of the first and last audible one (None, None: silence)."""
     import array
-    sink = Sink(keep=True)
-    cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play", path, "--device", sink.name, "--from-start",
-           "--loudness", "off", f"--skip-silence={level}"]
     process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _wait_or_kill(process, timeout=120)
+    _wait_or_kill(process, timeout=timeout)
     time.sleep(0.5)
     sink.close()
     frames = array.array("I", bytes(sink.kept[:len(sink.kept) // 4 * 4]))
     start = next((i for i, v in enumerate(frames) if v), None)
     end = next((i for i in range(len(frames) - 1, -1, -1) if frames[i]), None)
+    return frames, start, end
+
+
+def skip_silence_run(path, level):
+    """Plays `path` with --skip-silence=LEVEL into a kept capture; returns the seconds saved: the
+    file's length less the capture's from its first to its last audible frame."""
+    sink = Sink(keep=True)
+    cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play", path, "--device", sink.name, "--from-start",
+           "--loudness", "off", f"--skip-silence={level}"]
+    frames, start, end = played_through(cmd, sink, timeout=120)
     if start is None:
         return {"saved": None}
     length = (os.path.getsize(path) - 44) // (CHANNELS * WIDTH)
@@ -293,7 +300,6 @@ def join_gap_run(player, first, second):
     """Plays `first` then `second` as one queue into a kept capture; returns the frames of silence
     between the first and the last audible frame (the test files have no silent frame) and whether
     the audio is exactly the two files' samples in order."""
-    import array
     sink = Sink(keep=True)
     if player == "alicia-player":
         cmd = [os.path.join(ROOT, ".build/release/alicia-player"), "play", first, second, "--device", sink.name, "--from-start",
@@ -301,13 +307,7 @@ def join_gap_run(player, first, second):
     else:
         cmd = ["mpv", "--no-config", "--no-video", "--really-quiet", "--gapless-audio=yes", "--ao=pulse",
                f"--audio-device=pulse/{sink.name}", first, second]
-    process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _wait_or_kill(process, timeout=60)
-    time.sleep(0.5)
-    sink.close()
-    frames = array.array("I", bytes(sink.kept[:len(sink.kept) // 4 * 4]))
-    start = next((i for i, v in enumerate(frames) if v), None)
-    end = next((i for i in range(len(frames) - 1, -1, -1) if frames[i]), None)
+    frames, start, end = played_through(cmd, sink, timeout=60)
     if start is None:
         return {"gap": None, "exact": False}
     inside = frames[start:end + 1]

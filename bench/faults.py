@@ -12,6 +12,9 @@ the rest of the file as it is.
 import argparse, array, asyncio, datetime, itertools, json, os, re, shutil, signal, socket, struct, subprocess, sys
 import tempfile, threading, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import Nginx  # noqa: E402 (the same loopback nginx as bench/run)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 RATE, CHANNELS, WIDTH = 48000, 2, 2
@@ -194,47 +197,6 @@ def noise_wav(path, seconds):
     with open(path, "wb") as f:
         f.write(header + data)
     return bytes(data)
-
-
-class Nginx:
-    def __init__(self, root):
-        self.dir = tempfile.mkdtemp(prefix="alicia-faults-nginx.")
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        conf = os.path.join(self.dir, "nginx.conf")
-        with open(conf, "w") as f:
-            f.write(f"""
-user root;
-worker_processes 1;
-error_log {self.dir}/error.log;
-pid {self.dir}/nginx.pid;
-events {{ worker_connections 256; }}
-http {{
-  access_log off;
-  client_body_temp_path {self.dir}/body; proxy_temp_path {self.dir}/proxy;
-  fastcgi_temp_path {self.dir}/fcgi; uwsgi_temp_path {self.dir}/uwsgi; scgi_temp_path {self.dir}/scgi;
-  types {{ audio/wav wav; }}
-  server {{
-    listen 127.0.0.1:{self.port};
-    location /media/ {{ alias {root}/; }}
-  }}
-}}
-""")
-        self.process = subprocess.Popen(["nginx", "-p", self.dir, "-c", conf, "-g", "daemon off;"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise SystemExit("bench/faults: nginx did not start")
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(5)
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 class Capture:
