@@ -1023,7 +1023,11 @@ final class PlayerCore: @unchecked Sendable {
                     made = ready
                 } else {
                     do {
-                        made = try makeSource(next.id, next.item)
+                        // It plays from its start, as a prefetch would: the window streams from the
+                        // header on. (Made without it, after an entry that failed at the join, it
+                        // fetched only its header while its start gate waited for two seconds of
+                        // audio: the rest of the queue was silent, forever.)
+                        made = try makeSource(next.id, next.item, ahead: true)
                     } catch {
                         post(next.id, .failed(error))
                         control.withLock { $0.errors[next.id] = error }
