@@ -100,4 +100,28 @@ struct QueuePlaybackTests {
         expectErrorLine(result, status: 1, containing: ["bad.wav", "cannot decode"])
         expectBitExact(captured: captured, expected: Self.second.samples16, channels: 2)
     }
+
+    /// Guards "a failed item silences the rest of the queue": after a 404 in the middle, the entry
+    /// that follows stayed at 0:00 forever (its fetcher never went past the header).
+    @Test("a 404 in the middle of a queue is reported once, the next entry plays bit-exact, exit 1",
+          arguments: ["play, local after", "play, HTTP after", "queue, HTTP after", "queue --keep-going, HTTP after"])
+    func missingEntryInTheMiddle(_ how: String) async throws {
+        let after = WAVFixture(seconds: 3, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0xF5)
+        let directory = try TemporaryDirectory(prefix: "queue")
+        let server = try NginxServer()
+        let a = try directory.write(Self.first.bytes, as: "a.wav")
+        let c = try directory.write(after.bytes, as: "c.wav")
+        try server.serve(after, as: "c.wav")
+        let missing = server.url("/media/missing.wav")
+        var arguments = ["play", a, missing, how.hasSuffix("HTTP after") ? server.url("/media/c.wav") : c]
+        if how.hasPrefix("queue") {
+            let list = try directory.write(Array(arguments.dropFirst().joined(separator: "\n").utf8), as: "list.txt")
+            arguments = ["queue", list] + (how.contains("--keep-going") ? ["--keep-going"] : [])
+        }
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let result = try await Playback.run(arguments + ["--device", capture.sinkName])
+        let captured = await capture.finishInt16()
+        expectErrorLine(result, status: 1, containing: ["HTTP 404", "missing.wav"])
+        expectBitExact(captured: captured, expected: Self.first.samples16 + after.samples16, channels: 2)
+    }
 }

@@ -12,8 +12,11 @@ struct RangeRequest: Equatable, Sendable {
 /// What a stream's bytes look like from the reader's side: the file's first
 /// bytes (the header, kept for good), a window of read-ahead in a ring, and
 /// the file's last bytes when a decoder has asked for them. Pure bookkeeping
-/// over which bytes are where; `StreamBuffer` adds locking and waiting.
-struct StreamWindow {
+/// over which bytes are where; `RangeFetcher` adds locking and waiting.
+///
+/// Non-copyable: it owns the head and tail caches and frees them when it goes, so a copy can
+/// neither share them nor free them twice, and no owner has to remember a `deallocate()`.
+struct StreamWindow: ~Copyable {
     /// What a read found.
     enum ReadStep: Equatable {
         case copied(Int)
@@ -70,8 +73,7 @@ struct StreamWindow {
         tail = .allocate(byteCount: tailCapacity, alignment: 16)
     }
 
-    /// Frees the caches; the owner calls it once, when the stream closes.
-    func deallocate() {
+    deinit {
         head.deallocate()
         tail.deallocate()
     }

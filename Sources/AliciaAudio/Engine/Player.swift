@@ -5,13 +5,13 @@ import Synchronization
 
 // Thread map (keep it true):
 // | thread            | owns                                  | waits on                                   |
-// | caller (UI, CLI)  | nothing of the output                 | a subscription (condition or eventfd in its poll loop) |
+// | caller (UI, CLI)  | nothing of the output; it writes the core's commands (`PlayerCore.command`) and reads its status | a subscription (condition or eventfd in its poll loop) |
 // | alicia-fetch      | one entry's curl easy + multi handles (one thread per open entry: the one playing, the one prefetched) | `curl_multi_poll`, woken by `curl_multi_wakeup` |
-// | alicia-feeder     | the entries' decoders, skip silence, the stage chain (converter, speed, loudness, gain), the sink's write side, the frame map's writes, the running loudness meter | a fetcher's condition, PulseAudio's mainloop condition, its request condition (also: a whole-item loudness measure at a start) |
-// | alicia-loudness   | (matched loudness on) a measuring fetcher, decoder and libebur128 state of an item ahead | its job condition, a fetcher's condition; results go into the core's lock |
+// | alicia-feeder     | `FeederState`: the stage chain (converter, speed, loudness, gain), skip silence, the running loudness meter, the chunk buffer; the entries' decoders, the sink's write side; it publishes the status (the frame map, the entry heard, errors) | a fetcher's condition, PulseAudio's mainloop condition, its one wait on the core's condition (`awaitRequest`: a request, or a resume after the sleep timer, a whole-item loudness measure at a start, a step of the sound server's backoff) |
+// | alicia-loudness   | (matched loudness on) a measuring fetcher, decoder and libebur128 state of an item ahead | its job condition, a fetcher's condition; results go into the status |
 // | libpulse mainloop | nothing of ours                       | callbacks only record state and signal     |
-// Commands from the caller are recorded under the core's lock and wake whatever the feeder blocks
-// on; nothing sleeps on a guess.
+// Commands and status share the core's lock (`PlayerCore.shared`); a request asked wakes whatever
+// the feeder blocks on; nothing sleeps on a guess.
 
 /// A player: a queue of entries played gaplessly into one persistent output. Each entry is
 /// fetched with Range requests and decoded by libsndfile; the output (stage chain and PulseAudio
@@ -23,17 +23,20 @@ public final class Player: Sendable {
     private let defaultEvents: PlayerSubscription
 
     public convenience init(configuration: PlayerConfiguration = PlayerConfiguration()) {
-        self.init(configuration: configuration) { (format, name) throws(PlaybackError) -> any AudioSink in
-            try PulseStream(context: PulseContext.shared(), format: format, device: configuration.device,
-                            mediaName: name, role: configuration.role)
-        }
+        self.init(configuration: configuration, output: .pulse(configuration))
     }
 
-    /// A player writing to the sinks `makeSink` makes (a recording fake in unit tests).
-    init(configuration: PlayerConfiguration, makeSink: @escaping SinkMaker) {
+    /// A player writing to the sinks `makeSink` makes (a recording fake in unit tests), which hold
+    /// `downstreamSeconds` of audio between the feeder and the listener.
+    convenience init(configuration: PlayerConfiguration, makeSink: @escaping SinkMaker, downstreamSeconds: Double = 0) {
+        self.init(configuration: configuration,
+                  output: OutputDevice(serverName: "the recording sink", downstreamSeconds: downstreamSeconds, makeSink: makeSink))
+    }
+
+    init(configuration: PlayerConfiguration, output: OutputDevice) {
         let hub = EventHub()
         defaultEvents = hub.subscribe()
-        core = PlayerCore(configuration: configuration, hub: hub, makeSink: makeSink)
+        core = PlayerCore(configuration: configuration, hub: hub, output: output)
         core.start()
     }
 
@@ -45,15 +48,9 @@ public final class Player: Sendable {
 
     /// Replaces the queue with `items` and plays the one at `index` (from `start`, else its own start).
     public func play(_ items: [QueueItem], at index: Int = 0, from start: StartPosition? = nil) {
-        core.control.update { c in
-            c.queue.clear()
-            let ids = items.map { c.queue.append($0) }
-            c.errors.removeAll()
-            guard ids.indices.contains(index) else {
-                core.ask(.stop, &c)
-                return
-            }
-            core.ask(.play(ids[index], start.map { .position($0) } ?? .itemStart), &c)
+        core.command { c, _ in
+            let ids = c.replaceQueue(with: items)
+            c.ask(ids.indices.contains(index) ? .play(ids[index], start.map { .position($0) } ?? .itemStart) : .stop)
         }
         core.post(nil, .queueChanged)
     }
@@ -74,15 +71,15 @@ public final class Player: Sendable {
     /// plays at once. Returns its id.
     @discardableResult
     public func add(_ item: QueueItem, _ placement: Placement = .end, startIfIdle: Bool = false) -> QueueEntryID {
-        let id = core.control.update { c -> QueueEntryID in
+        let id = core.command { c, s -> QueueEntryID in
             let id = placement == .end ? c.queue.append(item) : c.queue.insertNext(item)
-            let resting = c.state == .idle || c.state == .ended || c.state == .failed
+            let resting = s.state == .idle || s.state == .ended || s.state == .failed
             if startIfIdle && resting && c.request == nil {
-                core.ask(.play(id, .itemStart), &c)
-            } else if c.item != nil && c.item?.entry != c.heard, c.queue.entry(after: c.heard ?? id)?.id == id {
+                c.ask(.play(id, .itemStart))
+            } else if s.item != nil && s.item?.entry != s.heard, c.queue.entry(after: s.heard ?? id)?.id == id {
                 // It now follows the entry heard, which another was already joined to: play on from
                 // the frame heard, so the join goes to this one.
-                replayHeard(&c)
+                replayHeard(&c, s)
             }
             return id
         }
@@ -93,14 +90,13 @@ public final class Player: Sendable {
     /// Removes an entry; removing the one playing moves on to what followed it.
     @discardableResult
     public func remove(_ id: QueueEntryID) -> Bool {
-        let removed = core.control.update { c -> Bool in
+        let removed = core.command { c, s -> Bool in
             let following = c.queue.entry(after: id).flatMap { $0.id == id ? nil : $0 }
-            let decoding = c.item?.entry
             guard c.queue.remove(id) else { return false }
-            if id == c.heard {
-                if let following { core.ask(.play(following.id, .itemStart), &c) } else { core.ask(.stop, &c) }
-            } else if id == decoding {
-                replayHeard(&c)
+            if id == s.heard {
+                c.ask(following.map { .play($0.id, .itemStart) } ?? .stop)
+            } else if id == s.item?.entry {
+                replayHeard(&c, s)
             }
             return true
         }
@@ -111,11 +107,11 @@ public final class Player: Sendable {
     /// Moves an entry to `position` in the queue.
     @discardableResult
     public func move(_ id: QueueEntryID, to position: Int) -> Bool {
-        let moved = core.control.update { c -> Bool in
-            let before = c.heard.flatMap { c.queue.entry(after: $0)?.id }
+        let moved = core.command { c, s -> Bool in
+            let before = s.heard.flatMap { c.queue.entry(after: $0)?.id }
             guard c.queue.move(id, to: position) else { return false }
-            let after = c.heard.flatMap { c.queue.entry(after: $0)?.id }
-            if before != after, c.item != nil, c.item?.entry != c.heard { replayHeard(&c) }
+            let after = s.heard.flatMap { c.queue.entry(after: $0)?.id }
+            if before != after, s.item != nil, s.item?.entry != s.heard { replayHeard(&c, s) }
             return true
         }
         if moved { core.post(id, .queueChanged) }
@@ -128,39 +124,39 @@ public final class Player: Sendable {
     /// for it from the old location is dropped when the join reaches it.
     @discardableResult
     public func relocate(_ id: QueueEntryID, to location: MediaLocation) -> Bool {
-        core.control.withLock { c -> Bool in
-            guard id != c.heard, id != c.item?.entry, c.taken?.entry != id else { return false }
+        core.command { c, s -> Bool in
+            guard id != s.heard, id != s.item?.entry, s.taken?.entry != id else { return false }
             return c.queue.relocate(id, to: location)
         }
     }
 
     /// Empties the queue and stops.
     public func clear() {
-        core.control.update { c in
+        core.command { c, _ in
             c.queue.clear()
-            core.ask(.stop, &c)
+            c.ask(.stop)
         }
         core.post(nil, .queueChanged)
     }
 
-    public var queue: PlayQueue { core.control.withLock { $0.queue } }
+    public var queue: PlayQueue { core.read { $0.commands.queue } }
 
     public func setLoop(_ mode: LoopMode) {
-        core.control.update { $0.queue.loop = mode }
+        core.command { c, _ in c.queue.loop = mode }
         core.post(nil, .queueChanged)
     }
 
     /// Entries leave the queue once heard to their end (the voice-note player's queue).
     public func setConsume(_ consume: Bool) {
-        core.control.update { $0.queue.consume = consume }
+        core.command { c, _ in c.queue.consume = consume }
     }
 
     /// Plays the entry `id` from its start.
     @discardableResult
     public func jump(to id: QueueEntryID, from start: StartPosition? = nil) -> Bool {
-        core.control.update { c -> Bool in
+        core.command { c, _ -> Bool in
             guard c.queue.entry(id) != nil else { return false }
-            core.ask(.play(id, start.map { .position($0) } ?? .itemStart), &c)
+            c.ask(.play(id, start.map { .position($0) } ?? .itemStart))
             return true
         }
     }
@@ -169,9 +165,9 @@ public final class Player: Sendable {
     /// press just before an entry ends moves exactly one entry). False when there is none.
     @discardableResult
     public func next() -> Bool {
-        core.control.update { c -> Bool in
-            guard let from = target(c), let next = c.queue.skipTarget(after: from) else { return false }
-            core.ask(.play(next.id, .itemStart), &c)
+        core.command { c, s -> Bool in
+            guard let from = target(c, s), let next = c.queue.skipTarget(after: from) else { return false }
+            c.ask(.play(next.id, .itemStart))
             return true
         }
     }
@@ -179,31 +175,31 @@ public final class Player: Sendable {
     /// Plays the entry before the one heard now. False when there is none.
     @discardableResult
     public func previous() -> Bool {
-        core.control.update { c -> Bool in
-            guard let from = target(c), let previous = c.queue.skipTarget(before: from) else { return false }
-            core.ask(.play(previous.id, .itemStart), &c)
+        core.command { c, s -> Bool in
+            guard let from = target(c, s), let previous = c.queue.skipTarget(before: from) else { return false }
+            c.ask(.play(previous.id, .itemStart))
             return true
         }
     }
 
     /// The entry a command is about: the one asked for last, else the one heard.
-    private func target(_ c: PlayerCore.Control) -> QueueEntryID? {
+    private func target(_ c: PlayerCommands, _ s: PlayerStatus) -> QueueEntryID? {
         if case .play(let entry, _)? = c.request { return entry }
         // A jump the feeder is carrying out: a second press moves on from there.
-        if c.request == nil, let taken = c.taken { return taken.entry }
-        return c.heard ?? c.queue.currentID
+        if c.request == nil, let taken = s.taken { return taken.entry }
+        return s.heard ?? c.queue.currentID
     }
 
     /// Plays on from the frame heard, dropping what was queued after it. Lock held.
-    private func replayHeard(_ c: inout PlayerCore.Control) {
+    private func replayHeard(_ c: inout PlayerCommands, _ s: PlayerStatus) {
         guard c.request == nil else { return }
         // During a jump or seek, go on from where it goes (the feeder reads the speed again there).
-        if let taken = c.taken, taken.start != .heard {
-            core.ask(.play(taken.entry, taken.start), &c)
+        if let taken = s.taken, taken.start != .heard {
+            c.ask(.play(taken.entry, taken.start))
             return
         }
-        guard let heard = c.heard else { return }
-        core.ask(.play(heard, .heard), &c)
+        guard let heard = s.heard else { return }
+        c.ask(.play(heard, .heard))
     }
 
     // MARK: Transport
@@ -213,26 +209,12 @@ public final class Player: Sendable {
     public func resume() { setPaused(false) }
 
     public func togglePause() {
-        let paused = core.control.withLock { $0.paused }
+        let paused = core.read { $0.commands.paused }
         setPaused(!paused)
     }
 
     private func setPaused(_ paused: Bool) {
-        let changed = core.control.update { c -> (QueueEntryID?, PlayerState)? in
-            guard c.paused != paused else { return nil }
-            c.paused = paused
-            c.sink?.setPaused(paused)
-            if paused && (c.state == .playing || c.state == .buffering || c.state == .loading) {
-                c.state = .paused
-                return (c.heard, .paused)
-            }
-            if !paused && c.state == .paused {
-                c.state = c.sink == nil ? .loading : .playing
-                return (c.heard, c.state)
-            }
-            return nil
-        }
-        if let (entry, state) = changed { core.post(entry, .stateChanged(state)) }
+        core.setPaused(paused)
     }
 
     /// Holds playback (true) for another player's focus, or lets it go; returns the exact frame
@@ -241,34 +223,19 @@ public final class Player: Sendable {
     /// are never blocked by it.
     @discardableResult
     public func setHeld(_ held: Bool) -> Int64? {
-        let sink = core.control.withLock { c -> (any AudioSink)? in
-            c.held = held
-            return c.sink
-        }
-        sink?.setHeld(held)
-        // Held, the sink's position is exact: the place to go on from if the server goes away while
-        // the other player has the focus (the last look, at the last write, was a little before it).
-        if held, let sink { core.rememberPlace(heardOn: sink) }
+        core.setHeld(held)
         return snapshot().positionFrames
     }
 
     /// Sets the listener's linear gain (1 = as decoded), ramped in over 20 ms.
     public func setVolume(_ linear: Double) {
-        core.control.update { c in
-            c.volume = max(0, linear)
-            c.duckRamp = PlayerCore.volumeRamp
-            c.gainChanged = true
-        }
+        core.command { c, _ in c.setVolume(linear, ramp: PlayerCore.volumeRamp) }
     }
 
     /// Lowers the output by `decibels` (0: back to full) over `ramp` seconds, for another player's
     /// focus. The listener's volume is a separate factor: it is not changed.
     public func setDuck(decibels: Double, ramp: Double) {
-        core.control.update { c in
-            c.duck = decibels >= 0 ? 1 : pow(10, decibels / 20)
-            c.duckRamp = ramp
-            c.gainChanged = true
-        }
+        core.command { c, _ in c.setDuck(decibels >= 0 ? 1 : pow(10, decibels / 20), ramp: ramp) }
     }
 
     /// The speeds `setSpeed` takes: half to three times as fast.
@@ -279,12 +246,12 @@ public final class Player: Sendable {
     @discardableResult
     public func setSpeed(_ speed: Double) -> Double {
         let clamped = min(max(speed, Self.speedRange.lowerBound), Self.speedRange.upperBound)
-        core.control.update { c in
+        core.command { c, s in
             guard c.speed != clamped else { return }
             c.speed = clamped
-            guard c.sink != nil, c.state != .ended, c.state != .failed else { return }
+            guard s.sink != nil, s.state != .ended, s.state != .failed else { return }
             if case .play? = c.request { return }
-            replayHeard(&c)
+            replayHeard(&c, s)
         }
         return clamped
     }
@@ -292,55 +259,48 @@ public final class Player: Sendable {
     /// Shortens pauses from the next frames decoded on (`.off`: no longer). A pause being held
     /// when the level changes is let out by the old rules. Positions stay in the entry's own time.
     public func setSilenceSkipping(_ level: SilenceSkipping) {
-        core.control.update { c in
+        core.command { c, _ in
             c.silenceSkipping = level
             // The feeder takes it at its next chunk; only its idle wait needs no waking.
         }
     }
 
-    public var silenceSkipping: SilenceSkipping { core.control.withLock { $0.silenceSkipping } }
+    public var silenceSkipping: SilenceSkipping { core.read { $0.commands.silenceSkipping } }
 
     /// Matched loudness: every entry brought to the target (LUFS) with its true peak under −1 dBTP,
     /// or `.off` (the samples untouched). A change plays on from the frame heard, as a speed does.
     public func setLoudness(_ matching: LoudnessMatching) {
-        core.control.update { c in
+        core.command { c, s in
             guard c.loudness != matching else { return }
             c.loudness = matching
-            guard c.sink != nil, c.state != .ended, c.state != .failed else { return }
+            guard s.sink != nil, s.state != .ended, s.state != .failed else { return }
             if case .play? = c.request { return }
-            replayHeard(&c)
+            replayHeard(&c, s)
         }
     }
 
-    public var loudness: LoudnessMatching { core.control.withLock { $0.loudness } }
+    public var loudness: LoudnessMatching { core.read { $0.commands.loudness } }
 
     /// Sets the sleep timer (`.off` cancels it). A `.after` timer counts playing time from now.
     public func setSleepTimer(_ timer: SleepTimer) {
-        core.control.update { c in
-            if case .after(let seconds) = timer {
-                c.sleep = .after(seconds: max(0, seconds))
-                c.sleepAnchor = c.played()
-            } else {
-                c.sleep = timer
-            }
-        }
+        core.command { c, s in c.sleep.set(timer, played: s.played()) }
     }
 
     /// The sleep timer, with the seconds of playing left now for `.after`.
     public var sleepTimer: SleepTimer {
-        core.control.withLock { c in c.sleepSecondsLeft().map { .after(seconds: $0) } ?? c.sleep }
+        core.read { $0.sleepTimer }
     }
 
     /// Seeks to `seconds` from the start of the entry heard now (or of the one being jumped to).
     public func seek(to seconds: Double) {
-        core.control.update { c in
-            switch aim(c) {
+        core.command { c, s in
+            switch aim(c, s) {
             case .frame(let entry, _, let format?):
                 var frame = FrameCount.of(seconds: max(0, seconds), rate: format.sampleRate)
                 if let frames = format.frames { frame = min(frame, frames) }
-                core.ask(.play(entry, .frame(frame)), &c)
+                c.ask(.play(entry, .frame(frame)))
             case .opening(let entry, _):
-                core.ask(.play(entry, .position(.seconds(max(0, seconds)))), &c)
+                c.ask(.play(entry, .position(.seconds(max(0, seconds)))))
             case .frame(_, _, nil), nil:
                 break
             }
@@ -350,16 +310,16 @@ public final class Player: Sendable {
     /// Seeks `delta` seconds from the position last asked for, while that seek is still pending or
     /// being carried out (so presses that arrive together add up), else from the position heard.
     public func seek(by delta: Double) {
-        core.control.update { c in
-            switch aim(c) {
+        core.command { c, s in
+            switch aim(c, s) {
             case .frame(let entry, let frame, let format?):
                 var target = max(0, frame + FrameCount.of(seconds: delta, rate: format.sampleRate))
                 if let frames = format.frames { target = min(target, frames) }
-                core.ask(.play(entry, .frame(target)), &c)
+                c.ask(.play(entry, .frame(target)))
             case .opening(let entry, let start):
                 switch start {
-                case .seconds(let seconds)?: core.ask(.play(entry, .position(.seconds(max(0, seconds + delta)))), &c)
-                case nil: core.ask(.play(entry, .position(.seconds(max(0, delta)))), &c)
+                case .seconds(let seconds)?: c.ask(.play(entry, .position(.seconds(max(0, seconds + delta)))))
+                case nil: c.ask(.play(entry, .position(.seconds(max(0, delta)))))
                 // A fraction of a length not known yet: the seconds cannot be added to it.
                 case .fraction?: break
                 }
@@ -372,13 +332,13 @@ public final class Player: Sendable {
     /// Seeks to a fraction (0…1) of the entry heard now (or of the one being jumped to).
     public func seek(toFraction fraction: Double) {
         let fraction = min(max(fraction, 0), 1)
-        core.control.update { c in
-            switch aim(c) {
+        core.command { c, s in
+            switch aim(c, s) {
             case .frame(let entry, _, let format?):
                 guard let frames = format.frames else { return }
-                core.ask(.play(entry, .frame(FrameCount.clamped(Double(frames) * fraction))), &c)
+                c.ask(.play(entry, .frame(FrameCount.clamped(Double(frames) * fraction))))
             case .opening(let entry, _):
-                core.ask(.play(entry, .position(.fraction(fraction))), &c)
+                c.ask(.play(entry, .position(.fraction(fraction))))
             case .frame(_, _, nil), nil:
                 break
             }
@@ -396,110 +356,111 @@ public final class Player: Sendable {
 
     /// What a seek starts from: the request pending, else the jump or seek the feeder is carrying
     /// out, else the frame heard (or where playback rests).
-    private func aim(_ c: PlayerCore.Control) -> Aim? {
+    private func aim(_ c: PlayerCommands, _ s: PlayerStatus) -> Aim? {
         var asked: (entry: QueueEntryID, start: PlayerCore.Start)?
         if case .play(let entry, let start)? = c.request {
             asked = (entry, start)
         } else if c.request == nil {
-            asked = c.taken
+            asked = s.taken
         }
         if let (entry, start) = asked {
-            let format = c.map.spans.first { $0.entry == entry }?.format ?? (c.opened?.entry == entry ? c.opened?.format : nil)
+            let format = s.map.spans.first { $0.entry == entry }?.format ?? (s.opened?.entry == entry ? s.opened?.format : nil)
             switch start {
             case .frame(let frame): return .frame(entry, frame, format)
             case .position(let position): return .opening(entry, position)
             case .itemStart: return .opening(entry, c.queue.entry(entry)?.item.start)
             case .heard:
                 // Where the listener is, which the feeder is about to read back exactly.
-                if let location = core.location(c) { return .frame(location.entry, location.sourceFrame, location.format) }
+                if let location = s.location() { return .frame(location.entry, location.sourceFrame, location.format) }
                 return nil
             }
         }
-        if let location = core.location(c) { return .frame(location.entry, location.sourceFrame, location.format) }
-        if let resting = c.resting { return .frame(resting.entry, resting.frame, resting.format) }
+        if let location = s.location() { return .frame(location.entry, location.sourceFrame, location.format) }
+        if let resting = s.resting { return .frame(resting.entry, resting.frame, resting.format) }
         return nil
     }
 
     /// Posts `.cueReached(id)` once when each cue's position of its entry is heard.
     public func setCues(_ cues: [PositionCue]) {
-        core.control.update { c in
-            c.cues = cues
-            c.firedCues.removeAll()
-        }
+        core.command { c, _ in c.setCues(cues) }
     }
 
     /// Stops playback and closes the stream; the queue stays. Returns once the output is closed.
     public func stop() {
-        let wasPlaying = core.control.update { c -> Bool in
-            let playing = !(c.idle && c.request == nil && c.sink == nil)
-            core.ask(.stop, &c)
-            return playing
-        }
-        core.control.withLock(waitingUntil: { ($0.idle && $0.request == nil) || $0.shutdown }) { _ in }
-        if wasPlaying { core.post(nil, .stopped) }
+        if core.stop() { core.post(nil, .stopped) }
     }
 
     public func snapshot() -> PlayerSnapshot {
         var snapshot = PlayerSnapshot()
-        core.control.withLock { c in
-            snapshot.state = c.state
-            snapshot.isHeld = c.held
-            snapshot.noSoundServer = c.soundServerLost
-            snapshot.volume = c.volume
-            snapshot.speed = c.speed
-            snapshot.queueCount = c.queue.count
-            snapshot.silenceSkipping = c.silenceSkipping
-            snapshot.silenceSavedTotal = c.silenceSavedTotal
-            snapshot.sleepTimer = c.sleepSecondsLeft().map { .after(seconds: $0) } ?? c.sleep
-            snapshot.loudness = c.loudness
-            snapshot.loudnessGain = c.loudnessGain
-            snapshot.limiterReduction = c.limiterReduction
-            var entry: QueueEntryID?
-            if let location = core.location(c) {
-                entry = location.entry
-                snapshot.positionFrames = location.sourceFrame
-                snapshot.format = location.format
-                let played = c.sink.map { $0.playedFrames() } ?? 0
-                let rate = Double(location.format.sampleRate)
-                let ratio = c.map.spans.last?.ratio ?? 1
-                let queued = Double(max(0, c.map.written - played)) * ratio / rate
-                var fetched = 0.0
-                if let opened = c.opened, opened.byteRate > 0, let item = c.item {
-                    fetched = Double(item.fetcher.bufferedBytes) / opened.byteRate
-                }
-                snapshot.bufferedAhead = queued + fetched
-            } else if let resting = c.resting {
-                entry = resting.entry
-                snapshot.positionFrames = resting.frame
-                snapshot.format = resting.format
-            } else {
-                entry = c.heard
-                if let opened = c.opened, opened.entry == entry { snapshot.format = opened.format }
-            }
-            snapshot.entry = entry ?? c.queue.currentID
-            if let entry = snapshot.entry {
-                snapshot.item = c.queue.entry(entry)?.item
-                snapshot.queueIndex = c.queue.index(of: entry)
-                snapshot.next = c.queue.entry(after: entry).flatMap { $0.id == entry && c.queue.loop != .entry ? nil : $0 }?.item
-                snapshot.error = c.errors[entry]
-                snapshot.silenceSaved = c.silenceSaved[entry] ?? 0
-                snapshot.truncated = c.truncated.contains(entry)
-            }
-            if let item = c.item, item.entry == snapshot.entry {
-                let fetcher = item.fetcher
-                snapshot.fetch = fetcher.statistics
-                if c.starving || c.state == .buffering || c.state == .loading {
-                    snapshot.refill = fetcher.rebufferProgress
-                    snapshot.reconnectingFor = fetcher.outageSeconds
-                    if snapshot.reconnectingFor != nil && c.state == .buffering { snapshot.state = .reconnecting }
-                }
-            }
+        core.read { state in
+            Self.settings(state.commands, state.status, into: &snapshot)
+            snapshot.sleepTimer = state.sleepTimer
+            Self.place(state.commands, state.status, into: &snapshot)
         }
         snapshot.duration = snapshot.format?.duration
         if let format = snapshot.format {
             snapshot.position = Double(snapshot.positionFrames) / Double(format.sampleRate)
         }
         return snapshot
+    }
+
+    /// The snapshot's state and settings. Lock held.
+    private static func settings(_ c: PlayerCommands, _ s: PlayerStatus, into snapshot: inout PlayerSnapshot) {
+        snapshot.state = s.state
+        snapshot.isHeld = c.held
+        snapshot.noSoundServer = s.soundServerLost
+        snapshot.volume = c.volume
+        snapshot.speed = c.speed
+        snapshot.queueCount = c.queue.count
+        snapshot.silenceSkipping = c.silenceSkipping
+        snapshot.silenceSavedTotal = s.silenceSavedTotal
+        snapshot.loudness = c.loudness
+        snapshot.loudnessGain = s.loudnessGain
+        snapshot.limiterReduction = s.limiterReduction
+    }
+
+    /// The entry heard, where in it, what is buffered ahead and what its fetcher does. Lock held
+    /// (PulseAudio's and the fetcher's are taken after it).
+    private static func place(_ c: PlayerCommands, _ s: PlayerStatus, into snapshot: inout PlayerSnapshot) {
+        var entry: QueueEntryID?
+        if let location = s.location() {
+            entry = location.entry
+            snapshot.positionFrames = location.sourceFrame
+            snapshot.format = location.format
+            let played = s.sink.map { $0.playedFrames() } ?? 0
+            let ratio = s.map.spans.last?.ratio ?? 1
+            let queued = Double(max(0, s.map.written - played)) * ratio / Double(location.format.sampleRate)
+            var fetched = 0.0
+            if let opened = s.opened, opened.byteRate > 0, let item = s.item {
+                fetched = Double(item.fetcher.bufferedBytes) / opened.byteRate
+            }
+            snapshot.bufferedAhead = queued + fetched
+        } else if let resting = s.resting {
+            entry = resting.entry
+            snapshot.positionFrames = resting.frame
+            snapshot.format = resting.format
+        } else {
+            entry = s.heard
+            if let opened = s.opened, opened.entry == entry { snapshot.format = opened.format }
+        }
+        snapshot.entry = entry ?? c.queue.currentID
+        if let entry = snapshot.entry {
+            snapshot.item = c.queue.entry(entry)?.item
+            snapshot.queueIndex = c.queue.index(of: entry)
+            snapshot.next = c.queue.entry(after: entry).flatMap { $0.id == entry && c.queue.loop != .entry ? nil : $0 }?.item
+            snapshot.error = s.errors[entry]
+            snapshot.silenceSaved = s.silenceSaved[entry] ?? 0
+            snapshot.truncated = s.truncated.contains(entry)
+        }
+        if let item = s.item, item.entry == snapshot.entry {
+            let fetcher = item.fetcher
+            snapshot.fetch = fetcher.statistics
+            if s.starving || s.state == .buffering || s.state == .loading {
+                snapshot.refill = fetcher.rebufferProgress
+                snapshot.reconnectingFor = fetcher.outageSeconds
+                if snapshot.reconnectingFor != nil && s.state == .buffering { snapshot.state = .reconnecting }
+            }
+        }
     }
 
     // MARK: Events

@@ -17,7 +17,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     // the fields marked "fetch thread only" are touched by `run` alone once `start`
     // has been called, and by `init` before that.
 
-    private struct Shared {
+    private struct Shared: ~Copyable {
         var window: StreamWindow
         var failure: PlaybackError?
         var interrupted = false
@@ -100,11 +100,9 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         if let path = location.filePath {
             var info = stat()
             guard stat(path, &info) == 0 else {
-                window.deallocate()
                 throw .cannotOpenFile(path: path, reason: String(cString: strerror(errno)))
             }
             guard (info.st_mode & S_IFMT) == S_IFREG else {
-                window.deallocate()
                 throw .cannotOpenFile(path: path, reason: "not a regular file")
             }
             window.totalSize = Int64(info.st_size)
@@ -115,7 +113,6 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
             multi = try CurlMulti()
             easy = try CurlEasy()
         } catch {
-            shared.withLock { $0.window.deallocate() }
             throw .network(url: location.display, reason: error.message)
         }
         configure(userAgent: userAgent)
@@ -147,16 +144,12 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         thread = NativeThread(name: "alicia-fetch") { [self] in run() }
     }
 
-    /// Stops the fetch thread and frees the buffers. Idempotent.
+    /// Stops the fetch thread (its buffers go with the fetcher). Idempotent.
     func close() {
         shared.update { $0.shutdown = true }
         multi.wakeUp()
         thread?.join()
         thread = nil
-    }
-
-    deinit {
-        shared.withLock { $0.window.deallocate() }
     }
 
     // MARK: ByteSource
@@ -257,7 +250,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
 
     /// Lock held: since the gate was armed, bytes have come at least twice as fast as they play,
     /// and a quarter of a second is buffered.
-    private static func linkIsFast(_ s: Shared, ahead: Int64) -> Bool {
+    private static func linkIsFast(_ s: borrowing Shared, ahead: Int64) -> Bool {
         guard s.byteRate > 0, Double(ahead) >= s.byteRate / 4 else { return false }
         // Judged on what has come since (a second's worth at least: a rate-limited server sends
         // its first tens of KiB in one burst), not on what was buffered before.
@@ -299,7 +292,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
 
     var statistics: FetchStatistics { shared.withLock { $0.statistics } }
 
-    private static func fetchThreadHasWork(_ s: Shared) -> Bool {
+    private static func fetchThreadHasWork(_ s: borrowing Shared) -> Bool {
         if s.transferPaused { return s.window.ring.free >= s.window.ring.capacity / 2 }
         return !s.transferRunning && s.window.nextRequest() != nil
     }

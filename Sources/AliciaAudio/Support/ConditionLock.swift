@@ -8,13 +8,13 @@ import Glibc
 /// blocking waits that another thread can end (new data, a seek, a shutdown).
 /// This is the one place that pairs them: a heap-allocated pthread mutex and a
 /// `CLOCK_MONOTONIC` condition.
-package final class ConditionLock<State>: @unchecked Sendable {
+package final class ConditionLock<State: ~Copyable>: @unchecked Sendable {
     // @unchecked: `state` is read and written only while `mutex` is held.
     private var state: State
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    package init(_ initial: State) {
+    package init(_ initial: consuming State) {
         state = initial
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)

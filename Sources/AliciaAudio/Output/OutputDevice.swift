@@ -1,0 +1,21 @@
+/// Makes the output stream for a format: PulseAudio in use, a recording fake in unit tests.
+typealias SinkMaker = @Sendable (_ format: AudioFormat, _ mediaName: String) throws(PlaybackError) -> any AudioSink
+
+/// Where a player's sound goes, as far as the core needs to know: how a stream is made, what the
+/// server is called when it goes away, and how much audio the device side holds. The core knows no
+/// sound server of its own; the PulseAudio value (`OutputDevice.pulse`) and the tests' recording
+/// sink each say these for themselves.
+struct OutputDevice: Sendable {
+    /// The server a player tries to reach, as a person would name it ("trying X again").
+    var serverName: String
+    /// Seconds of audio the sink holds between the feeder and the listener: the read-ahead counts
+    /// them, so the ring fetches only the rest.
+    var downstreamSeconds: Double
+    var makeSink: SinkMaker
+
+    init(serverName: String, downstreamSeconds: Double, makeSink: @escaping SinkMaker) {
+        self.serverName = serverName
+        self.downstreamSeconds = downstreamSeconds
+        self.makeSink = makeSink
+    }
+}

@@ -1,0 +1,93 @@
+// The output's side of a start: the sink flushed for a new segment, reopened in another format,
+// waited for while the sound server is away, closed. Feeder thread only.
+extension PlayerCore {
+    /// Drops what the sink holds and what the stages hold: a new segment starts. A sink that
+    /// cannot flush is closed (the next start opens another), not a failure.
+    func flushOutput() -> Request? {
+        let sink = shared.withLock { $0.status.sink }
+        feeder.chain?.reset()
+        guard let sink else { return nil }
+        switch sink.flush() {
+        case .done: break
+        case .interrupted: return shared.takeRequest()
+        case .failed(let error):
+            Log.info(.output, "flush failed: \(error.message)")
+            closeSink()
+        }
+        shared.withLock { s in
+            // Until the new segment is mapped, the listener stands where the old one stopped.
+            if let heard = s.status.heard, let location = s.status.map.locate(sink.playedFrames()), location.entry == heard {
+                s.status.resting = PlayerStatus.place(location)
+            }
+            s.rebaseSleep()
+            s.status.map.reset()
+        }
+        return nil
+    }
+
+    /// The output for `source` from `frame` (after a flush): the sink reopened in its format when
+    /// the stream's is another, waiting for a sound server that went away; no converter; the speed
+    /// set (returned).
+    func prepareOutput(for source: ItemSource, title: String, at frame: Int64) throws(Detour) -> Double {
+        guard let format = source.format else { throw .next(nil) }
+        if let sinkFormat = feeder.sinkFormat, sinkFormat != format.streamFormat {
+            closeSink()
+        }
+        if feeder.sinkFormat == nil {
+            while let error = openSink(format: format, title: title) {
+                guard feeder.recovery.waits(for: error) else { throw .next(entryFailed(source.entry, error: error, fatal: true)) }
+                if let request = feeder.recovery.waitStep(source.entry, frame: frame, error: error) { throw .next(request) }
+            }
+            feeder.recovery.answered()
+        }
+        feeder.chain?.replaceFront(nil) { $0 is FormatConverter }
+        let speed = shared.withLock { $0.commands.speed }
+        guard feeder.speedStage?.setSpeed(speed) ?? false else {
+            throw .next(entryFailed(source.entry, error: .audioOutput(reason: "out of memory changing the speed"), fatal: true))
+        }
+        return speed
+    }
+
+    private func openSink(format: AudioFormat, title: String) -> PlaybackError? {
+        let streamFormat = format.streamFormat
+        let sink: any AudioSink
+        do {
+            sink = try output.makeSink(streamFormat, title)
+        } catch {
+            return error
+        }
+        let gain = feeder.makeChain(for: streamFormat)
+        let held = shared.update { s -> Bool in
+            s.rebaseSleep()
+            s.status.sink = sink
+            s.status.sinkRate = streamFormat.sampleRate
+            s.status.map.reset()
+            sink.setPaused(s.commands.paused)
+            gain.setTarget(s.commands.gain, ramp: 0)
+            feeder.gainChangesApplied = s.commands.gainChanges
+            if s.commands.hasRequest { sink.interrupt() }
+            return s.commands.held
+        }
+        // A server round trip: not under the lock the UI's snapshots take. A release that came
+        // meanwhile found this sink not held yet: let go here.
+        if held {
+            sink.setHeld(true)
+            if !shared.withLock({ $0.commands.held }) { sink.setHeld(false) }
+        }
+        return nil
+    }
+
+    func closeSink() {
+        let sink = shared.withLock { s -> (any AudioSink)? in
+            defer {
+                s.rebaseSleep()
+                s.status.sink = nil
+                s.status.sinkRate = 0
+                s.status.map.reset()
+            }
+            return s.status.sink
+        }
+        sink?.close()
+        feeder.dropChain()
+    }
+}
