@@ -435,7 +435,12 @@ public final class Player: Sendable {
             core.ask(.stop, &c)
             return playing
         }
-        core.control.withLock(waitingUntil: { ($0.idle && $0.request == nil) || $0.shutdown }) { _ in }
+        let stopped = core.control.withLock(waitingUntil: { ($0.idle && $0.request == nil) || $0.shutdown },
+                                            timeout: core.feederPatience) { c in (c.idle && c.request == nil) || c.shutdown }
+        if !stopped {
+            core.feederStuck.store(true, ordering: .relaxed)
+            Log.warning(.engine, "stop: the feeder did not stop")
+        }
         if wasPlaying { core.post(nil, .stopped) }
     }
 
