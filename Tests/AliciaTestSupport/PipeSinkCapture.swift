@@ -79,7 +79,7 @@ public final class PipeSinkCapture: Sendable {
         // The pipe keeps this size while any end is open; the module opens the other end later.
         // A smaller limit (an unprivileged user with pipe-max-size lowered) leaves the default.
         _ = fcntl(fd, Self.setPipeSize, Self.pipeCapacity)
-        reader = FIFOReader(fd: fd, name: "capture \(sinkName)")
+        reader = FIFOReader(fd: fd, name: "capture \(sinkName)", frameBytes: format.bytesPerSample * channels)
         do {
             if server == nil { try TestEnvironment.requirePulseAudio() }
             module = Locked(try Pactl.loadModule("module-pipe-sink", Self.moduleArguments(fifoPath, sinkName, format, rate, channels),
@@ -132,6 +132,16 @@ public final class PipeSinkCapture: Sendable {
         return reader.state.withLock { $0.lastAudible != nil }
     }
 
+    /// Runs `action` once, on the reader's own thread, as soon as `audibleFrames` frames that are not
+    /// all zero have been read (at once if they have been already): for a test that must act at a
+    /// point of the playback (stop a server, kill a sound server) however late its own tasks are
+    /// scheduled. A task awaiting ``waitForAudio(timeout:)`` and then acting was seconds late when
+    /// the whole suite ran under a sanitizer, and by then the player had the whole file. `action`
+    /// may block (it holds up reading, not the sink: the FIFO holds a second of audio).
+    public func whenAudible(frames audibleFrames: Int = 1, _ action: @escaping @Sendable () -> Void) {
+        reader.when(audibleFrames: audibleFrames, action)
+    }
+
     /// Keeps reading until nothing but silence has arrived for `quietFor` (counted from this call at
     /// the earliest), or `timeout` passes; then unloads the sink and returns everything read, from
     /// the moment the sink was loaded. Call it after the player has exited.
@@ -181,15 +191,21 @@ private final class FIFOReader: Sendable {
         /// When the last chunk holding a non-zero byte arrived.
         var lastAudible: ContinuousClock.Instant?
         var stopRequested = false
+        /// Frames read that are not all zero.
+        var audibleFrames = 0
+        /// Waiting for `audibleFrames` to reach their count (``PipeSinkCapture/whenAudible(frames:_:)``).
+        var triggers: [(frames: Int, action: @Sendable () -> Void)] = []
     }
 
     let state = Locked(State())
     private let fd: Int32
+    private let frameBytes: Int
     /// Left by the reader thread once it has stopped reading.
     private let stopped = DispatchGroup()
 
-    init(fd: Int32, name: String) {
+    init(fd: Int32, name: String, frameBytes: Int) {
         self.fd = fd
+        self.frameBytes = frameBytes
         stopped.enter()
         let thread = Thread { [self] in
             readLoop()
@@ -198,12 +214,35 @@ private final class FIFOReader: Sendable {
         thread.start()
     }
 
+    /// Runs `action` on the reader thread once `frames` audible frames are in (now, if they are).
+    func when(audibleFrames frames: Int, _ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if state.audibleFrames >= frames { return true }
+            state.triggers.append((frames, action))
+            return false
+        }
+        if now { action() }
+    }
+
     /// Asks the thread to stop, waits for it (it polls every 50 ms) and closes the FIFO.
     func stop() {
         state.withLock { $0.stopRequested = true }
         if stopped.wait(timeout: .now() + .seconds(2)) == .success {
             close(fd)
         }
+    }
+
+    /// Whole frames not all zero among `bytes[from...]` (frames counted from the first byte read).
+    private static func audibleFrames(in bytes: [UInt8], from: Int, frameBytes: Int) -> Int {
+        var count = 0
+        var frame = from / frameBytes * frameBytes
+        bytes.withUnsafeBytes { all in
+            while frame + frameBytes <= all.count {
+                if AudioCompare.containsNonZeroByte(UnsafeRawBufferPointer(rebasing: all[frame..<frame + frameBytes])) { count += 1 }
+                frame += frameBytes
+            }
+        }
+        return count
     }
 
     private func readLoop() {
@@ -222,10 +261,17 @@ private final class FIFOReader: Sendable {
                     let bytes = UnsafeRawBufferPointer(rebasing: chunk[0..<count])
                     let audible = AudioCompare.containsNonZeroByte(bytes)
                     let now = ContinuousClock.now
-                    state.withLock { state in
+                    let due = state.withLock { state -> [@Sendable () -> Void] in
+                        let before = state.bytes.count
                         state.bytes.append(contentsOf: bytes)
                         if audible { state.lastAudible = now }
+                        guard audible else { return [] }
+                        state.audibleFrames += Self.audibleFrames(in: state.bytes, from: before, frameBytes: frameBytes)
+                        let ready = state.triggers.filter { $0.frames <= state.audibleFrames }
+                        state.triggers.removeAll { $0.frames <= state.audibleFrames }
+                        return ready.map(\.action)
                     }
+                    for action in due { action() }
                 }
             } else if count == 0 {
                 // No writer (the module has not opened the FIFO yet, or has closed it): POLLHUP would

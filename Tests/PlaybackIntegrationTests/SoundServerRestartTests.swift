@@ -58,12 +58,17 @@ struct SoundServerRestartTests {
             throw HarnessError("the test's own PulseAudio did not come up: \((try? String(contentsOfFile: directory.file("pulse.log"), encoding: .utf8)) ?? "")")
         }
 
-        private func killBlocking() {
+        /// Kills it and waits until it is reaped: blocking, for a capture's own thread.
+        func killBlocking() {
             let child = process.withLock { $0 }
             child?.send(SIGKILL)
             _ = child?.waitBlocking(timeout: .seconds(10))
             unlink(socket)
+            killed.withLock { $0 += 1 }
         }
+
+        /// How many times it has been killed.
+        let killed = Locked(0)
 
         deinit {
             // Without waiting: its reader thread reaps it.
@@ -170,11 +175,17 @@ struct SoundServerRestartTests {
         let result = try await Playback.gated { () async throws -> PlayerResult in
             let player = try PlayerProcess.start(["play", episodePath, "--voice-at", "1=" + notePath, "--device", capture.sinkName],
                                                  environment: ["PULSE_SERVER": pulse.server])
-            // A second and a half into the note, which starts at 1 s of the episode: 2.5 s after the
-            // first sound (counted from it, not from the capture's start, which waits for a slow start).
-            #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio")
-            try await Task.sleep(for: .milliseconds(2_500))
-            await pulse.kill()
+            // About a second and a half into the note, which starts at 1 s of the episode: once 2.5 s
+            // of sound have come out of the sink, counted in frames by the capture's own thread, which
+            // kills the server there. (A test task sleeping 2.5 s from the first sound woke after the
+            // whole 4 s note under a sanitizer.)
+            capture.whenAudible(frames: 120_000) { pulse.killBlocking() }
+            let deadline = ContinuousClock.now + .seconds(60) * TestEnvironment.hangGuardScale
+            while pulse.killed.withLock({ $0 }) == 0 {
+                guard player.isRunning, ContinuousClock.now < deadline else { throw HarnessError("the note never reached 1.5 s: \(player.commandLine)") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            // The outage itself: two seconds without a server.
             try await Task.sleep(for: .seconds(2))
             try await pulse.start()
             try capture.loadAgain()
