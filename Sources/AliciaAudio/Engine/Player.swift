@@ -437,10 +437,9 @@ public final class Player: Sendable {
         }
         let stopped = core.control.withLock(waitingUntil: { ($0.idle && $0.request == nil) || $0.shutdown },
                                             timeout: core.feederPatience) { c in (c.idle && c.request == nil) || c.shutdown }
-        if !stopped {
-            core.feederStuck.store(true, ordering: .relaxed)
-            Log.warning(.engine, "stop: the feeder did not stop")
-        }
+        // A feeder found stuck is not waited for again until it is seen stopped (it may recover).
+        core.feederStuck.store(!stopped, ordering: .relaxed)
+        if !stopped { Log.warning(.engine, "stop: the feeder did not stop") }
         if wasPlaying { core.post(nil, .stopped) }
     }
 
