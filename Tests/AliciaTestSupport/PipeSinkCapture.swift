@@ -106,6 +106,25 @@ public final class PipeSinkCapture: Sendable {
         module.withLock { $0 = index }
     }
 
+    /// The sink as a `pulseaudio -L` argument: for a daemon restarted with the sink already in it, so
+    /// that a player reconnecting at once finds its device (a `loadAgain` after the start raced the
+    /// player's reconnect, which then said "no sink named …"). Then call ``adoptReloadedModule()``.
+    public var moduleLoadLine: String {
+        (["module-pipe-sink"] + Self.moduleArguments(fifoPath, sinkName, format, rate, channels)).joined(separator: " ")
+    }
+
+    /// Takes the index of the sink's module in a daemon started with ``moduleLoadLine``.
+    public func adoptReloadedModule() throws {
+        let modules = try Pactl.run((server.map { ["--server=\($0)"] } ?? []) + ["list", "short", "modules"])
+        let mine = modules.split(separator: "\n").first { line in
+            line.split(separator: "\t").dropFirst(2).first?.split(separator: " ").contains("sink_name=\(sinkName)") == true
+        }
+        guard let index = mine?.split(separator: "\t").first.flatMap({ Int($0) }) else {
+            throw HarnessError("\(sinkName) is not among the modules: \(modules)")
+        }
+        module.withLock { $0 = index }
+    }
+
     public var bytesPerFrame: Int { format.bytesPerSample * channels }
 
     /// Unloads the sink now, as a device unplugged mid-play: its server moves the stream on it
@@ -191,8 +210,11 @@ private final class FIFOReader: Sendable {
         /// When the last chunk holding a non-zero byte arrived.
         var lastAudible: ContinuousClock.Instant?
         var stopRequested = false
-        /// Frames read that are not all zero.
+        /// Frames not all zero among the first `countedBytes` read: counted only while a trigger
+        /// waits, so a capture nobody asks this of reads as cheaply as before (a reader that falls
+        /// behind makes the sink drop audio).
         var audibleFrames = 0
+        var countedBytes = 0
         /// Waiting for `audibleFrames` to reach their count (``PipeSinkCapture/whenAudible(frames:_:)``).
         var triggers: [(frames: Int, action: @Sendable () -> Void)] = []
     }
@@ -216,7 +238,9 @@ private final class FIFOReader: Sendable {
 
     /// Runs `action` on the reader thread once `frames` audible frames are in (now, if they are).
     func when(audibleFrames frames: Int, _ action: @escaping @Sendable () -> Void) {
+        let frameBytes = self.frameBytes
         let now = state.withLock { state -> Bool in
+            Self.count(&state, frameBytes: frameBytes)
             if state.audibleFrames >= frames { return true }
             state.triggers.append((frames, action))
             return false
@@ -232,17 +256,28 @@ private final class FIFOReader: Sendable {
         }
     }
 
-    /// Whole frames not all zero among `bytes[from...]` (frames counted from the first byte read).
-    private static func audibleFrames(in bytes: [UInt8], from: Int, frameBytes: Int) -> Int {
-        var count = 0
-        var frame = from / frameBytes * frameBytes
-        bytes.withUnsafeBytes { all in
+    /// Counts the audible whole frames read since the last count (word by word where frames are whole words).
+    private static func count(_ state: inout State, frameBytes: Int) {
+        let words = frameBytes / 4
+        var frame = state.countedBytes
+        var audible = 0
+        state.bytes.withUnsafeBytes { all in
             while frame + frameBytes <= all.count {
-                if AudioCompare.containsNonZeroByte(UnsafeRawBufferPointer(rebasing: all[frame..<frame + frameBytes])) { count += 1 }
+                var nonZero = false
+                if frameBytes % 4 == 0 {
+                    for word in 0..<words where all.loadUnaligned(fromByteOffset: frame + 4 * word, as: UInt32.self) != 0 {
+                        nonZero = true
+                        break
+                    }
+                } else {
+                    nonZero = (frame..<frame + frameBytes).contains { all[$0] != 0 }
+                }
+                if nonZero { audible += 1 }
                 frame += frameBytes
             }
         }
-        return count
+        state.audibleFrames += audible
+        state.countedBytes = frame
     }
 
     private func readLoop() {
@@ -261,12 +296,12 @@ private final class FIFOReader: Sendable {
                     let bytes = UnsafeRawBufferPointer(rebasing: chunk[0..<count])
                     let audible = AudioCompare.containsNonZeroByte(bytes)
                     let now = ContinuousClock.now
+                    let frameBytes = self.frameBytes
                     let due = state.withLock { state -> [@Sendable () -> Void] in
-                        let before = state.bytes.count
                         state.bytes.append(contentsOf: bytes)
                         if audible { state.lastAudible = now }
-                        guard audible else { return [] }
-                        state.audibleFrames += Self.audibleFrames(in: state.bytes, from: before, frameBytes: frameBytes)
+                        guard !state.triggers.isEmpty else { return [] }
+                        Self.count(&state, frameBytes: frameBytes)
                         let ready = state.triggers.filter { $0.frames <= state.audibleFrames }
                         state.triggers.removeAll { $0.frames <= state.audibleFrames }
                         return ready.map(\.action)

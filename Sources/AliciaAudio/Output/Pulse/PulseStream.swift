@@ -34,8 +34,6 @@ final class PulseStream: AudioSink, @unchecked Sendable {
     private var minimumWrite = 0
     private var starved = false
     private var closed = false
-    /// The buffer has been grown from the start's to the playing one (`grow`).
-    private var grown = false
     /// The sink the stream plays on, and the move not yet taken (`takeMove`).
     private var device = ""
     private var move: SinkMove?
@@ -44,20 +42,13 @@ final class PulseStream: AudioSink, @unchecked Sendable {
     /// Bytes written in the current segment.
     private var segmentWritten: Int64 = 0
 
-    /// The buffer a stream starts with: a prebuffer of about one sink period (a pipe sink's tick is
-    /// 21.3 ms, an ALSA period 20–25 ms) under a target of 100 ms, so the first sound leaves as soon as
-    /// the first piece is queued and the server sets the sink's latency low for the start (as
-    /// PulseAudio's own clients and mpv start). Once the segment is released the stream grows to the
-    /// target below (`grow`, `pa_stream_set_buffer_attr`).
-    static let startPrebufferMicroseconds: UInt64 = 25_000
-    static let startTargetMicroseconds: UInt64 = 100_000
-    /// The buffer once playing: 500 ms, so the player (or the server) may go unscheduled for almost
-    /// half a second on a busy machine without an underrun; 200 ms gapped when a two-core machine was
+    /// Target buffer: 500 ms, so the player (or the server) may go unscheduled for almost half a
+    /// second on a busy machine without an underrun; 200 ms gapped when a two-core machine was
     /// installing packages (stalls of 340–450 ms were measured). Pause, seek and hold cork and flush,
     /// so they stay immediate; what the bigger buffer delays is a change of gain (about 0.5 s).
     static let targetLatencyMicroseconds: UInt64 = 500_000
-    /// After an underrun the server waits for this much before it plays on, and a later segment (a
-    /// seek) is held until it is queued: 200 ms, so a restart is not at once another underrun.
+    /// A segment starts once this much is queued (the server restarts after an underrun at the same
+    /// mark): prompt starts and seeks, whatever the target.
     static let prebufferMicroseconds: UInt64 = 200_000
     /// A write waits until the server has room for this much of the piece (or all of a smaller
     /// one), instead of writing whatever the server asked for: see `write`.
@@ -99,7 +90,13 @@ final class PulseStream: AudioSink, @unchecked Sendable {
 
     private func connect(device: String?) throws(PlaybackError) {
         let user = Unmanaged.passUnretained(self).toOpaque()
-        var attributes = bufferAttributes(target: Self.startTargetMicroseconds, prebuffer: Self.startPrebufferMicroseconds)
+        var attributes = pa_buffer_attr(
+            maxlength: UInt32.max,
+            tlength: UInt32(pa_usec_to_bytes(Self.targetLatencyMicroseconds, &sampleSpec)),
+            prebuf: UInt32(pa_usec_to_bytes(Self.prebufferMicroseconds, &sampleSpec)),
+            minreq: UInt32.max,
+            fragsize: UInt32.max
+        )
         let flags = pa_stream_flags_t(rawValue:
             PA_STREAM_START_CORKED.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue |
             PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_NOT_MONOTONIC.rawValue)
@@ -131,7 +128,10 @@ final class PulseStream: AudioSink, @unchecked Sendable {
                 let state = pa_stream_get_state(stream)
                 if state == PA_STREAM_READY {
                     self.device = pa_stream_get_device_name(stream).map { String(cString: $0) } ?? device ?? ""
-                    takeGrantedAttributes()
+                    let granted = pa_stream_get_buffer_attr(stream)?.pointee
+                    let prebuf = Int(granted?.prebuf ?? 0)
+                    let target = Int(granted?.tlength ?? 0)
+                    startThreshold = prebuf > 0 && prebuf < target ? prebuf : target / 2
                     return nil
                 }
                 if PA_STREAM_IS_GOOD(state) == 0 { return context.lastError }
@@ -145,40 +145,6 @@ final class PulseStream: AudioSink, @unchecked Sendable {
             }
             throw .audioOutput(reason: "cannot open a playback stream: \(failure)")
         }
-    }
-
-    private func bufferAttributes(target: UInt64, prebuffer: UInt64) -> pa_buffer_attr {
-        pa_buffer_attr(
-            maxlength: UInt32.max,
-            tlength: UInt32(pa_usec_to_bytes(target, &sampleSpec)),
-            prebuf: UInt32(pa_usec_to_bytes(prebuffer, &sampleSpec)),
-            minreq: UInt32.max,
-            fragsize: UInt32.max
-        )
-    }
-
-    /// A segment is held until the granted prebuffer is queued. Lock held.
-    private func takeGrantedAttributes() {
-        let granted = pa_stream_get_buffer_attr(stream)?.pointee
-        let prebuf = Int(granted?.prebuf ?? 0)
-        let target = Int(granted?.tlength ?? 0)
-        startThreshold = prebuf > 0 && prebuf < target ? prebuf : target / 2
-    }
-
-    /// Grows the buffer from the start's to the playing one, once: asked without waiting (the
-    /// server answers within a round trip; meanwhile writes go on against the old target). Lock
-    /// held. Wraps `pa_stream_set_buffer_attr`.
-    private func grow() {
-        guard !grown, !closed else { return }
-        grown = true
-        var attributes = bufferAttributes(target: Self.targetLatencyMicroseconds, prebuffer: Self.prebufferMicroseconds)
-        let user = Unmanaged.passUnretained(self).toOpaque()
-        let operation = pa_stream_set_buffer_attr(stream, &attributes, { _, success, user in
-            let me = PulseStream.from(user)
-            if success != 0, !me.closed { me.takeGrantedAttributes() }
-            me.context.signal()
-        }, user)
-        if let operation { pa_operation_unref(operation) }
     }
 
     private static func from(_ user: UnsafeMutableRawPointer?) -> PulseStream {
@@ -275,7 +241,6 @@ final class PulseStream: AudioSink, @unchecked Sendable {
         holding = false
         Log.debug(.output, "segment start: \(segmentWritten) bytes queued, uncorking")
         applyCork()
-        grow()
     }
 
     /// Corks while paused or holding. Lock held. Wraps `pa_stream_cork`.
