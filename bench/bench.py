@@ -272,13 +272,37 @@ def command(player, sink, url, start=None, speed=None, extra=None):
     return cmd
 
 
-def run(player, url, start=None, play_for=None, nginx=None, speed=None, extra=None):
-    """Starts a player; returns time to first audio, peak RSS, CPU seconds, bytes fetched, seconds audible."""
-    sink = Sink()
+class BusyLoops:
+    """`count` busy loops at normal priority (one per core on a two-core machine), for a `with`."""
+
+    def __init__(self, count=2):
+        self.count = count
+
+    def __enter__(self):
+        self.children = [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(self.count)]
+        return self
+
+    def __exit__(self, *exc):
+        for child in self.children:
+            child.kill()
+            child.wait()
+
+
+def run(player, url, start=None, play_for=None, nginx=None, speed=None, extra=None, then=None, env=None,
+        from_start=True, sink=None):
+    """Starts a player; returns time to first audio, peak RSS, CPU seconds, bytes fetched, seconds audible.
+    `then`: more URLs after `url` (a queue). `env`: the player's environment. `from_start`: False lets
+    alicia-player resume where the last run with the same state left the file."""
+    sink = sink or Sink()
     offset = nginx.log_size() if nginx else 0
+    cmd = command(player, sink.name, url, start, speed, extra)
+    if then:
+        cmd += then
+    if not from_start and player == "alicia-player":
+        cmd.remove("--from-start")
     began = time.monotonic()
-    process = subprocess.Popen(command(player, sink.name, url, start, speed, extra), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env=dict(os.environ, **(env or {})))
     deadline = began + 20
     while sink.first_audio is None and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.002)
@@ -294,6 +318,51 @@ def run(player, url, start=None, play_for=None, nginx=None, speed=None, extra=No
     audible = sink.audible_bytes / BYTE_RATE
     sink.close()
     return {"ttfa": ttfa, "rss": stats[0], "cpu": stats[1], "fetched": fetched, "audible": audible}
+
+
+def gaps_run(player, url, speed, seconds=20, loops=2):
+    """Plays `url` at `speed` for `seconds` of wall time with `loops` busy loops beside it, into a kept
+    capture; returns the silent runs between the first and the last audible frame (the test files
+    have no silent frame) and their longest, in seconds."""
+    import array
+    sink = Sink(keep=True)
+    with BusyLoops(loops):
+        result = run(player, url, play_for=seconds, speed=speed, sink=sink)
+    frames = array.array("I", bytes(sink.kept[:len(sink.kept) // 4 * 4]))
+    audible = [i for i in (next((i for i, v in enumerate(frames) if v), None),
+                           next((i for i in range(len(frames) - 1, -1, -1) if frames[i]), None)) if i is not None]
+    gaps, longest, silent = 0, 0, 0
+    if len(audible) == 2:
+        for v in frames[audible[0]:audible[1] + 1]:
+            if v == 0:
+                silent += 1
+            elif silent:
+                gaps, longest, silent = gaps + 1, max(longest, silent), 0
+    result.update({"gaps": gaps, "longest": longest / RATE})
+    return result
+
+
+def resume_run(url):
+    """alicia-player plays `url` for 3 s and is stopped (SIGINT); a second run with the same state
+    resumes there: its time to first audio."""
+    state = tempfile.mkdtemp(prefix="alicia-bench-state.")
+    try:
+        run("alicia-player", url, play_for=3, env={"XDG_STATE_HOME": state})
+        return run("alicia-player", url, env={"XDG_STATE_HOME": state}, from_start=False)
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
+
+
+def cache_run(url):
+    """alicia-player downloads `url` into an empty cache, then plays it (from the cache): its time to
+    first audio."""
+    cache = tempfile.mkdtemp(prefix="alicia-bench-cache.")
+    try:
+        subprocess.run([os.path.join(ROOT, ".build/release/alicia-player"), "download", url], check=True,
+                       env=dict(os.environ, XDG_CACHE_HOME=cache), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return run("alicia-player", url, env={"XDG_CACHE_HOME": cache})
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
 
 
 def join_gap_run(player, first, second):
@@ -543,7 +612,7 @@ def main():
         if args.only and args.only.lower() not in title.lower():
             return
         results = {}
-        for player in (only or players) + ([include_paplay[0]] if include_paplay else []):
+        for player in list(only or players) + ([include_paplay[0]] if include_paplay else []):
             samples = []
             for _ in range(runs or args.runs):
                 samples.append(make(player)[key])
@@ -559,11 +628,32 @@ def main():
 
     try:
         two_hours = nginx.url("two-hours.wav")
-        compare("Time to first audio, from the start (HTTP)", "ttfa", "ms", 1000, 0,
-                lambda p: run(p, two_hours, nginx=nginx) if p != "paplay" else
-                run(p, os.path.join(media, "ten-minutes.wav")), include_paplay=["paplay"])
-        compare("Time to first audio, --start 1:00:00 of 2 h (HTTP)", "ttfa", "ms", 1000, 0,
-                lambda p: run(p, two_hours, start="3600", nginx=nginx))
+        ten_local = os.path.join(media, "ten-minutes.wav")
+
+        def first_audio(title, make, only=None, floor=None):
+            """A first-audio row, with paplay's (a local file from its start: the floor; `floor` says
+            how, when not plainly) in the same run."""
+            compare(f"Time to first audio, {title}", "ttfa", "ms", 1000, 0,
+                    lambda p: make(p) if p != "paplay" else (floor or (lambda q: run(q, ten_local)))(p),
+                    include_paplay=["paplay"], only=only)
+
+        first_audio("a local file", lambda p: run(p, ten_local))
+        first_audio("from the start (HTTP)", lambda p: run(p, two_hours, nginx=nginx))
+        first_audio("--start 1:00:00 of 2 h (HTTP)", lambda p: run(p, two_hours, start="3600", nginx=nginx))
+        first_audio("the first item of a queue of two (HTTP)",
+                    lambda p: run(p, two_hours, nginx=nginx, then=[nginx.url("ten-minutes.wav")]))
+        first_audio("from a resume position (HTTP; alicia-player only)", lambda p: resume_run(nginx.url("ten-minutes.wav")),
+                    only=["alicia-player"])
+        first_audio("from the cache (alicia-player only)", lambda p: cache_run(nginx.url("ten-minutes.wav")),
+                    only=["alicia-player"])
+
+        def under_load(p):
+            with BusyLoops(2):
+                return run(p, ten_local)
+
+        first_audio("a local file, two busy loops beside it", under_load, floor=under_load)
+        compare("2x speed for 20 s with two busy loops beside it (HTTP): gaps in the sound (silent runs)", "gaps", "gaps", 1, 0,
+                lambda p: gaps_run(p, two_hours, speed=2))
         compare("Seek to audio: to 50 % of 2 h while playing (HTTP)", "seek", "ms", 1000, 0,
                 lambda p: seek_run(p, two_hours, os.path.join(media, "two-hours.wav")), runs=3 * args.runs)
         compare("Seek, the player's part: command to uncorked with the prebuffer queued", "engine", "ms", 1000, 1,
@@ -624,10 +714,13 @@ def main():
     }
     with open("/proc/meminfo") as f:
         memory = int(f.readline().split()[1]) / 2**20
-    table = ["| figure | alicia-player | mpv | paplay | alicia-player / mpv |", "| --- | --- | --- | --- | --- |"]
+    table = ["| figure | alicia-player | mpv | paplay | alicia-player / mpv | alicia-player / paplay |",
+             "| --- | --- | --- | --- | --- | --- |"]
     for title, results, ratio in rows:
+        a, floor = results["alicia-player"][1], results.get("paplay", ("", None))[1]
+        to_paplay = f"{a / floor:.2f}" if a is not None and floor else ""
         table.append(f"| {title} | {results['alicia-player'][0]} | {results.get('mpv', results.get('curl', ('',)))[0]} | "
-                     f"{results.get('paplay', ('',))[0]} | {f'{ratio:.2f}' if ratio is not None else 'n/a'} |")
+                     f"{results.get('paplay', ('',))[0]} | {f'{ratio:.2f}' if ratio is not None else 'n/a'} | {to_paplay} |")
     played = 10 * BYTE_RATE / 2**20
     text = "\n".join([
         "# Benchmarks",
@@ -640,6 +733,14 @@ def main():
         f"For reference, 10 s of the test audio is {played:.2f} MiB; alicia-player's read-ahead is 10 s more.",
         "",
         *table,
+        "",
+        "First audio: from starting the player to the first non-silent byte out of its sink; paplay plays",
+        "the 10-minute WAV from a local file on every first-audio row, in the same run, as the floor",
+        "(libpulse and libsndfile, nothing else). The resume row plays 3 s, stops (SIGINT) and starts again",
+        "with the same state; the cache row downloads the file first. Under load: two busy loops",
+        "(`sh -c 'while :; do :; done'`) at normal priority beside the player, one per core. Gaps at 2x:",
+        "silent runs between the first and the last audible frame of a 20 s capture (the noise has no",
+        "silent frame of its own).",
         "",
         "Seek to audio: alicia-player gets the Studio's `5` key through a pseudo-terminal, mpv an",
         "absolute-percent seek on its IPC socket; timed from the command to the first frame of the target",

@@ -33,6 +33,16 @@ public enum Pactl {
         return index
     }
 
+    /// The names of the sinks the server lists now (`pactl list short sinks`, its second column):
+    /// whole names, since one capture's name is a prefix of others' (`…_1` of `…_12`).
+    public static func sinkNames(server: String? = nil) throws -> Set<String> {
+        let output = try run((server.map { ["--server=\($0)"] } ?? []) + ["list", "short", "sinks"])
+        return Set(output.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: "\t")
+            return fields.count > 1 ? String(fields[1]) : nil
+        })
+    }
+
     public static func unloadModule(_ index: Int, server: String? = nil) throws {
         try run((server.map { ["--server=\($0)"] } ?? []) + ["unload-module", String(index)], timeout: .seconds(30))
     }

@@ -79,7 +79,7 @@ public final class PipeSinkCapture: Sendable {
         // The pipe keeps this size while any end is open; the module opens the other end later.
         // A smaller limit (an unprivileged user with pipe-max-size lowered) leaves the default.
         _ = fcntl(fd, Self.setPipeSize, Self.pipeCapacity)
-        reader = FIFOReader(fd: fd, name: "capture \(sinkName)")
+        reader = FIFOReader(fd: fd, name: "capture \(sinkName)", frameBytes: format.bytesPerSample * channels)
         do {
             if server == nil { try TestEnvironment.requirePulseAudio() }
             module = Locked(try Pactl.loadModule("module-pipe-sink", Self.moduleArguments(fifoPath, sinkName, format, rate, channels),
@@ -103,6 +103,25 @@ public final class PipeSinkCapture: Sendable {
     /// restarted.
     public func loadAgain() throws {
         let index = try Pactl.loadModule("module-pipe-sink", Self.moduleArguments(fifoPath, sinkName, format, rate, channels), server: server)
+        module.withLock { $0 = index }
+    }
+
+    /// The sink as a `pulseaudio -L` argument: for a daemon restarted with the sink already in it, so
+    /// that a player reconnecting at once finds its device (a `loadAgain` after the start raced the
+    /// player's reconnect, which then said "no sink named …"). Then call ``adoptReloadedModule()``.
+    public var moduleLoadLine: String {
+        (["module-pipe-sink"] + Self.moduleArguments(fifoPath, sinkName, format, rate, channels)).joined(separator: " ")
+    }
+
+    /// Takes the index of the sink's module in a daemon started with ``moduleLoadLine``.
+    public func adoptReloadedModule() throws {
+        let modules = try Pactl.run((server.map { ["--server=\($0)"] } ?? []) + ["list", "short", "modules"])
+        let mine = modules.split(separator: "\n").first { line in
+            line.split(separator: "\t").dropFirst(2).first?.split(separator: " ").contains("sink_name=\(sinkName)") == true
+        }
+        guard let index = mine?.split(separator: "\t").first.flatMap({ Int($0) }) else {
+            throw HarnessError("\(sinkName) is not among the modules: \(modules)")
+        }
         module.withLock { $0 = index }
     }
 
@@ -130,6 +149,16 @@ public final class PipeSinkCapture: Sendable {
             try? await Task.sleep(for: .milliseconds(20))
         }
         return reader.state.withLock { $0.lastAudible != nil }
+    }
+
+    /// Runs `action` once, on the reader's own thread, as soon as `audibleFrames` frames that are not
+    /// all zero have been read (at once if they have been already): for a test that must act at a
+    /// point of the playback (stop a server, kill a sound server) however late its own tasks are
+    /// scheduled. A task awaiting ``waitForAudio(timeout:)`` and then acting was seconds late when
+    /// the whole suite ran under a sanitizer, and by then the player had the whole file. `action`
+    /// may block (it holds up reading, not the sink: the FIFO holds a second of audio).
+    public func whenAudible(frames audibleFrames: Int = 1, _ action: @escaping @Sendable () -> Void) {
+        reader.when(audibleFrames: audibleFrames, action)
     }
 
     /// Keeps reading until nothing but silence has arrived for `quietFor` (counted from this call at
@@ -181,15 +210,24 @@ private final class FIFOReader: Sendable {
         /// When the last chunk holding a non-zero byte arrived.
         var lastAudible: ContinuousClock.Instant?
         var stopRequested = false
+        /// Frames not all zero among the first `countedBytes` read: counted only while a trigger
+        /// waits, so a capture nobody asks this of reads as cheaply as before (a reader that falls
+        /// behind makes the sink drop audio).
+        var audibleFrames = 0
+        var countedBytes = 0
+        /// Waiting for `audibleFrames` to reach their count (``PipeSinkCapture/whenAudible(frames:_:)``).
+        var triggers: [(frames: Int, action: @Sendable () -> Void)] = []
     }
 
     let state = Locked(State())
     private let fd: Int32
+    private let frameBytes: Int
     /// Left by the reader thread once it has stopped reading.
     private let stopped = DispatchGroup()
 
-    init(fd: Int32, name: String) {
+    init(fd: Int32, name: String, frameBytes: Int) {
         self.fd = fd
+        self.frameBytes = frameBytes
         stopped.enter()
         let thread = Thread { [self] in
             readLoop()
@@ -198,12 +236,48 @@ private final class FIFOReader: Sendable {
         thread.start()
     }
 
+    /// Runs `action` on the reader thread once `frames` audible frames are in (now, if they are).
+    func when(audibleFrames frames: Int, _ action: @escaping @Sendable () -> Void) {
+        let frameBytes = self.frameBytes
+        let now = state.withLock { state -> Bool in
+            Self.count(&state, frameBytes: frameBytes)
+            if state.audibleFrames >= frames { return true }
+            state.triggers.append((frames, action))
+            return false
+        }
+        if now { action() }
+    }
+
     /// Asks the thread to stop, waits for it (it polls every 50 ms) and closes the FIFO.
     func stop() {
         state.withLock { $0.stopRequested = true }
         if stopped.wait(timeout: .now() + .seconds(2)) == .success {
             close(fd)
         }
+    }
+
+    /// Counts the audible whole frames read since the last count (word by word where frames are whole words).
+    private static func count(_ state: inout State, frameBytes: Int) {
+        let words = frameBytes / 4
+        var frame = state.countedBytes
+        var audible = 0
+        state.bytes.withUnsafeBytes { all in
+            while frame + frameBytes <= all.count {
+                var nonZero = false
+                if frameBytes % 4 == 0 {
+                    for word in 0..<words where all.loadUnaligned(fromByteOffset: frame + 4 * word, as: UInt32.self) != 0 {
+                        nonZero = true
+                        break
+                    }
+                } else {
+                    nonZero = (frame..<frame + frameBytes).contains { all[$0] != 0 }
+                }
+                if nonZero { audible += 1 }
+                frame += frameBytes
+            }
+        }
+        state.audibleFrames += audible
+        state.countedBytes = frame
     }
 
     private func readLoop() {
@@ -222,10 +296,17 @@ private final class FIFOReader: Sendable {
                     let bytes = UnsafeRawBufferPointer(rebasing: chunk[0..<count])
                     let audible = AudioCompare.containsNonZeroByte(bytes)
                     let now = ContinuousClock.now
-                    state.withLock { state in
+                    let frameBytes = self.frameBytes
+                    let due = state.withLock { state -> [@Sendable () -> Void] in
                         state.bytes.append(contentsOf: bytes)
                         if audible { state.lastAudible = now }
+                        guard !state.triggers.isEmpty else { return [] }
+                        Self.count(&state, frameBytes: frameBytes)
+                        let ready = state.triggers.filter { $0.frames <= state.audibleFrames }
+                        state.triggers.removeAll { $0.frames <= state.audibleFrames }
+                        return ready.map(\.action)
                     }
+                    for action in due { action() }
                 }
             } else if count == 0 {
                 // No writer (the module has not opened the FIFO yet, or has closed it): POLLHUP would

@@ -34,12 +34,18 @@ public enum PlayerProcess {
     /// the completion cache) inside it, so no run writes the user's. Matched loudness is off unless
     /// the test says otherwise (`--loudness`, or `ALICIA_LOUDNESS` in `environment`): most tests
     /// compare the samples played with the file's, bit for bit.
-    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
+    ///
+    /// `niceness` runs it under `nice -n NICENESS` (every thread of it, from its first), for tests
+    /// of a player starved of CPU.
+    public static func start(_ arguments: [String], environment: [String: String] = [:], niceness: Int? = nil) throws -> ChildProcess {
         var environment = environment
         if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = try freshStateDirectory() }
         if environment["XDG_CACHE_HOME"] == nil, let state = environment["XDG_STATE_HOME"] { environment["XDG_CACHE_HOME"] = state + "/cache" }
         if environment["ALICIA_LOUDNESS"] == nil { environment["ALICIA_LOUDNESS"] = "off" }
         try isolate(&environment)
+        if let niceness {
+            return try ChildProcess("nice", ["-n", String(niceness), executablePath()] + arguments, environment: environment)
+        }
         return try ChildProcess(executablePath(), arguments, environment: environment)
     }
 

@@ -328,14 +328,15 @@ struct PipeSinkCaptureTests {
     @Test("the sink is gone after finish")
     func unloadsTheSink() async throws {
         let capture = try PipeSinkCapture()
-        #expect(try Pactl.run(["list", "short", "sinks"]).contains(capture.sinkName))
+        #expect(try Pactl.sinkNames().contains(capture.sinkName))
         _ = await capture.finish(quietFor: .milliseconds(100))
         // PulseAudio unloads a module from its main loop after `pactl unload-module` has returned; a
         // loaded machine can take seconds. The bound is a hang guard (30 s), not a figure.
         var present = true
         for _ in 0..<300 where present {
             // A pactl that fails for a moment (a busy server) is asked again.
-            present = (try? Pactl.run(["list", "short", "sinks"]))?.contains(capture.sinkName) ?? true
+            // Whole names: a substring match found another test's `…_12` where `…_1` had gone.
+            present = (try? Pactl.sinkNames())?.contains(capture.sinkName) ?? true
             if present { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(!present, "\(capture.sinkName) still listed 30 s after finish")

@@ -47,6 +47,16 @@ struct PlaybackErrorTests {
         expectErrorLine(result, status: 1, containing: ["cannot decode"])
     }
 
+    /// Guards the hang the fuzzer found (RIFFHeaderCheck): the player spun in libsndfile at full CPU
+    /// on this header and did not even end on SIGTERM.
+    @Test("a WAV header libsndfile would parse forever: one line, exit 1")
+    func headerParsedForever() async throws {
+        let tests = String(#filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(separator: "/"))
+        let path = tests + "/Fuzz/audio-header/list-negative-jump"
+        let result = try await Playback.run(["play", path, "--no-ipc"])
+        expectErrorLine(result, status: 1, containing: ["cannot decode", "LIST", "forever"])
+    }
+
     /// The header claims 3 s, the file holds 1.5 s: play the 1.5 s exactly, then say so.
     @Test("truncated WAV plays what is there, then reports the truncation")
     func truncated() async throws {

@@ -32,10 +32,12 @@ struct ReliabilityTests {
         let socket = directory.file("socket")
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.gated { () async throws -> PlayerResult in
+            // The server goes at the first sound, from the capture's own thread: a test task waiting
+            // for it was seconds late under a sanitizer, when the player already had the whole file.
+            capture.whenAudible { server.stop() }
             let player = try PlayerProcess.start(["play", server.url("/slow/episode.wav"), "--read-ahead", "2", "--ipc", socket,
                                                   "--device", capture.sinkName])
             #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio")
-            server.stop()
             #expect(try await Self.waitForState("reconnecting", socket: socket, player: player), "the state never showed reconnecting")
             try await Task.sleep(for: .seconds(15))
             #expect(player.isRunning, "the player gave up during a 15 s outage")
@@ -77,10 +79,10 @@ struct ReliabilityTests {
         let state = try PlayerProcess.freshStateDirectory()
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.gated { () async throws -> PlayerResult in
+            capture.whenAudible { server.stop() }
             let player = try PlayerProcess.start(["play", server.url("/slow/episode.wav"), "--read-ahead", "2", "--give-up-after", "5",
                                                   "--device", capture.sinkName], environment: ["XDG_STATE_HOME": state])
             #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio")
-            server.stop()
             return try await PlayerProcess.result(of: player, timeout: .seconds(60))
         }
         _ = await capture.finish(quietFor: .milliseconds(200))
@@ -163,15 +165,19 @@ struct ReliabilityTests {
         try server.serve(first, as: "changing.wav")
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.gated { () async throws -> PlayerResult in
+            // Another file, another date: what nginx sends as Last-Modified changes. Put in place at
+            // the first sound, from the capture's own thread (a test task was late enough under a
+            // sanitizer for the player to have the whole first file).
+            try server.serve(second, as: "changing.wav.new")
+            let directory = server.fixturesDirectory
+            capture.whenAudible {
+                var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+                utimensat(AT_FDCWD, directory + "/changing.wav.new", &times, 0)
+                rename(directory + "/changing.wav.new", directory + "/changing.wav")
+            }
             let player = try PlayerProcess.start(["play", server.url("/slow/changing.wav"), "--read-ahead", "2",
                                                   "--device", capture.sinkName])
             #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio")
-            // Another file, another date: what nginx sends as Last-Modified changes.
-            let path = server.fixturesDirectory + "/changing.wav"
-            try server.serve(second, as: "changing.wav.new")
-            var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
-            utimensat(AT_FDCWD, server.fixturesDirectory + "/changing.wav.new", &times, 0)
-            rename(server.fixturesDirectory + "/changing.wav.new", path)
             return try await PlayerProcess.result(of: player, timeout: .seconds(60))
         }
         let captured = ScriptCommandTests.withoutSilentFrames(await capture.finishInt16())

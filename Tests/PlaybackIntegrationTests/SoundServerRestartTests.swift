@@ -33,21 +33,22 @@ struct SoundServerRestartTests {
             return pulse
         }
 
-        func start() async throws {
-            try await BlockingWork.run { try self.startBlocking() }
+        /// Starts the daemon, with `loading` (`-L` lines: a capture's sink) in it from the first client on.
+        func start(loading: [String] = []) async throws {
+            try await BlockingWork.run { try self.startBlocking(loading: loading) }
         }
 
         func kill() async {
             await BlockingWork.run { self.killBlocking() }
         }
 
-        private func startBlocking() throws {
+        private func startBlocking(loading: [String]) throws {
             let child = try ChildProcess("pulseaudio", [
                 "-n", "--daemonize=no", "--use-pid-file=no", "--system=no", "--exit-idle-time=-1", "--disallow-exit",
                 "--realtime=no", "--high-priority=no", "--log-target=file:\(directory.file("pulse.log"))",
                 "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(socket)",
                 "-L", "module-null-sink sink_name=own_null",
-            ], environment: ["HOME": directory.file("home"), "XDG_RUNTIME_DIR": directory.file("runtime")])
+            ] + loading.flatMap { ["-L", $0] }, environment: ["HOME": directory.file("home"), "XDG_RUNTIME_DIR": directory.file("runtime")])
             process.withLock { $0 = child }
             // A hang guard while it comes up.
             for _ in 0..<100 {
@@ -58,12 +59,17 @@ struct SoundServerRestartTests {
             throw HarnessError("the test's own PulseAudio did not come up: \((try? String(contentsOfFile: directory.file("pulse.log"), encoding: .utf8)) ?? "")")
         }
 
-        private func killBlocking() {
+        /// Kills it and waits until it is reaped: blocking, for a capture's own thread.
+        func killBlocking() {
             let child = process.withLock { $0 }
             child?.send(SIGKILL)
             _ = child?.waitBlocking(timeout: .seconds(10))
             unlink(socket)
+            killed.withLock { $0 += 1 }
         }
+
+        /// How many times it has been killed.
+        let killed = Locked(0)
 
         deinit {
             // Without waiting: its reader thread reaps it.
@@ -84,9 +90,14 @@ struct SoundServerRestartTests {
         let (result, state) = try await Playback.gated { () async throws -> (PlayerResult, String) in
             let player = try PlayerProcess.start(["play", path, "--ipc", socket, "--device", capture.sinkName],
                                                  environment: ["PULSE_SERVER": pulse.server])
-            #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio")
-            try await Task.sleep(for: .seconds(1))
-            await pulse.kill()
+            // Killed a second into the episode, counted in frames out of the sink by the capture's own
+            // thread (a test task sleeping a second can wake after the 6 s episode on a busy run).
+            capture.whenAudible(frames: 48_000) { pulse.killBlocking() }
+            let deadline = ContinuousClock.now + .seconds(60) * TestEnvironment.hangGuardScale
+            while pulse.killed.withLock({ $0 }) == 0 {
+                guard player.isRunning, ContinuousClock.now < deadline else { throw HarnessError("the episode never reached 1 s: \(player.commandLine)") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
             // While it is gone, the player holds its place and says which server it tries.
             var status = ""
             for _ in 0..<50 {
@@ -95,8 +106,10 @@ struct SoundServerRestartTests {
                 try await Task.sleep(for: .milliseconds(100))
             }
             try await Task.sleep(for: .seconds(2))
-            try await pulse.start()
-            try capture.loadAgain()
+            // The sink is in the daemon before any client can connect: the player, retrying all
+            // along, finds its device at once.
+            try await pulse.start(loading: [capture.moduleLoadLine])
+            try capture.adoptReloadedModule()
             return (try await PlayerProcess.result(of: player, timeout: .seconds(60)), status)
         }
         let captured = ScriptCommandTests.withoutSilentFrames(await capture.finishInt16())
@@ -170,14 +183,22 @@ struct SoundServerRestartTests {
         let result = try await Playback.gated { () async throws -> PlayerResult in
             let player = try PlayerProcess.start(["play", episodePath, "--voice-at", "1=" + notePath, "--device", capture.sinkName],
                                                  environment: ["PULSE_SERVER": pulse.server])
-            // A second and a half into the note, which starts at 1 s of the episode: 2.5 s after the
-            // first sound (counted from it, not from the capture's start, which waits for a slow start).
-            #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio")
-            try await Task.sleep(for: .milliseconds(2_500))
-            await pulse.kill()
+            // About a second and a half into the note, which starts at 1 s of the episode: once 2.5 s
+            // of sound have come out of the sink, counted in frames by the capture's own thread, which
+            // kills the server there. (A test task sleeping 2.5 s from the first sound woke after the
+            // whole 4 s note under a sanitizer.)
+            capture.whenAudible(frames: 120_000) { pulse.killBlocking() }
+            let deadline = ContinuousClock.now + .seconds(60) * TestEnvironment.hangGuardScale
+            while pulse.killed.withLock({ $0 }) == 0 {
+                guard player.isRunning, ContinuousClock.now < deadline else { throw HarnessError("the note never reached 1.5 s: \(player.commandLine)") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            // The outage itself: two seconds without a server.
             try await Task.sleep(for: .seconds(2))
-            try await pulse.start()
-            try capture.loadAgain()
+            // The sink is in the daemon before any client can connect: the player, retrying all
+            // along, finds its device at once.
+            try await pulse.start(loading: [capture.moduleLoadLine])
+            try capture.adoptReloadedModule()
             return try await PlayerProcess.result(of: player, timeout: .seconds(60))
         }
         let captured = ScriptCommandTests.withoutSilentFrames(await capture.finishInt16())

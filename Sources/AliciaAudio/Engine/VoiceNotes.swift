@@ -81,8 +81,14 @@ public final class VoiceNotes: Sendable {
     public var isIdle: Bool { state.withLock { $0.incoming.isEmpty && $0.busy == 0 } }
 
     /// The note playing now, if any, and how many wait.
+    ///
+    /// The note player sets its state before it posts the event: a note it has ended is not playing
+    /// here even before this coordinator's thread has read that event (a socket client that had seen
+    /// `voice-end` asked at once, on a busy machine, and was told the note still played).
     public var nowPlaying: (title: String?, waiting: Int) {
-        state.withLock { ($0.playing, $0.incoming.count + max(0, $0.busy - ($0.playing == nil ? 0 : 1))) }
+        let over = [PlayerState.ended, .failed, .idle].contains(player.snapshot().state)
+        let (playing, waiting) = state.withLock { ($0.playing, $0.incoming.count + max(0, $0.busy - ($0.playing == nil ? 0 : 1))) }
+        return (over ? nil : playing, waiting)
     }
 
     /// Waits until idle (or the timeout passes); returns whether idle.

@@ -68,7 +68,11 @@ extension PlayerCore {
             c.ask(.stop)
             return playing
         }
-        shared.withLock(waitingUntil: { ($0.status.idle && $0.commands.request == nil) || $0.commands.shutdown }) { _ in }
+        let stopped = shared.withLock(waitingUntil: { ($0.status.idle && $0.commands.request == nil) || $0.commands.shutdown },
+                                      timeout: feederPatience) { s in (s.status.idle && s.commands.request == nil) || s.commands.shutdown }
+        // A feeder stuck in a decoder's C code is not waited for again until it is seen stopped.
+        feederStuck.store(!stopped, ordering: .relaxed)
+        if !stopped { Log.warning(.engine, "stop: the feeder did not stop") }
         return wasPlaying
     }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A player's queue and its persistent output: one feeder thread that opens each entry (an
 /// `ItemSource`), runs its frames through the stage chain (format conversion at joins, speed,
 /// gain) into one sink that outlives entries, and records in a `FrameMap` what each sink frame
@@ -42,13 +44,29 @@ final class PlayerCore: @unchecked Sendable {
         thread = NativeThread(name: "alicia-feeder") { [self] in run() }
     }
 
+    /// How long a stop or shutdown waits for the feeder after interrupting it: every wait of its own
+    /// ends at once, so only a feeder stuck in C code (a decoder's endless loop) takes this long.
+    static let stuckFeederPatience = Duration.seconds(3)
+
+    /// Set when a stop or shutdown found the feeder stuck: later ones do not wait for it again.
+    let feederStuck = Atomic<Bool>(false)
+
+    /// How long the next stop or shutdown waits for the feeder.
+    var feederPatience: Duration { feederStuck.load(ordering: .relaxed) ? .zero : Self.stuckFeederPatience }
+
     /// Ends the feeder thread and closes everything. Call once.
     func shutdown() {
         shared.update { s in
             s.commands.shutdown = true
             s.status.interrupt()
         }
-        thread?.join()
+        // A feeder stuck inside a decoder's C code (no interruption reaches it there) is left to
+        // the process's exit rather than holding the exit forever.
+        if let thread, !thread.join(within: feederPatience) {
+            feederStuck.store(true, ordering: .relaxed)
+            Log.warning(.engine, "the feeder did not stop: left running")
+            return
+        }
         thread = nil
         feeder.loudness.shutdown()
     }

@@ -12,6 +12,12 @@ final class SndFile: AudioDecoder {
     /// Opens and parses the header; blocks on the source. Wraps `sf_open_virtual`.
     init(source: ByteSource) throws(SndfileError) {
         file = VirtualFile(source: source)
+        // Headers libsndfile 1.2.0 would parse forever, out of reach of any stop (RIFFHeaderCheck).
+        if let problem = RIFFHeaderCheck.problem(fileLength: file.reportedLength, read: file.peek) {
+            if file.interrupted { throw SndfileError(code: SndfileError.interrupted, message: "interrupted") }
+            throw SndfileError(code: SndfileError.malformedFile, message: problem)
+        }
+        if file.interrupted { throw SndfileError(code: SndfileError.interrupted, message: "interrupted") }
         var io = VirtualFile.callbacks
         var info = SF_INFO()
         guard let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(file).toOpaque()) else {

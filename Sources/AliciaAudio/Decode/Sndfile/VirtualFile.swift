@@ -19,13 +19,24 @@ final class VirtualFile {
 
     var knownLength: Int64? { length }
 
+    /// The length libsndfile is told. Unknown (a server that named no size): as good as endless.
+    var reportedLength: Int64 { length ?? Int64(Int32.max) * 1024 }
+
+    /// `count` bytes at `offset` without moving the position libsndfile reads at, or nil where
+    /// fewer are there (the end, an interruption, a failure): for checks before libsndfile opens.
+    func peek(at offset: Int64, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let saved = position
+        defer { position = saved }
+        position = offset
+        let got = bytes.withUnsafeMutableBytes { read(into: $0.baseAddress!, count: count) }
+        return got == count ? bytes : nil
+    }
+
     /// The callbacks, which find this object through `user_data`.
     static var callbacks: SF_VIRTUAL_IO {
         SF_VIRTUAL_IO(
-            get_filelen: { user in
-                // Unknown (a server that named no size): as good as endless.
-                VirtualFile.from(user).length ?? Int64(Int32.max) * 1024
-            },
+            get_filelen: { user in VirtualFile.from(user).reportedLength },
             seek: { offset, whence, user in
                 VirtualFile.from(user).seek(offset, whence: whence)
             },
