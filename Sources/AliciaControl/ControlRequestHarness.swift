@@ -61,14 +61,10 @@ package final class ControlRequestHarness {
     /// Back to an empty queue and the player's defaults, no observers, no disabled events: the state
     /// every input starts from.
     package func reset() {
-        session.stopPlayback()
-        session.voiceNotes?.stop()
-        session.player.setLoop(.off)
-        _ = session.player.setSpeed(1)
-        session.player.setSleepTimer(.off)
-        session.player.setSilenceSkipping(.off)
-        session.player.setLoudness(.off)
-        session.setVolume(1)
+        for command: TransportCommand in [.stop, .loop(.set(.off)), .speed(.set(1)), .sleep(.set(.off)),
+                                          .skipSilence(.set(.off)), .loudness(.off), .volume(.set(100)), .mute(.off)] {
+            session.perform(command)
+        }
         _ = session.notices()
         _ = loop.inbox.take()
         connection.observed.removeAll()

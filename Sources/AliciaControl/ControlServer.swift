@@ -17,20 +17,15 @@ import AliciaLocks
 /// The remote control of one listening session: an mpv-compatible JSON IPC server on a Unix
 /// socket and, when a session bus answers, MPRIS. One thread, one poll loop.
 public final class ControlServer: Sendable {
-    /// What the server cannot do from the session alone: turn a reference into items, talk to Alicia.
+    /// What the server cannot do from the session alone: turn a reference into items.
     public struct Hooks: Sendable {
         public var version: String
         /// The items `loadfile REF` plays (runs on a thread of its own: it may ask the backend).
         public var resolve: @Sendable (String) -> Result<[QueueItem], ControlProblem>
-        /// `say TEXT`: sends it to Alicia, hands her voice reply to `play`, returns her text.
-        /// Nil when there is no backend.
-        public var say: (@Sendable (_ text: String, _ play: @escaping @Sendable (MediaLocation, String) -> Void) -> Result<String, ControlProblem>)?
 
-        public init(version: String, resolve: @escaping @Sendable (String) -> Result<[QueueItem], ControlProblem>,
-                    say: (@Sendable (String, @escaping @Sendable (MediaLocation, String) -> Void) -> Result<String, ControlProblem>)? = nil) {
+        public init(version: String, resolve: @escaping @Sendable (String) -> Result<[QueueItem], ControlProblem>) {
             self.version = version
             self.resolve = resolve
-            self.say = say
         }
     }
 
@@ -83,6 +78,8 @@ final class Inbox: Sendable {
         var result: IPCResult
         /// The request did not hold its connection's later lines back.
         var isAsync: Bool
+        /// A text command line: answered only when it failed.
+        var isText = false
     }
 
     private struct State {
@@ -160,6 +157,9 @@ final class Connection {
     var disabled: Set<String> = []
     /// Close once the output is written (a line too long, a client too slow).
     var closing = false
+    /// The client has shut down its writing side (`echo '{…}' | socat - UNIX-CONNECT:…`): it is
+    /// answered what it sent, then closed.
+    var readClosed = false
 
     init(id: Int, descriptor: Int32) {
         self.id = id
@@ -175,8 +175,7 @@ final class Connection {
 
 /// The control thread's state and its loop.
 final class ControlLoop {
-    let player: Player
-    let voiceNotes: VoiceNotes?
+    let view: SessionView
     let remote: RemoteMailbox
     let listener: ControlSocket.Listener?
     let inbox: Inbox
@@ -200,14 +199,13 @@ final class ControlLoop {
     static let refreshInterval = 0.1
 
     init(session: ListeningSession, listener: ControlSocket.Listener?, inbox: Inbox, hooks: ControlServer.Hooks) {
-        player = session.player
-        voiceNotes = session.voiceNotes
+        view = session.view
         remote = session.remote
         self.listener = listener
         self.inbox = inbox
         self.hooks = hooks
-        events = session.player.subscribe()
-        voiceEvents = session.voiceNotes?.player.subscribe()
+        events = view.subscribe()
+        voiceEvents = view.subscribeVoice()
     }
 
     func run(mpris wantsMPRIS: Bool) {
@@ -222,7 +220,7 @@ final class ControlLoop {
             let first = fds.count
             let polled = connections
             for connection in polled {
-                var wanted = Int16(POLLIN)
+                var wanted = connection.readClosed ? Int16(0) : Int16(POLLIN)
                 if connection.pendingOutput > 0 { wanted |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: connection.descriptor, events: wanted, revents: 0))
             }
@@ -240,9 +238,9 @@ final class ControlLoop {
                 for (name, fields) in translator.translate(event) { broadcast(name, fields) }
                 mpris?.playerEvent(event)
             }
-            if let voiceEvents, let voiceNotes, fds[2].revents != 0 {
+            if let voiceEvents, fds[2].revents != 0, let queue = view.voiceQueue {
                 for event in voiceEvents.drain() {
-                    for (name, fields) in translator.translateVoice(event, queue: voiceNotes.player.queue) { broadcast(name, fields) }
+                    for (name, fields) in translator.translateVoice(event, queue: queue) { broadcast(name, fields) }
                 }
             }
             if let bus = mpris, !bus.process() {
@@ -257,7 +255,8 @@ final class ControlLoop {
             }
             for connection in connections { flush(connection) }
             connections.removeAll { connection in
-                guard connection.closing && connection.pendingOutput == 0 else { return false }
+                let answered = connection.readClosed && !connection.busy && connection.waiting.isEmpty
+                guard (connection.closing || answered) && connection.pendingOutput == 0 else { return false }
                 close(connection.descriptor)
                 return true
             }
@@ -284,14 +283,19 @@ final class ControlLoop {
     }
 
     private func read(_ connection: Connection) {
-        guard !connection.closing else { return }
+        guard !connection.closing, !connection.readClosed else { return }
         while true {
             let n = Glibc.read(connection.descriptor, &buffer, buffer.count)
             if n < 0 && (errno == EAGAIN || errno == EINTR) { break }
             guard n > 0 else {
-                // Gone (mid-line or not): what it sent whole has been handled; nothing else changes.
-                drop(connection)
-                return
+                // Its writing side is shut (or it has gone): what it sent whole is answered, then
+                // the connection closes; an unfinished last line is a line too.
+                connection.readClosed = true
+                if !connection.input.isEmpty {
+                    connection.waiting.append(connection.input)
+                    connection.input.removeAll()
+                }
+                break
             }
             var start = 0
             var tooLong = false
@@ -319,10 +323,6 @@ final class ControlLoop {
         handleWaiting(connection)
     }
 
-    private func drop(_ connection: Connection) {
-        close(connection.descriptor)
-        connections.removeAll { $0 === connection }
-    }
 
     /// Handles the lines read, in order, until one has to wait for the session.
     private func handleWaiting(_ connection: Connection) {
@@ -334,9 +334,12 @@ final class ControlLoop {
             switch IPCRequest.parse(line) {
             case .failure(let bad):
                 send(IPCRequest.reply(id: bad.id, .failure(bad.failure)), to: connection)
+            case .success(let request) where request.isText && request.command.isEmpty:
+                // A comment line.
+                continue
             case .success(let request):
                 if let result = execute(request, from: connection) {
-                    send(IPCRequest.reply(id: request.id, result), to: connection)
+                    answer(request, result, connection)
                     sendFirstValues(connection)
                 } else if !request.isAsync {
                     connection.busy = true
@@ -345,9 +348,17 @@ final class ControlLoop {
         }
     }
 
+    /// A JSON request's reply; a text command line (mpv's) gets none, but for a failure.
+    private func answer(_ request: IPCRequest, _ result: IPCResult, _ connection: Connection) {
+        if request.isText, case .success = result { return }
+        send(IPCRequest.reply(id: request.id, result), to: connection)
+    }
+
     private func finish(_ completion: Inbox.Completion) {
         guard let connection = connections.first(where: { $0.id == completion.connection }) else { return }
-        send(IPCRequest.reply(id: completion.request, completion.result), to: connection)
+        var failed = false
+        if case .failure = completion.result { failed = true }
+        if !completion.isText || failed { send(IPCRequest.reply(id: completion.request, completion.result), to: connection) }
         if !completion.isAsync {
             connection.busy = false
             handleWaiting(connection)
@@ -415,13 +426,13 @@ final class ControlLoop {
     // MARK: Observed properties
 
     private func refresh(now: Double) {
-        let view = PlaybackView(player: player, voiceNotes: voiceNotes)
+        let reading = self.reading()
         for connection in connections where !connection.observed.isEmpty && !connection.closing {
             for index in connection.observed.indices {
                 let observer = connection.observed[index]
-                let value = (try? RemoteProperties.get(observer.name, view, version: hooks.version).get()) ?? .null
+                let value = (try? SessionProperties.get(observer.name, reading).get()) ?? .null
                 guard let last = observer.last, value != last else { continue }
-                if RemoteProperties.continuous.contains(observer.name), last != .null, value != .null,
+                if SessionProperties.property(named: observer.name)?.isContinuous == true, last != .null, value != .null,
                    now - observer.sentAt < 1, !translator.seekedSinceRefresh {
                     continue
                 }
@@ -431,7 +442,7 @@ final class ControlLoop {
             }
         }
         translator.seekedSinceRefresh = false
-        mpris?.refresh(view)
+        mpris?.refresh(reading)
     }
 
     func propertyChange(_ id: Int64, _ name: String, _ value: JSONValue) -> [UInt8] {
@@ -443,11 +454,11 @@ final class ControlLoop {
     /// The first value of each property a client has just begun to observe.
     private func sendFirstValues(_ connection: Connection) {
         guard connection.observed.contains(where: { $0.last == nil }) else { return }
-        let view = PlaybackView(player: player, voiceNotes: voiceNotes)
+        let reading = self.reading()
         let now = Self.monotonicSeconds()
         for index in connection.observed.indices where connection.observed[index].last == nil {
             let observer = connection.observed[index]
-            let value = (try? RemoteProperties.get(observer.name, view, version: hooks.version).get()) ?? .null
+            let value = (try? SessionProperties.get(observer.name, reading).get()) ?? .null
             connection.observed[index].last = value
             connection.observed[index].sentAt = now
             send(propertyChange(observer.id, observer.name, value), to: connection)
@@ -465,16 +476,8 @@ final class ControlLoop {
     /// A request answered later: the function to call (from any thread, once) with its result.
     func later(_ request: IPCRequest, _ connection: Connection) -> @Sendable (IPCResult) -> Void {
         let inbox = self.inbox
-        let (client, id, isAsync) = (connection.id, request.id, request.isAsync)
-        return { result in inbox.complete(.init(connection: client, request: id, result: result, isAsync: isAsync)) }
-    }
-
-    /// Runs `work` on the session's thread; its result is the reply.
-    func onSession(_ request: IPCRequest, _ connection: Connection,
-                   _ work: @escaping @Sendable (ListeningSession) -> IPCResult) -> IPCResult? {
-        let done = later(request, connection)
-        remote.post { session in done(work(session)) }
-        return nil
+        let (client, id, isAsync, isText) = (connection.id, request.id, request.isAsync, request.isText)
+        return { result in inbox.complete(.init(connection: client, request: id, result: result, isAsync: isAsync, isText: isText)) }
     }
 
     /// Runs `work` on a thread of its own (it may wait on the network); it answers through `done`.

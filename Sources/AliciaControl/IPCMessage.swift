@@ -1,4 +1,5 @@
 import AliciaJSON
+import AliciaSession
 
 /// mpv's error strings, which clients of its JSON IPC compare against.
 enum IPCError: String, Error, Sendable {
@@ -36,6 +37,8 @@ struct IPCRequest: Sendable {
     var id: Int64
     var isAsync: Bool
     var command: [JSONValue]
+    /// A text command line (`cycle pause`), as mpv takes them too: no reply unless it fails.
+    var isText = false
 
     /// The command's name (its first element).
     var name: String? {
@@ -48,6 +51,11 @@ struct IPCRequest: Sendable {
     /// Parses a line; a line that is not a request object is a failure with the request id it
     /// carried, if any could be read.
     static func parse(_ line: some Collection<UInt8>) -> Result<IPCRequest, BadRequest> {
+        // mpv's rule: what does not start like JSON is a text command line.
+        if let first = line.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }),
+           first != UInt8(ascii: "{"), first != UInt8(ascii: "[") {
+            return textLine(line)
+        }
         guard let value = JSONValue(parsing: line) else {
             return .failure(BadRequest(id: 0, failure: IPCFailure(.invalidParameter, "the line is not JSON")))
         }
@@ -71,6 +79,17 @@ struct IPCRequest: Sendable {
             return .failure(BadRequest(id: id, failure: IPCFailure(.invalidParameter, "\"command\" must be an array starting with the command's name")))
         }
         return .success(IPCRequest(id: id, isAsync: isAsync, command: command))
+    }
+
+    /// A text command line: its words, each a string argument (`seek 10 relative`).
+    static func textLine(_ line: some Collection<UInt8>) -> Result<IPCRequest, BadRequest> {
+        guard let text = String(validating: Array(line), as: UTF8.self) else {
+            return .failure(BadRequest(id: 0, failure: IPCFailure(.invalidParameter, "the line is not UTF-8 text")))
+        }
+        guard let words = SessionCommands.words(ofLine: text) else {
+            return .failure(BadRequest(id: 0, failure: IPCFailure(.invalidParameter, "the line is neither JSON nor a command (a quote is not closed?)")))
+        }
+        return .success(IPCRequest(id: 0, isAsync: false, command: words.map { .string($0) }, isText: true))
     }
 
     /// The reply line for a request.
@@ -112,52 +131,5 @@ struct IPCRequest: Sendable {
         var text = value.text(layout: .compact) ?? Array(#"{"error":"memory allocation failed"}"#.utf8)
         text.append(UInt8(ascii: "\n"))
         return text
-    }
-}
-
-extension JSONValue {
-    /// A number, or a string holding one (`ctl` sends its arguments as strings, as mpv accepts them).
-    var numberValue: Double? {
-        switch self {
-        case .number(let number): return number.isFinite ? number : nil
-        case .string(let text): return Double(text.trimmingSpaces).flatMap { $0.isFinite ? $0 : nil }
-        default: return nil
-        }
-    }
-
-    /// A number (or a string holding one) as an integer, its fraction dropped as `Int(_:)` drops
-    /// it; nil past ±2^53, where a double holds no exact integer (and `Int(_:)` would trap beyond
-    /// `Int.max`: `["playlist-play-index", 1e300]` once ended the player).
-    var integerValue: Int? {
-        guard let number = numberValue, abs(number) < 9_007_199_254_740_992 else { return nil }
-        return Int(number)
-    }
-
-    /// A flag: true/false, or mpv's "yes"/"no" as strings.
-    var flagValue: Bool? {
-        switch self {
-        case .bool(let flag): return flag
-        case .string("yes"), .string("true"): return true
-        case .string("no"), .string("false"): return false
-        default: return nil
-        }
-    }
-
-    var stringValue: String? {
-        switch self {
-        case .string(let text): return text
-        case .number(let number): return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
-        default: return nil
-        }
-    }
-
-    static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
-}
-
-extension String {
-    var trimmingSpaces: Substring {
-        let start = firstIndex { $0 != " " } ?? endIndex
-        let end = lastIndex { $0 != " " }.map { index(after: $0) } ?? start
-        return self[start..<max(start, end)]
     }
 }

@@ -10,12 +10,12 @@ import AliciaSession
 /// properties are read from the players, changes go through the session's mailbox.
 final class MPRISService {
     private let handle: OpaquePointer
-    private let player: Player
-    private let voiceNotes: VoiceNotes?
+    private let session: SessionView
+    private let version: String
     private let remote: RemoteMailbox
     private let resolve: @Sendable (String) -> Result<[QueueItem], ControlProblem>
-    /// The view the properties are answered from (refreshed by the loop and before each answer).
-    private var view: PlaybackView
+    /// What the properties are answered from (refreshed by the loop and before each answer).
+    private var view: PropertyReading
     /// What was announced last, to send PropertiesChanged for what differs.
     private var announced: [String: String] = [:]
     /// Keeps `self` alive for the C callbacks' context.
@@ -28,11 +28,11 @@ final class MPRISService {
 
     private init(handle: OpaquePointer, loop: ControlLoop) {
         self.handle = handle
-        player = loop.player
-        voiceNotes = loop.voiceNotes
+        session = loop.view
+        version = loop.hooks.version
         remote = loop.remote
         resolve = loop.hooks.resolve
-        view = PlaybackView(player: loop.player, voiceNotes: loop.voiceNotes)
+        view = loop.reading()
     }
 
     /// Where sd-bus would find the session bus: `DBUS_SESSION_BUS_ADDRESS`, else the user bus
@@ -115,7 +115,7 @@ final class MPRISService {
     // MARK: Changes
 
     /// PropertiesChanged for every property whose value differs from what was announced.
-    func refresh(_ view: PlaybackView) {
+    func refresh(_ view: PropertyReading) {
         self.view = view
         let now = values()
         let changed = now.keys.filter { now[$0] != announced[$0] }.sorted()
@@ -130,12 +130,12 @@ final class MPRISService {
         case .silenceSkipped(_, let toFrame):
             // Skipped silence moves the position without playing it: clients extrapolating from a
             // clock must hear of the jump.
-            view = PlaybackView(player: player, voiceNotes: voiceNotes)
+            view = reading()
             if let rate = view.snapshot.format?.sampleRate {
                 _ = alicia_mpris_seeked(handle, Int64((Double(toFrame) / Double(rate) * 1_000_000).rounded()))
             }
         case .seeked, .entryStarted:
-            view = PlaybackView(player: player, voiceNotes: voiceNotes)
+            view = reading()
             if case .entryStarted = event.kind, view.snapshot.position < 0.5 { return }
             // The position is the one asked for (the device has not played from it yet).
             let seconds: Double
@@ -185,7 +185,7 @@ final class MPRISService {
         }
     }
 
-    private var volume: Double { RemoteProperties.rounded(VolumeScale.percent(linear: view.snapshot.volume) / 100, places: 4) }
+    private var volume: Double { SessionProperties.rounded((view.levels.muted ? 0 : view.levels.volumePercent) / 100, places: 4) }
 
     private var canGoNext: Bool {
         guard let entry = view.snapshot.entry else { return false }
@@ -197,10 +197,12 @@ final class MPRISService {
         return "/org/mpris/MediaPlayer2/alicia_player/track/\(entry.rawValue)"
     }
 
+    private func reading() -> PropertyReading { PropertyReading(session, version: version) }
+
     // MARK: Answers (called from alicia_mpris_process, on the control thread)
 
     private func get(_ interface: Int32, _ property: String, _ reply: OpaquePointer?) -> Int32 {
-        view = PlaybackView(player: player, voiceNotes: voiceNotes)
+        view = reading()
         let snapshot = view.snapshot
         if interface == Int32(ALICIA_MPRIS_ROOT) {
             switch property {
@@ -256,58 +258,54 @@ final class MPRISService {
             var rate = 0.0
             guard alicia_mpris_read_double(value, &rate) >= 0, rate.isFinite else { return -EINVAL }
             // A rate of 0 means pause, as the specification asks.
-            if rate <= 0 { player.pause() } else { player.setSpeed(min(max(rate, Self.minimumRate), Self.maximumRate)) }
+            remote.post(rate <= 0 ? .pause : .speed(.set(min(max(rate, Self.minimumRate), Self.maximumRate))))
         case "Volume":
             var volume = 0.0
             guard alicia_mpris_read_double(value, &volume) >= 0, volume.isFinite else { return -EINVAL }
-            let linear = VolumeScale.linear(percent: max(0, volume) * 100)
-            remote.post { session in session.setVolume(linear) }
+            remote.post(.volume(.set(max(0, volume) * 100)))
         case "LoopStatus":
             var text: UnsafePointer<CChar>?
             guard alicia_mpris_read_string(value, CChar(UInt8(ascii: "s")), &text) >= 0, let text else { return -EINVAL }
             switch String(cString: text) {
-            case "None": player.setLoop(.off)
-            case "Track": player.setLoop(.entry)
-            case "Playlist": player.setLoop(.queue)
+            case "None": remote.post(.loop(.set(.off)))
+            case "Track": remote.post(.loop(.set(.entry)))
+            case "Playlist": remote.post(.loop(.set(.queue)))
             default: return -EINVAL
             }
         default:
             return -EPERM
         }
-        refresh(PlaybackView(player: player, voiceNotes: voiceNotes))
+        refresh(reading())
         return 0
     }
 
     private func call(_ interface: Int32, _ method: String, _ message: OpaquePointer?) -> Int32 {
         if interface == Int32(ALICIA_MPRIS_ROOT) {
-            if method == "Quit" { remote.post { session in session.requestQuit() } }
+            if method == "Quit" { remote.post(.quit(status: 0, savePosition: false)) }
             return 0
         }
         switch method {
-        case "Next": remote.post { session in _ = session.next() }
-        case "Previous": remote.post { session in _ = session.previous() }
-        case "Pause": player.pause()
-        case "PlayPause": remote.post { session in session.togglePause() }
+        case "Next": remote.post(.next)
+        case "Previous": remote.post(.previous)
+        case "Pause": remote.post(.pause)
+        case "PlayPause": remote.post(.togglePause)
         case "Play":
-            remote.post { session in
-                let state = session.player.snapshot().state
-                if state == .paused { session.resume() } else if state == .ended || state == .idle { session.togglePause() }
-            }
-        case "Stop": remote.post { session in session.stopPlayback() }
+            remote.post(.resume)
+        case "Stop": remote.post(.stop)
         case "Seek":
             var offset: Int64 = 0
             guard alicia_mpris_read_int64(message, &offset) >= 0 else { return -EINVAL }
-            player.seek(by: Double(offset) / 1_000_000)
+            remote.post(.seek(.by(Double(offset) / 1_000_000)))
         case "SetPosition":
             var track: UnsafePointer<CChar>?
             var position: Int64 = 0
             guard alicia_mpris_read_string(message, CChar(UInt8(ascii: "o")), &track) >= 0, let track,
                   alicia_mpris_read_int64(message, &position) >= 0 else { return -EINVAL }
-            view = PlaybackView(player: player, voiceNotes: voiceNotes)
+            view = reading()
             // A position for another track, or outside this one, is ignored (the specification's rule).
             guard String(cString: track) == trackID, position >= 0 else { return 0 }
             if let duration = view.snapshot.duration, Double(position) / 1_000_000 > duration { return 0 }
-            player.seek(to: Double(position) / 1_000_000)
+            remote.post(.seek(.to(Double(position) / 1_000_000)))
         case "OpenUri":
             var uri: UnsafePointer<CChar>?
             guard alicia_mpris_read_string(message, CChar(UInt8(ascii: "s")), &uri) >= 0, let uri else { return -EINVAL }
@@ -316,7 +314,7 @@ final class MPRISService {
             let remote = self.remote
             _ = NativeThread(name: "alicia-ipc-work") {
                 if case .success(let items) = resolve(reference), !items.isEmpty {
-                    remote.post { session in session.play(items) }
+                    remote.post(.load(items, .replace))
                 } else {
                     Log.info(.cli, "MPRIS: OpenUri could not open what it was given")
                 }

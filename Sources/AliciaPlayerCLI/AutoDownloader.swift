@@ -5,6 +5,7 @@ import AliciaAudio
 import AliciaBackend
 import AliciaCache
 import AliciaLocks
+import AliciaSession
 
 /// `--auto-download N` (config `auto_download = N`): while a queue plays, the next `N` entries
 /// after the one heard download into the cache in the background, at most `parallel` at once. Each
@@ -55,27 +56,51 @@ final class AutoDownloader: Sendable {
 
     private let count: Int
     private let cache: MediaCache
-    private let player: Player
+    private let view: SessionView
+    private let relocation: Relocation
     private let state: ConditionLock<State>
     private let workers: Locked<[NativeThread]>
 
     /// Starts the workers; `notify` gets one line per failure (from a worker thread).
-    init(count: Int, cache: MediaCache, player: Player, limit: @escaping @Sendable () -> Int64,
-         played: @escaping @Sendable () -> Set<String>, notify: @escaping @Sendable (String) -> Void) {
+    init(count: Int, cache: MediaCache, view: SessionView, remote: RemoteMailbox, wake: @escaping @Sendable () -> Void,
+         limit: @escaping @Sendable () -> Int64, played: @escaping @Sendable () -> Set<String>,
+         notify: @escaping @Sendable (String) -> Void) {
         self.count = count
         self.cache = cache
-        self.player = player
+        self.view = view
         let state = ConditionLock(State())
         self.state = state
+        let relocation = Relocation(view: view, remote: remote, cache: cache, state: state)
+        self.relocation = relocation
         workers = Locked((0..<min(Self.parallel, count)).map { slot in
             NativeThread(name: "auto-download-\(slot)") {
-                Self.work(state: state, cache: cache, player: player, limit: limit, played: played, notify: notify)
+                Self.work(state: state, cache: cache, relocation: relocation, limit: limit, played: played, wake: wake, notify: notify)
             }
         })
     }
 
+    /// Moving an entry to its cached file: through the session's mailbox (the session changes only
+    /// through its vocabulary), the file leased once the session has taken it.
+    private struct Relocation: Sendable {
+        let view: SessionView
+        let remote: RemoteMailbox
+        let cache: MediaCache
+        let state: ConditionLock<State>
+
+        func callAsFunction(_ id: QueueEntryID, to path: String, key: String) {
+            guard let location = try? MediaLocation(path), view.queue.entry(id)?.item.location != location else { return }
+            let (cache, state) = (self.cache, self.state)
+            remote.post(.relocate(id, location)) { reply in
+                guard reply == .done else { return }
+                if let lease = cache.lease(key) { state.withLock { $0.leases.append(lease) } }
+                Log.info(.cli, "auto-download: \(key) plays from the cache (\(path))")
+            }
+        }
+    }
+
     /// The downloader for a run, when `--auto-download` or `auto_download` asks for one and there is a cache.
-    static func start(_ given: Int?, player: Player, notify: @escaping @Sendable (String) -> Void) -> AutoDownloader? {
+    static func start(_ given: Int?, view: SessionView, remote: RemoteMailbox, wake: @escaping @Sendable () -> Void,
+                      notify: @escaping @Sendable (String) -> Void) -> AutoDownloader? {
         let count = given ?? configured()
         guard count > 0 else { return nil }
         let cache: MediaCache
@@ -85,8 +110,8 @@ final class AutoDownloader: Sendable {
             notify("auto-download is off: " + problem.message)
             return nil
         }
-        return AutoDownloader(count: count, cache: cache, player: player, limit: { CacheCommand.maximumSize() },
-                              played: { CacheCommand.playedKeys() }, notify: notify)
+        return AutoDownloader(count: count, cache: cache, view: view, remote: remote, wake: wake,
+                              limit: { CacheCommand.maximumSize() }, played: { CacheCommand.playedKeys() }, notify: notify)
     }
 
     /// `auto_download` from the config file (0 when it is not set; a warning and 0 when it is not a number).
@@ -108,7 +133,7 @@ final class AutoDownloader: Sendable {
     /// Looks at the queue (call from the front-end's loop, after `session.tick()`): entries now
     /// cached play from their files; the next `count` that are not are handed to the workers.
     func update() {
-        let queue = player.queue
+        let queue = view.queue
         guard let heard = queue.currentID else { return }
         var upcoming: [QueueEntry] = []
         var after = heard
@@ -130,7 +155,7 @@ final class AutoDownloader: Sendable {
             guard let request = OfflineCache.downloadRequest(for: entry.item) else { continue }
             protected.insert(request.entry.key)
             if let file = cache.file(for: request.entry.key, mediaPath: request.entry.mediaPath) {
-                Self.relocate(entry.id, to: file.path, key: request.entry.key, player: player, cache: cache, state: state)
+                relocation(entry.id, to: file.path, key: request.entry.key)
             } else {
                 wanted.append(Wanted(entry: entry.id, request: request))
             }
@@ -156,17 +181,9 @@ final class AutoDownloader: Sendable {
         close()
     }
 
-    private static func relocate(_ id: QueueEntryID, to path: String, key: String, player: Player,
-                                 cache: MediaCache, state: ConditionLock<State>) {
-        guard let location = try? MediaLocation(path), player.queue.entry(id)?.item.location != location else { return }
-        guard player.relocate(id, to: location) else { return }
-        if let lease = cache.lease(key) { state.withLock { $0.leases.append(lease) } }
-        Log.info(.cli, "auto-download: \(key) plays from the cache (\(path))")
-    }
-
-    private static func work(state: ConditionLock<State>, cache: MediaCache, player: Player,
+    private static func work(state: ConditionLock<State>, cache: MediaCache, relocation: Relocation,
                              limit: @Sendable () -> Int64, played: @Sendable () -> Set<String>,
-                             notify: @Sendable (String) -> Void) {
+                             wake: @Sendable () -> Void, notify: @Sendable (String) -> Void) {
         let downloader: MediaDownloader
         do {
             downloader = try MediaDownloader()
@@ -191,7 +208,7 @@ final class AutoDownloader: Sendable {
             do {
                 _ = try downloader.download(job.request, into: cache, shouldStop: { state.withLock { $0.stopped } })
                 if let file = cache.file(for: key, mediaPath: job.request.entry.mediaPath) {
-                    relocate(job.entry, to: file.path, key: key, player: player, cache: cache, state: state)
+                    relocation(job.entry, to: file.path, key: key)
                 }
             } catch {
                 if case .interrupted = error { return }
@@ -204,6 +221,8 @@ final class AutoDownloader: Sendable {
                 if failed { s.failed.insert(key) }
                 return s.protected.union(s.wanted.map(\.request.entry.key)).union([key])
             }
+            // The host's loop looks at the queue again (`update`): what is wanted next.
+            wake()
             guard !failed else { continue }
             let bound = limit()
             for removed in cache.evict(limit: bound, played: played(), protected: protected) {

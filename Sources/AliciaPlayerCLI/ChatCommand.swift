@@ -2,9 +2,10 @@ import AliciaAudio
 import AliciaBackend
 import AliciaSession
 
-/// `alicia-player chat "text" [--voice] [--react EMOJI]`: sends a message, prints
-/// Alicia's reply as the tokens stream in, plays the reply's voice note on the
-/// voice-note player as soon as it is announced, and ends with the message id.
+/// `alicia-player chat "text" [--voice] [--react EMOJI]`: sends a message through a session's
+/// `say` (the one chat every front end uses), prints Alicia's reply as the tokens stream in, plays
+/// the reply's voice note on the voice-note player as soon as it is announced, and ends with the
+/// message id once the note has played.
 struct ChatCommand {
     let options: ChatOptions
 
@@ -17,62 +18,92 @@ struct ChatCommand {
             Console.fail(error.message)
             return CommandLineTool.Status.failure
         }
-        // The voice-note player needs an episode to take the focus from; here there is none.
-        let idleEpisode = Player(configuration: PlayerConfiguration(device: options.device))
-        let voiceNotes = VoiceNotes(episode: idleEpisode, configuration: PlayerConfiguration(device: options.device))
-        voiceNotes.player.setVolume(VolumeScale.linear(percent: options.volume ?? 100))
-        defer { voiceNotes.stop() }
-        signals.whenSignalled { voiceNotes.skip() }
-        let client = backend.client
-        let reply: ChatReply
+        var play = PlayOptions(references: [])
+        play.backend = options.backend
+        play.device = options.device
+        play.volume = options.volume
+        play.noIPC = true
+        play.autoDownload = 0
+        switch SessionHost.open(play, signals: signals) {
+        case .failure(let failure): return failure.status
+        case .success(let host):
+            let frontEnd = ChatFrontEnd(host: host, text: options.text, voice: options.voice)
+            let status = host.run(frontEnd)
+            guard status == CommandLineTool.Status.success, let emoji = options.react else { return status }
+            return react(emoji, to: frontEnd.messageID, client: backend.client)
+        }
+    }
+
+    /// `--react`: one confirming line, or why not.
+    private func react(_ emoji: String, to messageID: Int?, client: BackendClient) -> Int32 {
+        guard let id = messageID else {
+            Console.fail("cannot react: the reply had no message id")
+            return CommandLineTool.Status.failure
+        }
         do {
-            reply = try client.chat(options.text, voice: options.voice) { event in
-                switch event {
-                case .token(let piece):
-                    Console.out(piece)
-                case .voice(let path):
-                    if let location = try? MediaLocation(client.mediaURL(for: path)) {
-                        voiceNotes.enqueue(location, title: PlayCommand.fileName(location))
-                    } else {
-                        Console.fail("the voice note path '\(path)' does not make a URL")
-                    }
-                case .error(let message):
-                    Console.fail("Alicia: \(message)")
-                case .done, .unknown:
-                    break
-                }
-            }
+            try client.react(messageID: id, emoji: emoji)
         } catch {
             Console.fail(error.message)
             return CommandLineTool.Status.failure
         }
-        // The reader of the reply has gone (`chat … | head -1`): nothing left worth doing.
-        if Console.stdoutClosed { return CommandLineTool.Status.success }
-        Console.out(reply.text.hasSuffix("\n") ? "" : "\n")
-        if let id = reply.messageID { Console.out("message \(id)\n") }
-        var status = CommandLineTool.Status.success
-        while !voiceNotes.waitUntilIdle(timeout: .milliseconds(250)) {
-            if let signal = signals.signal { return 128 + signal }
-        }
-        while let event = voiceNotes.nextEvent(timeout: .zero) {
-            if case .failed(_, let error) = event {
+        Console.out("reacted \(emoji) to message \(id)\n")
+        return CommandLineTool.Status.success
+    }
+}
+
+/// The chat's front end: the reply printed as it grows, then the note waited for.
+final class ChatFrontEnd: HostedFrontEnd {
+    private let host: SessionHost
+    private var printed = 0
+    private var replied = false
+    private var status = CommandLineTool.Status.success
+    private(set) var messageID: Int?
+
+    init(host: SessionHost, text: String, voice: Bool) {
+        self.host = host
+        host.session.perform(.say(text, voice: voice))
+    }
+
+    var descriptors: [Int32] { [] }
+    func deadline() -> Double? { nil }
+
+    func turn(_ notices: [SessionNotice], readable: Set<Int32>, signals: [Int32]) -> Int32? {
+        for notice in notices {
+            switch notice {
+            case .alicia(.replying(_, let text)):
+                printNew(text)
+            case .alicia(.replied(_, let text, let id)):
+                printNew(text)
+                // The reader of the reply has gone (`chat … | head -1`): nothing left worth doing.
+                if Console.stdoutClosed { return CommandLineTool.Status.success }
+                Console.out(text.hasSuffix("\n") ? "" : "\n")
+                if let id { Console.out("message \(id)\n") }
+                messageID = id
+                replied = true
+            case .alicia(.failed(_, let message)):
+                Console.fail(message)
+                return CommandLineTool.Status.failure
+            case .alicia(.problem(let message)):
+                Console.fail(message)
+            case .voice(.failed(_, let error)):
                 Console.fail("the voice note did not play: \(error.message)")
                 status = CommandLineTool.Status.failure
+            default:
+                break
             }
         }
-        if let emoji = options.react {
-            guard let id = reply.messageID else {
-                Console.fail("cannot react: the reply had no message id")
-                return CommandLineTool.Status.failure
-            }
-            do {
-                try client.react(messageID: id, emoji: emoji)
-            } catch {
-                Console.fail(error.message)
-                return CommandLineTool.Status.failure
-            }
+        if host.signals.signal != nil {
+            host.session.perform(.skipVoiceNote)
+            return nil
         }
-        if let signal = signals.signal { return 128 + signal }
-        return status
+        return replied && host.session.view.voiceIsIdle ? status : nil
+    }
+
+    /// Prints what of `text` has not been printed yet (the reply grows piece by piece).
+    private func printNew(_ text: String) {
+        let characters = Array(text)
+        guard characters.count > printed else { return }
+        Console.out(String(characters[printed...]))
+        printed = characters.count
     }
 }

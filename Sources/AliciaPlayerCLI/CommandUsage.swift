@@ -216,23 +216,28 @@ enum CommandUsage {
 
             Commands:
               get PROPERTY        print a property: time-pos, duration, percent-pos,
-                                  pause, volume, speed, media-title, path, playlist,
-                                  playlist-pos, playlist-count, idle-active,
-                                  eof-reached, demuxer-cache-duration, alicia-label,
-                                  alicia-state, alicia-voice, ...
-              set PROPERTY VALUE  set pause, time-pos, percent-pos, volume, speed,
-                                  playlist-pos, loop-playlist or loop-file
+                                  pause, volume, mute, speed, media-title, metadata,
+                                  playlist, playlist-pos, playlist-count, ... (all:
+                                  ctl get property-list)
+              set PROPERTY VALUE  set pause, time-pos (also 1:20, 50%), percent-pos,
+                                  volume, mute, speed, playlist-pos, loop-playlist,
+                                  loop-file, shuffle, alicia-skip-silence, ...
               pause, resume, toggle
                                   pause, play on, or switch
-              next, prev          the next or the previous item
-              seek N [MODE]       N seconds relative (default), absolute or
-                                  absolute-percent
-              volume N, speed X   as --volume and --speed
+              next, prev          the next item, or the one before where it was left
+              seek T [MODE]       T as scripts take it: 1:20 or 90 (from the start),
+                                  +30 or -15 (from here), 50% (of the length); or
+                                  seconds with relative, absolute, absolute-percent
+              volume N, speed X   set them (50, 1.5), or move them (+5, -5, +0.25)
+              mute [on|off]       mute or unmute (no argument: switch)
+              cycle PROPERTY      the next value: pause, mute, loop-playlist, shuffle,
+                                  alicia-skip-silence, alicia-sleep
               status              state, position, length and title in one line
               watch [PROPERTY...] print each change (every event when none) as a
                                   line, until the player goes or Ctrl-C
               wait EVENT          block until the event: end-file, start-file, ...
               loadfile REF [MODE] play REF now, or append, append-play, insert-next
+                                  (a relative path is taken from here)
               voice REF           play a voice note
               say TEXT            send Alicia a message (her voice reply plays)
               quit [STATUS]       end the player

@@ -63,7 +63,7 @@ struct ConfigCommand {
         var value = value
         // `config set token -`: the value from standard input, so it is not in the process list.
         if value == "-" {
-            value = readLine(strippingNewline: true).map { $0.trimmingCharacters() } ?? ""
+            value = readLine(strippingNewline: true).map { $0.trimmingWhitespace() } ?? ""
         }
         var existing = stat()
         let exists = stat(path, &existing) == 0

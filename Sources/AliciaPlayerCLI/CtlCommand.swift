@@ -1,8 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AliciaAudio
 import AliciaControl
 import AliciaJSON
+import AliciaSession
 
 /// `alicia-player ctl [--ipc PATH] [--json] COMMAND ARGS…`: one command to a running player over
 /// its control socket, the reply's data printed (`ctl get time-pos` → `83.42`). Exit 0 on success,
@@ -18,36 +20,86 @@ final class CtlCommand {
 
     /// What a shorthand needs, checked before connecting: nil, or what is wrong.
     static func check(_ words: [String]) -> String? {
-        let arguments = words.dropFirst()
+        let arguments = Array(words.dropFirst())
         switch words.first {
         case "get": return arguments.count == 1 ? nil : "takes one property (ctl get time-pos)"
         case "set": return arguments.count == 2 ? nil : "takes a property and a value (ctl set volume 50)"
         case "seek":
-            guard (1...2).contains(arguments.count), Double(arguments.first!) != nil else { return "takes seconds and optionally relative, absolute or absolute-percent (ctl seek -10)" }
-            return nil
-        case "volume", "speed": return arguments.count == 1 && Double(arguments.first!) != nil ? nil : "takes a number"
+            guard (1...2).contains(arguments.count) else { return "takes a time: 1:20, 90, +30, -15, 50% (ctl seek -10)" }
+            if arguments.count == 2 { return Double(arguments[0]) != nil ? nil : "takes seconds before a mode (ctl seek 30 relative)" }
+            return TimeSpec.seekTarget(arguments[0]) != nil ? nil : "'\(arguments[0])' is not a time: 1:20, 90, +30, -15, 50%"
+        case "volume": return arguments.count == 1 && LevelText.volume(arguments[0]) != nil ? nil : "takes a level, 0 to 150, or +5, -5"
+        case "speed": return arguments.count == 1 && LevelText.speed(arguments[0]) != nil ? nil : "takes a speed, 0.5 to 3, or +0.25, -0.25"
+        case "mute": return arguments.count <= 1 && (arguments.first.map { LevelText.mute($0) != nil } ?? true) ? nil : "takes on, off or toggle"
+        case "cycle": return arguments.count == 1 ? nil : "takes a property (ctl cycle pause)"
         case "wait": return arguments.count == 1 ? nil : "takes one event name (ctl wait end-file)"
+        case "loadfile": return (1...2).contains(arguments.count) ? nil : "takes a reference and optionally a mode (append, insert-next, ...)"
         case "pause", "resume", "toggle", "next", "prev", "previous", "status", "stop", "quit":
             return words.first == "quit" && arguments.count <= 1 || arguments.isEmpty ? nil : "takes no arguments"
         default: return nil
         }
     }
 
-    /// The request a command line makes.
-    static func command(_ words: [String]) -> [JSONValue] {
+    /// The socket command a command line makes: a shorthand spelled in the command table's names,
+    /// times and levels in the forms scripts take, or the words as they are.
+    static func command(_ words: [String], directory: String? = nil) -> [JSONValue] {
         let arguments = Array(words.dropFirst())
         switch words.first! {
         case "get": return [.string("get_property"), .string(arguments[0])]
-        case "set": return [.string("set_property"), .string(arguments[0]), value(arguments[1])]
+        case "set": return set(arguments[0], arguments[1])
         case "pause": return [.string("set_property"), .string("pause"), .bool(true)]
         case "resume": return [.string("set_property"), .string("pause"), .bool(false)]
         case "play" where arguments.isEmpty: return [.string("set_property"), .string("pause"), .bool(false)]
         case "toggle": return [.string("cycle"), .string("pause")]
         case "next": return [.string("playlist-next")]
         case "prev", "previous": return [.string("playlist-prev")]
-        case "volume", "speed": return [.string("set_property"), .string(words[0]), value(arguments[0])]
+        case "seek" where arguments.count == 2: return [.string("seek"), value(arguments[0]), .string(arguments[1])]
+        case "seek": return seek(TimeSpec.seekTarget(arguments[0]) ?? .by(0))
+        case "volume", "speed": return level(words[0], arguments[0])
+        case "mute":
+            switch arguments.first.flatMap(LevelText.mute) ?? .toggle {
+            case .toggle: return [.string("cycle"), .string("mute")]
+            case let change: return [.string("set_property"), .string("mute"), .bool(change == .on)]
+            }
+        case "loadfile": return [.string("loadfile"), .string(absolute(arguments[0], in: directory))] + arguments.dropFirst().map { .string($0) }
         case let name: return [.string(name)] + arguments.map(value)
         }
+    }
+
+    /// `set time-pos 1:20` takes the time forms `seek` does; everything else, the value as it reads.
+    private static func set(_ property: String, _ text: String) -> [JSONValue] {
+        if ["time-pos", "playback-time"].contains(property), Double(text) == nil, let target = TimeSpec.seekTarget(text) {
+            return seek(target)
+        }
+        return [.string("set_property"), .string(property), value(text)]
+    }
+
+    private static func seek(_ target: TransportCommand.SeekTarget) -> [JSONValue] {
+        switch target {
+        case .by(let seconds): return [.string("seek"), .number(seconds), .string("relative")]
+        case .to(let seconds): return [.string("seek"), .number(seconds), .string("absolute")]
+        case .toFraction(let fraction): return [.string("seek"), .number(fraction * 100), .string("absolute-percent")]
+        case .byFraction(let fraction): return [.string("seek"), .number(fraction * 100), .string("relative-percent")]
+        }
+    }
+
+    /// `volume 50` sets it, `volume +5` and `volume -5` move it from where it is (as `add` does).
+    private static func level(_ property: String, _ text: String) -> [JSONValue] {
+        let change = property == "volume" ? LevelText.volume(text) : LevelText.speed(text)
+        switch change {
+        case .by(let delta)?: return [.string("add"), .string(property), .number(delta)]
+        case .set(let value)?: return [.string("set_property"), .string(property), .number(value)]
+        case nil: return [.string("set_property"), .string(property), value(text)]
+        }
+    }
+
+    /// A relative path made absolute here, where it was typed (the player runs elsewhere); URLs,
+    /// episodes and absolute paths as they are.
+    static func absolute(_ reference: String, in directory: String?) -> String {
+        guard !reference.hasPrefix("/"), !reference.hasURLScheme, let directory else { return reference }
+        let looksLikePath = reference.hasPrefix("./") || reference.hasPrefix("../") || reference.contains("/")
+            || access(reference, F_OK) == 0
+        return looksLikePath ? directory + "/" + reference : reference
     }
 
     /// An argument as JSON: a number or a flag when it reads as one, else the text.
@@ -56,6 +108,13 @@ final class CtlCommand {
         if word == "false" { return .bool(false) }
         if let number = Double(word), number.isFinite, !word.hasPrefix("+") { return .number(number) }
         return .string(word)
+    }
+
+    /// The directory `ctl` runs in, for relative paths.
+    static var workingDirectory: String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getcwd(&buffer, buffer.count) != nil else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     func run() -> Int32 {
@@ -78,7 +137,7 @@ final class CtlCommand {
         case "wait": return wait(connection, for: options.words[1])
         default: break
         }
-        guard let reply = connection.request(Self.command(options.words), id: 1) else {
+        guard let reply = connection.request(Self.command(options.words, directory: Self.workingDirectory), id: 1) else {
             Console.fail("the player closed the connection without replying")
             return CommandLineTool.Status.failure
         }
@@ -170,6 +229,9 @@ final class CtlCommand {
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }
             return (number < 0 ? "-" : "") + text
+        case .object(let members) where members.allSatisfy({ if case .object = $0.value { return false } else if case .array = $0.value { return false } else { return true } }):
+            // `playlist_entry_id=3`: plain text, as every other reply.
+            return members.map { "\($0.key)=\(text($0.value) ?? "")" }.joined(separator: " ")
         default: return String(decoding: IPCLines.text(value), as: UTF8.self)
         }
     }
@@ -227,17 +289,4 @@ final class LineConnection {
 
 enum IPCLines {
     static func text(_ value: JSONValue) -> [UInt8] { value.text(layout: .compact) ?? [] }
-}
-
-extension JSONValue {
-    /// An object's member.
-    subscript(key: String) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
-    }
-
-    var numberValue: Double? {
-        if case .number(let number) = self { return number }
-        return nil
-    }
 }

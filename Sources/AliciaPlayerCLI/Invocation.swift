@@ -158,7 +158,7 @@ public struct PlayOptions: Equatable, Sendable {
     public var voiceAt: [VoiceTrigger] = []
     public var voiceFocus: VoiceFocus = .pause
     /// Seconds to step back when an episode resumes after a voice note.
-    public var resumeRewind: Double = 0
+    public var noteRewind: Double = 0
     /// No status lines when not on a terminal.
     public var quiet = false
     /// `--ipc PATH`: the control socket's path (nil: the default one).
@@ -455,7 +455,7 @@ extension Invocation {
             return .voice(play)
         case "chat":
             try allow(backendOptions.union(["--voice", "--react", "--device", "--voice-focus", "--volume"]))
-            guard let text = rest.first, !text.trimmingCharacters().isEmpty else { throw UsageError("chat needs a message: alicia-player chat \"hello\"") }
+            guard let text = rest.first, !text.trimmingWhitespace().isEmpty else { throw UsageError("chat needs a message: alicia-player chat \"hello\"") }
             guard rest.count == 1 else { throw UsageError("chat takes one message (quote it), got '\(rest[1])' too") }
             var chat = ChatOptions(text: text)
             chat.voice = options["--voice"] != nil
@@ -664,7 +664,7 @@ extension Invocation {
             guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 600 else {
                 throw UsageError("--resume-rewind '\(text)' is not a number of seconds between 0 and 600")
             }
-            play.resumeRewind = seconds
+            play.noteRewind = seconds
         }
         if let text = options["--read-ahead"] {
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 600 else {

@@ -52,17 +52,18 @@ final class PlayCommand {
             return Studio.open(backend: backend, backendName: backend?.client.configuration.hostAndPort ?? "",
                                autoplay: .items(items), mode: .play, options: options, signals: signals)
         }
-        var cues: [(at: StartPosition, location: MediaLocation, title: String)] = []
+        var cues: [(at: StartPosition, note: QueueItem)] = []
         for trigger in options.voiceAt {
             guard let note = References.voiceNote(trigger.reference, backend: options.backend) else {
                 return CommandLineTool.Status.failure
             }
-            cues.append((trigger.at, note.location, note.title))
+            cues.append((trigger.at, QueueItem(location: note.location, title: note.title)))
         }
         // With a control socket, `voice REF` can come at any time.
-        let session = ListeningSession(PlaybackSession.sessionOptions(options, voiceNotes: !cues.isEmpty || !options.noIPC))
-        let playback = PlaybackSession(session: session, signals: signals, options: options)
-        return PlaybackSession.status(of: playback.play(items, voiceAt: cues))
+        switch SessionHost.open(options, signals: signals, voiceNotes: !cues.isEmpty) {
+        case .failure(let failure): return failure.status
+        case .success(let host): return PlaybackFrontEnd.play(items, cues: cues, host: host)
+        }
     }
 
     private enum Resolved {

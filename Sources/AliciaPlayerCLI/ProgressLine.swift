@@ -1,3 +1,4 @@
+import AliciaSession
 import AliciaAudio
 
 /// The one-line progress shown on a terminal while playing:

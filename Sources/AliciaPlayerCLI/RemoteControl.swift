@@ -31,42 +31,12 @@ enum RemoteControl {
     /// Serves `session` on `listener` and on the session bus (MPRIS) when one answers.
     static func serve(_ session: ListeningSession, listener: ControlSocket.Listener?, options: PlayOptions) -> ControlServer {
         let resolver = SharedResolver(QueueResolver(backend: options.backend))
-        let backendOptions = options.backend
-        let hooks = ControlServer.Hooks(
-            version: CommandLineTool.version,
-            resolve: { reference in
-                resolver.lock.withLock { resolver in
-                    resolver.items(reference).mapError { ControlProblem($0.message) }
-                }
-            },
-            say: { text, play in
-                say(text, backend: backendOptions, play: play)
-            })
-        return ControlServer(session: session, listener: listener, mpris: true, hooks: hooks)
-    }
-
-    /// Sends `text` to Alicia; her voice reply goes to `play`; returns her text.
-    private static func say(_ text: String, backend options: BackendOptions,
-                            play: @escaping @Sendable (MediaLocation, String) -> Void) -> Result<String, ControlProblem> {
-        let backend: BackendSession
-        do {
-            backend = try BackendSession(options)
-        } catch .notConfigured {
-            return .failure(ControlProblem("say needs Alicia's backend, and none is configured"))
-        } catch {
-            return .failure(ControlProblem(error.message))
-        }
-        let client = backend.client
-        do {
-            let reply = try client.chat(text, voice: true) { event in
-                if case .voice(let path) = event, let location = try? MediaLocation(client.mediaURL(for: path)) {
-                    play(location, "Voice note · " + PlayCommand.fileName(location))
-                }
+        let hooks = ControlServer.Hooks(version: CommandLineTool.version) { reference in
+            resolver.lock.withLock { resolver in
+                resolver.items(reference).mapError { ControlProblem($0.message) }
             }
-            return .success(reply.text)
-        } catch {
-            return .failure(ControlProblem(error.message))
         }
+        return ControlServer(session: session, listener: listener, mpris: true, hooks: hooks)
     }
 }
 

@@ -1,3 +1,4 @@
+import AliciaSession
 import AliciaBackend
 import AliciaTerminal
 

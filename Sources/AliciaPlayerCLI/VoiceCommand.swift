@@ -10,16 +10,19 @@ struct VoiceCommand {
         guard let note = References.voiceNote(options.reference, backend: options.backend) else {
             return CommandLineTool.Status.failure
         }
-        var sessionOptions = PlaybackSession.sessionOptions(options, voiceNotes: false)
-        // A note is too short for a running loudness estimate: measured whole before it plays.
-        sessionOptions.configuration.measureLoudnessFirst = true
-        let session = ListeningSession(sessionOptions)
-        // One note and done: no control socket.
+        // One note and done: no control socket, and nothing follows it to auto-download (whatever
+        // the config file says).
         var alone = options
         alone.noIPC = true
-        // Nothing follows a note: no auto-download (whatever the config file says).
         alone.autoDownload = 0
-        let playback = PlaybackSession(session: session, signals: signals, options: alone)
-        return PlaybackSession.status(of: playback.play([QueueItem(location: note.location, title: "Alicia voice note: " + note.title)]))
+        let opened = SessionHost.open(alone, signals: signals, voiceNotes: false) { session in
+            // A note is too short for a running loudness estimate: measured whole before it plays.
+            session.configuration.measureLoudnessFirst = true
+        }
+        switch opened {
+        case .failure(let failure): return failure.status
+        case .success(let host):
+            return PlaybackFrontEnd.play([QueueItem(location: note.location, title: "Alicia voice note: " + note.title)], host: host)
+        }
     }
 }

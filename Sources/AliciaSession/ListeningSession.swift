@@ -3,10 +3,9 @@ import Glibc
 #endif
 import AliciaAudio
 import AliciaLocks
-import Synchronization
 
-/// What a listening session tells its front-end (the `play` loop, the Studio, the plain Studio),
-/// already read against the queue: which item it is about, in the listener's terms.
+/// What a listening session tells its front end (the `play` loop, the Studio, a script…), already
+/// read against the queue: which item it is about, in the listener's terms.
 public enum SessionNotice: Equatable, Sendable {
     /// An item is now the one heard.
     case started(QueueEntryID, QueueItem)
@@ -19,17 +18,34 @@ public enum SessionNotice: Equatable, Sendable {
     case failed(QueueEntryID?, QueueItem?, PlaybackError)
     /// Nothing more to play.
     case queueEnded
-    /// The sleep timer ended: the episode faded out and paused, its position saved.
+    /// The sleep timer ended: the episode faded out and paused, its position saved (5 s back).
     case asleep
     case voice(VoiceEvent)
     /// The episode's output moved to another sink (the one it played on went away).
     case outputMoved(SinkMove)
+    /// What a `say` brought back.
+    case alicia(AliciaNotice)
+}
+
+/// What Alicia's answer to a `say` brings, as it comes.
+public enum AliciaNotice: Equatable, Sendable {
+    /// Her reply so far (Markdown), growing with each piece.
+    case replying(prompt: String, text: String)
+    /// Her voice note, queued on the voice-note player.
+    case voiceNote(QueueItem)
+    /// A problem on her side; the reply goes on.
+    case problem(String)
+    /// Her whole reply.
+    case replied(prompt: String, text: String, messageID: Int?)
+    /// The message could not be sent or its reply not read.
+    case failed(prompt: String, message: String)
 }
 
 /// One listener's playback: the episode player and its queue, the voice-note player beside it,
-/// and the `--voice-at` cues between them. The front-ends only render and translate keys into the
-/// calls below; no command loop is written twice. Owned by one thread (the front-end's loop);
-/// the players run on threads of their own.
+/// the `--voice-at` cues between them, resume positions and one volume. Every change goes through
+/// `perform(_:)` (ListeningSession+Perform.swift), in the one vocabulary every front end parses
+/// into; front ends read through `view`. Owned by one thread (the front end's host loop); the
+/// players run on threads of their own, and other threads reach it through `remote`.
 public final class ListeningSession {
     public struct Options {
         public var configuration = PlayerConfiguration()
@@ -40,11 +56,12 @@ public final class ListeningSession {
         /// Matched loudness, for the episode and the voice notes alike (notes are measured whole
         /// before they play, so in `duck` mode a note sits at the target above the ducked episode).
         public var loudness: LoudnessMatching = .off
-        /// The listener's gain, linear (1 = as decoded), for the episode and the voice notes alike.
-        public var volume = 1.0
+        /// The listener's volume in percent of the mixer's scale, for the episode and the notes alike.
+        public var volumePercent = 100.0
         public var voiceFocus: VoiceFocus = .pause
-        public var resumeRewind = 0.0
-        /// Whether there is a voice-note player at all (`voice` plays its note on the main one).
+        /// Seconds the episode steps back when a voice note gives the focus back (`--note-rewind`).
+        public var noteRewind = 0.0
+        /// Whether there is a voice-note player at all.
         public var voiceNotes = true
         /// Where resume positions are kept (nil: nowhere).
         public var positions: PositionStore?
@@ -52,45 +69,61 @@ public final class ListeningSession {
         public var loudnessCache: LoudnessCache?
         /// Start every item from its beginning, not where it was left (`--from-start`).
         public var fromStart = false
+        /// Alicia's chat, for `say` (nil: no backend).
+        public var chat: ChatLink?
 
         public init() {}
     }
 
-    public let player: Player
-    public let voiceNotes: VoiceNotes?
+    let player: Player
+    let voiceNotes: VoiceNotes?
     private let events: PlayerSubscription
-    /// Work other threads (the control socket, MPRIS) hand to the session's own thread.
+    /// Where other threads (the control socket, MPRIS, a chat in flight) leave commands.
     public let remote: RemoteMailbox
-    /// A remote `quit` asked the front-end to end, with this exit status.
-    public private(set) var quitRequested: Int32?
+    /// What front ends and other threads read.
+    public let view: SessionView
+    let levels: Locked<ListenerLevels>
+    let chat: ChatLink?
+    /// Chats in flight: their threads, their prompts and who waits for the reply.
+    var chats: [Int: (thread: NativeThread, prompt: String, text: String, reply: @Sendable (TransportReply) -> Void)] = [:]
+    var nextChat = 1
+    let closing = Locked(ChatCancel())
+
+    /// A remote `quit` asked the front end to end, with this exit status.
+    public internal(set) var quitRequested: Int32?
     /// Voice notes to queue when the episode reaches their cue, by cue id.
-    private var cueNotes: [Int: (location: MediaLocation, title: String)] = [:]
+    private var cueNotes: [Int: QueueItem] = [:]
     /// Everything that failed, in order.
     public private(set) var failures: [PlaybackError] = []
     /// Items heard to a truncated end.
     public private(set) var truncated: [QueueItem] = []
     /// The queue has ended (or failed) since the last `play`.
-    public private(set) var queueEnded = false
+    public internal(set) var queueEnded = false
     public let positions: PositionStore?
     public let loudnessCache: LoudnessCache?
     private let fromStart: Bool
     /// The item heard last and where, for saving its position when another takes over.
     private var lastHeard: (entry: QueueEntryID, key: String, position: Double, duration: Double?)?
-    /// When positions were last saved and when the listener paused, in `monotonicSeconds()`.
-    private var lastSave = ListeningSession.monotonicSeconds()
-    private var pausedAt: Double?
+    /// When positions were last saved and when the listener paused, in `MonotonicClock` seconds.
+    private var lastSave = MonotonicClock.seconds()
+    var pausedAt: Double?
+    /// The sleep timer ended and no resume has come since: positions are saved 5 s back.
+    public internal(set) var asleep = false
 
     /// Positions are saved this often while playing (seconds): a crash loses at most this much.
     public static let saveInterval = 5.0
-
     /// Within this many seconds of an item's start, "previous" goes to the item before; later it
     /// starts the item again (as podcast apps do).
     public static let restartThreshold = 3.0
+    /// What a resume after the sleep timer steps back (seconds), to pick up the thread: also what
+    /// the saved position steps back, so the next `play` in any process starts there too.
+    public static let sleepRewind = 5.0
 
     public init(_ options: Options) {
         positions = options.positions
         loudnessCache = options.loudnessCache
         fromStart = options.fromStart
+        chat = options.chat
         player = Player(configuration: options.configuration)
         player.setSpeed(options.speed)
         player.setSilenceSkipping(options.silenceSkipping)
@@ -104,82 +137,34 @@ public final class ListeningSession {
             noteConfiguration.readAheadSeconds = options.configuration.readAheadSeconds
             noteConfiguration.network = options.configuration.network
             noteConfiguration.measureLoudnessFirst = true
-            voiceNotes = VoiceNotes(episode: player, configuration: noteConfiguration,
-                                    focus: options.voiceFocus, resumeRewind: options.resumeRewind)
+            let notes = VoiceNotes(episode: player, configuration: noteConfiguration,
+                                   focus: options.voiceFocus, resumeRewind: options.noteRewind)
+            // Its events wake the front end's loop as the episode's do: no timer waits for them.
+            notes.whenEvent { waking.wake() }
+            voiceNotes = notes
         } else {
             voiceNotes = nil
         }
         voiceNotes?.player.setLoudness(options.loudness)
-        setVolume(options.volume)
+        var initial = ListenerLevels()
+        initial.volumePercent = min(max(options.volumePercent, VolumeScale.percentRange.lowerBound), VolumeScale.percentRange.upperBound)
+        levels = Locked(initial)
+        view = SessionView(player: player, voiceNotes: voiceNotes, levelLock: levels)
+        applyVolume()
     }
 
-    /// The listener's gain (linear, 1 = as decoded) for both players: one volume for what is heard.
-    public func setVolume(_ linear: Double) {
-        player.setVolume(linear)
-        voiceNotes?.player.setVolume(linear)
-    }
-
-    /// Asks the front-end to end (a remote `quit`): `quitRequested` is set and its wait ends.
-    public func requestQuit(status: Int32 = 0) {
-        quitRequested = quitRequested ?? status
-        events.wake()
-    }
-
-    /// Stops playback and empties the queue (mpv's `stop`): the heard item's position is saved
-    /// first; nothing plays until something is loaded again.
-    public func stopPlayback() {
-        savePosition()
-        lastHeard = nil
-        voiceNotes?.stop()
-        player.stop()
-        player.clear()
-        queueEnded = true
-    }
-
-    /// How the episode's pauses are shortened; positions stay in the episode's own time. The time
-    /// saved is in the player's snapshot (`silenceSaved`, `silenceSavedTotal`).
-    public var silenceSkipping: SilenceSkipping {
-        get { player.silenceSkipping }
-        set { player.setSilenceSkipping(newValue) }
-    }
-
-    /// Key `s`: the next level (off, mild, medium, strong, off); returns it.
-    @discardableResult
-    public func cycleSilenceSkipping() -> SilenceSkipping {
-        let next = player.silenceSkipping.next
-        player.setSilenceSkipping(next)
-        return next
-    }
-
-    /// The sleep timer (`.after` with the seconds of playing left).
-    public var sleepTimer: SleepTimer {
-        get { player.sleepTimer }
-        set { player.setSleepTimer(newValue) }
-    }
-
-    /// Key `z`: the next timer of `SleepTimer.cycle` (off, 15, 30, 45, 60 min, end of the
-    /// episode); returns it.
-    @discardableResult
-    public func cycleSleepTimer() -> SleepTimer {
-        let next = player.sleepTimer.next
-        player.setSleepTimer(next)
-        return next
-    }
-
-    /// The sleep timer ended since the last resume.
-    public private(set) var asleep = false
-
-    /// What a resume after the sleep timer steps back (seconds), to pick up the thread.
-    public static let sleepRewind = 5.0
-
-    /// Saves where the listener is, then stops both players. Idempotent.
+    /// Saves where the listener is, then stops both players and any chat. Idempotent.
     public func close() {
         savePosition()
+        closing.withLock { $0.closed = true }
+        for chat in chats.values { chat.thread.join() }
+        chats.removeAll()
         voiceNotes?.stop()
         player.stop()
     }
 
-    /// Readable while the episode player has events waiting: for the front-end's `poll`.
+    /// Readable while the session has something for its front end (an event of either player, a
+    /// command from another thread): for the host's `poll`.
     public var fileDescriptor: Int32 { events.fileDescriptor }
 
     /// Ends one `nextNotices` wait (a signal arrived); callable from any thread.
@@ -188,15 +173,14 @@ public final class ListeningSession {
         return { events.wake() }
     }
 
-    // MARK: Commands
-
-    /// Plays `items` as the queue, from the one at `index`.
+    /// Plays `items` as the queue, from the one at `index` (from `start`, else where each was left).
     public func play(_ items: [QueueItem], at index: Int = 0, from start: StartPosition? = nil,
                      loop: LoopMode = .off, shuffle: Bool = false) {
         savePosition()
         queueEnded = false
         player.setLoop(loop)
         var ordered = items.indices.map { i in i == index && start != nil ? items[i] : resumed(items[i]) }
+        levels.withLock { $0.shuffled = shuffle }
         if shuffle {
             var generator = SystemRandomNumberGenerator()
             let first = ordered.indices.contains(index) ? ordered.remove(at: index) : nil
@@ -209,82 +193,15 @@ public final class ListeningSession {
     }
 
     /// Plays `notes` when the first entry of the queue reaches each position (`--voice-at`).
-    public func setVoiceCues(_ cues: [(at: StartPosition, location: MediaLocation, title: String)]) {
+    public func setVoiceCues(_ cues: [(at: StartPosition, note: QueueItem)]) {
         guard let first = player.queue.entries.first?.id else { return }
         cueNotes = [:]
         var made: [PositionCue] = []
         for (index, cue) in cues.enumerated() {
-            cueNotes[index] = (cue.location, cue.title)
+            cueNotes[index] = cue.note
             made.append(PositionCue(id: index, entry: first, at: cue.at))
         }
         player.setCues(made)
-    }
-
-    /// Adds an item at the end of the queue (playing it when nothing plays, if `startIfIdle`).
-    @discardableResult
-    public func append(_ item: QueueItem, startIfIdle: Bool = true) -> QueueEntryID {
-        if startIfIdle { queueEnded = false }
-        return player.add(item, .end, startIfIdle: startIfIdle)
-    }
-
-    /// Adds an item right after the one heard.
-    @discardableResult
-    public func playNext(_ item: QueueItem, startIfIdle: Bool = true) -> QueueEntryID {
-        if startIfIdle { queueEnded = false }
-        return player.add(item, .next, startIfIdle: startIfIdle)
-    }
-
-    /// The next item; false at the end of the queue.
-    public func next() -> Bool {
-        player.next()
-    }
-
-    /// The item before, within the first seconds of an item; later the start of this one. False
-    /// when there is nothing before and the item is at its start.
-    public func previous() -> Bool {
-        if player.snapshot().position > Self.restartThreshold {
-            player.seek(to: 0)
-            return true
-        }
-        return player.previous()
-    }
-
-    /// Space: pause or play; after the end, the last item again from its start.
-    public func togglePause() {
-        let snapshot = player.snapshot()
-        if snapshot.state == .ended || snapshot.state == .idle, let entry = snapshot.entry {
-            queueEnded = false
-            player.resume()
-            player.jump(to: entry, from: .seconds(0))
-        } else if snapshot.state == .paused {
-            resume()
-        } else {
-            player.togglePause()
-        }
-    }
-
-    /// Plays on after a pause. The step back a resume takes (after a long pause, AntennaPod's
-    /// steps; after the sleep timer, 5 s) is asked for while the output is still corked, so it is
-    /// counted from the exact frame where playback stopped, not from a position read while the
-    /// device has just started again.
-    public func resume() {
-        stepBackAfterPause()
-        player.resume()
-    }
-
-    /// The step back owed for the pause that is ending, once. (The sleep timer's pause may not have
-    /// been read yet when the listener resumes; its own notice, read first, is enough.)
-    private func stepBackAfterPause() {
-        guard pausedAt != nil || asleep else { return }
-        var rewind = pausedAt.map { PositionStore.rewind(afterPause: Self.monotonicSeconds() - $0) } ?? 0
-        if asleep { rewind = max(rewind, Self.sleepRewind) }
-        self.pausedAt = nil
-        asleep = false
-        if rewind > 0 { player.seek(by: -rewind) }
-    }
-
-    public func playVoiceNote(_ location: MediaLocation, title: String) {
-        voiceNotes?.enqueue(location, title: title)
     }
 
     /// `item` starting where it was left (less a step back after a long time away), unless it was
@@ -302,33 +219,33 @@ public final class ListeningSession {
 
     // MARK: Positions
 
-    /// Call from the front-end's loop (at least once a second): saves the position every
-    /// `saveInterval` while playing.
+    /// Call from the host's loop: saves the position every `saveInterval` while playing.
     public func tick() {
         guard positions != nil else { return }
         noteHeard()
-        if player.snapshot().state == .playing, Self.monotonicSeconds() - lastSave >= Self.saveInterval {
+        if player.snapshot().state == .playing, MonotonicClock.seconds() - lastSave >= Self.saveInterval {
             savePosition()
         }
     }
 
-    /// Records where the heard item stands and writes every change.
+    /// When `tick` has something to do next (monotonic seconds), for the host's poll timeout; nil
+    /// while nothing plays.
+    public var nextDeadline: Double? {
+        guard positions != nil, player.snapshot().state == .playing else { return nil }
+        return lastSave + Self.saveInterval
+    }
+
+    /// Records where the heard item stands and writes every change. Asleep, the place kept is the
+    /// one a resume would go on from: 5 s before the fade's end.
     public func savePosition() {
         guard let positions else { return }
         noteHeard()
-        if let heard = lastHeard { positions.record(heard.key, position: heard.position, duration: heard.duration) }
+        if let heard = lastHeard {
+            let position = asleep ? max(0, heard.position - Self.sleepRewind) : heard.position
+            positions.record(heard.key, position: position, duration: heard.duration)
+        }
         positions.save()
-        lastSave = Self.monotonicSeconds()
-    }
-
-    /// `CLOCK_MONOTONIC` in seconds. Not `ContinuousClock`: its code pages (two 64 KiB windows of
-    /// the static runtime's _Concurrency) were resident for a 5-second timer, and its `Instant`, whose
-    /// layout is only known at run time, made this class's metadata be built at start by demangling
-    /// its fields' types (the labelled tuples' through libstdc++'s strings).
-    static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000
+        lastSave = MonotonicClock.seconds()
     }
 
     /// Keeps `lastHeard` up to date; when another item took over, the last one's place is recorded.
@@ -346,30 +263,32 @@ public final class ListeningSession {
 
     // MARK: Events
 
-    /// Every notice waiting now, without blocking.
+    /// Every notice waiting now, without blocking (commands from other threads are carried out first).
     public func notices() -> [SessionNotice] {
-        remote.run(on: self)
-        var notices: [SessionNotice] = []
-        for event in events.drain() { notices += read(event) }
+        // The events (and the wake-ups with them) are taken before the mail: a letter posted after
+        // the mail was read wakes the descriptor again, so none waits for an unrelated wake.
+        let taken = events.drain()
+        var notices = takeMail()
+        for event in taken { notices += read(event) }
         if let voiceNotes {
             while let event = voiceNotes.nextEvent(timeout: .zero) { notices.append(.voice(event)) }
         }
         return notices
     }
 
-    /// Waits up to `timeout` for the episode player's next event and returns it read (with any
-    /// voice-note events); empty on timeout or `wake()`.
+    /// Waits up to `timeout` for something to happen and returns what did; empty on timeout or
+    /// `wake()` with nothing to say.
     public func nextNotices(timeout: Duration?) -> [SessionNotice] {
-        remote.run(on: self)
-        if quitRequested != nil { return notices() }
-        var notices: [SessionNotice] = []
-        if let event = events.next(timeout: timeout) { notices = read(event) }
-        return notices + self.notices()
+        let now = notices()
+        if quitRequested != nil || !now.isEmpty { return now }
+        if let event = events.next(timeout: timeout) { return read(event) + notices() }
+        return notices()
     }
 
-    /// Done: the queue has ended and no voice note plays or waits, or a remote `quit` came.
+    /// Done: the queue has ended, no voice note plays or waits and no chat is in flight, or a
+    /// remote `quit` came.
     public var isFinished: Bool {
-        quitRequested != nil || queueEnded && (voiceNotes?.isIdle ?? true)
+        quitRequested != nil || queueEnded && (voiceNotes?.isIdle ?? true) && chats.isEmpty
     }
 
     private func read(_ event: PlayerEvent) -> [SessionNotice] {
@@ -405,16 +324,17 @@ public final class ListeningSession {
             queueEnded = true
             return [.queueEnded]
         case .stateChanged(.paused):
-            pausedAt = Self.monotonicSeconds()
+            pausedAt = MonotonicClock.seconds()
             savePosition()
             return []
         case .stateChanged(.playing):
-            // A resume that did not come through `resume()` (the player's own, a voice note's end):
+            // A resume that did not come through `resume` (the player's own, a voice note's end):
             // the step back owed, if any, from where it stands now.
             stepBackAfterPause()
             return []
         case .sleepTimerEnded:
             asleep = true
+            savePosition()
             return [.asleep]
         case .seeked:
             savePosition()
@@ -428,33 +348,20 @@ public final class ListeningSession {
             return []
         }
     }
+
+    /// The step back owed for the pause that is ending, once. (The sleep timer's pause may not have
+    /// been read yet when the listener resumes; its own notice, read first, is enough.)
+    func stepBackAfterPause() {
+        guard pausedAt != nil || asleep else { return }
+        var rewind = pausedAt.map { PositionStore.rewind(afterPause: MonotonicClock.seconds() - $0) } ?? 0
+        if asleep { rewind = max(rewind, Self.sleepRewind) }
+        pausedAt = nil
+        asleep = false
+        if rewind > 0 { player.seek(by: -rewind) }
+    }
 }
 
-/// Closures other threads hand to a session, run in order on the session's own thread the next
-/// time its front-end reads notices (`notices()`, `nextNotices`), which `post` wakes. The session
-/// is owned by one thread; this is how the control socket and MPRIS change it without a lock.
-public final class RemoteMailbox: Sendable {
-    private let pending = Locked<[@Sendable (ListeningSession) -> Void]>([])
-    private let wake: @Sendable () -> Void
-
-    init(wake: @escaping @Sendable () -> Void) {
-        self.wake = wake
-    }
-
-    /// Runs `work` on the session's thread, soon.
-    public func post(_ work: @escaping @Sendable (ListeningSession) -> Void) {
-        pending.withLock { $0.append(work) }
-        wake()
-    }
-
-    func run(on session: ListeningSession) {
-        while true {
-            let batch = pending.withLock { list -> [@Sendable (ListeningSession) -> Void] in
-                defer { list.removeAll() }
-                return list
-            }
-            if batch.isEmpty { return }
-            for work in batch { work(session) }
-        }
-    }
+/// Whether the session has closed: chats in flight stop reading their replies.
+struct ChatCancel {
+    var closed = false
 }

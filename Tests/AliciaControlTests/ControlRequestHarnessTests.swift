@@ -17,6 +17,6 @@ import Testing
         harness.reset()
         #expect(reply(harness, #"{"command":["get_property","playlist-count"],"request_id":4}"#)
             == #"{"request_id":4,"error":"success","data":0}"# + "\n")
-        #expect(reply(harness, "garbage") == #"{"request_id":0,"error":"invalid parameter","message":"the line is not JSON"}"# + "\n")
+        #expect(reply(harness, "garbage") == #"{"request_id":0,"error":"invalid parameter","message":"unknown command 'garbage'"}"# + "\n")
     }
 }

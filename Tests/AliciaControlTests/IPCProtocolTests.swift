@@ -16,12 +16,28 @@ import Testing
     }
 
     @Test(arguments: [
-        "garbage", "[1, 2]", #"{"command": "seek"}"#, #"{"command": []}"#, #"{"command": [1]}"#,
+        "[1, 2]", #"{"command": "seek"}"#, #"{"command": []}"#, #"{"command": [1]}"#,
         #"{"command": ["x"], "request_id": "a"}"#, #"{"command": ["x"], "request_id": 1.5}"#, #"{"command": ["x"], "async": 1}"#,
     ])
     func whatIsNotARequestIsAnInvalidParameter(_ line: String) {
         guard case .failure(let bad) = IPCRequest.parse(Array(line.utf8)) else {
             Issue.record("\(line) was taken for a request")
+            return
+        }
+        #expect(bad.failure.error == .invalidParameter)
+    }
+
+    /// mpv's text command lines (`cycle pause`, umpv's `raw loadfile "F" append`): words, each a
+    /// string argument, the display prefixes dropped; no reply unless they fail.
+    @Test func aLineThatIsNotJSONIsATextCommand() throws {
+        let cycle = try IPCRequest.parse(Array("cycle pause".utf8)).get()
+        #expect(cycle.isText && cycle.command == [.string("cycle"), .string("pause")])
+        let load = try IPCRequest.parse(Array(#"raw loadfile "/tmp/a b.wav" append"#.utf8)).get()
+        #expect(load.command == [.string("loadfile"), .string("/tmp/a b.wav"), .string("append")])
+        let comment = try IPCRequest.parse(Array("# nothing".utf8)).get()
+        #expect(comment.command.isEmpty)
+        guard case .failure(let bad) = IPCRequest.parse(Array(#"seek "10"#.utf8)) else {
+            Issue.record("an unclosed quote was taken")
             return
         }
         #expect(bad.failure.error == .invalidParameter)

@@ -12,7 +12,25 @@ import Testing
         #expect(CtlCommand.command(["toggle"]) == [.string("cycle"), .string("pause")])
         #expect(CtlCommand.command(["next"]) == [.string("playlist-next")])
         #expect(CtlCommand.command(["prev"]) == [.string("playlist-prev")])
-        #expect(CtlCommand.command(["seek", "-10"]) == [.string("seek"), .number(-10)])
+        // Guards issue 22: ctl's seek and set time-pos took only mpv's numbers; they take the
+        // script forms now, and volume +5 is relative (it set 5 %).
+        #expect(CtlCommand.command(["seek", "-10"]) == [.string("seek"), .number(-10), .string("relative")])
+        #expect(CtlCommand.command(["seek", "+30"]) == [.string("seek"), .number(30), .string("relative")])
+        #expect(CtlCommand.command(["seek", "1:45:00"]) == [.string("seek"), .number(6300), .string("absolute")])
+        #expect(CtlCommand.command(["seek", "50%"]) == [.string("seek"), .number(50), .string("absolute-percent")])
+        #expect(CtlCommand.command(["seek", "30", "relative"]) == [.string("seek"), .number(30), .string("relative")])
+        #expect(CtlCommand.command(["set", "time-pos", "1:00"]) == [.string("seek"), .number(60), .string("absolute")])
+        #expect(CtlCommand.command(["set", "time-pos", "90"]) == [.string("set_property"), .string("time-pos"), .number(90)])
+        #expect(CtlCommand.command(["volume", "+5"]) == [.string("add"), .string("volume"), .number(5)])
+        #expect(CtlCommand.command(["volume", "-5"]) == [.string("add"), .string("volume"), .number(-5)])
+        #expect(CtlCommand.command(["volume", "40"]) == [.string("set_property"), .string("volume"), .number(40)])
+        #expect(CtlCommand.command(["speed", "+0.25"]) == [.string("add"), .string("speed"), .number(0.25)])
+        #expect(CtlCommand.command(["mute"]) == [.string("cycle"), .string("mute")])
+        #expect(CtlCommand.command(["mute", "off"]) == [.string("set_property"), .string("mute"), .bool(false)])
+        #expect(CtlCommand.command(["cycle", "loop-playlist"]) == [.string("cycle"), .string("loop-playlist")])
+        #expect(CtlCommand.command(["loadfile", "dir/a.wav"], directory: "/home/x") == [.string("loadfile"), .string("/home/x/dir/a.wav")])
+        #expect(CtlCommand.command(["loadfile", "/srv/a.wav"], directory: "/home/x") == [.string("loadfile"), .string("/srv/a.wav")])
+        #expect(CtlCommand.command(["loadfile", "http://h/a.wav"], directory: "/home/x") == [.string("loadfile"), .string("http://h/a.wav")])
         #expect(CtlCommand.command(["loadfile", "S1E02", "append"]) == [.string("loadfile"), .string("S1E02"), .string("append")])
         // A label that reads as a number stays what it is to the player (loadfile takes its text).
         #expect(CtlCommand.command(["say", "hello there"]) == [.string("say"), .string("hello there")])
@@ -26,6 +44,8 @@ import Testing
         #expect(CtlCommand.text(.string("S1E02 · Night")) == "S1E02 · Night")
         #expect(CtlCommand.text(.null) == nil)
         #expect(CtlCommand.text(.array([.number(1)])) == "[1]")
+        // Guards issue 22: loadfile's reply printed as JSON.
+        #expect(CtlCommand.text(.object([.init("playlist_entry_id", .number(3))])) == "playlist_entry_id=3")
     }
 
     @Test func eventsPrintAsWords() {

@@ -79,7 +79,7 @@ import AliciaAudio
         (["play", "a.wav", "--read-ahead", "0.5"], play(["a.wav"]) { $0.readAheadSeconds = 0.5 }),
         (["play", "a.wav", "--voice-focus", "duck"], play(["a.wav"]) { $0.voiceFocus = .duck(decibels: -12) }),
         (["play", "a.wav", "--voice-focus", "mix"], play(["a.wav"]) { $0.voiceFocus = .mix }),
-        (["play", "a.wav", "--resume-rewind", "3"], play(["a.wav"]) { $0.resumeRewind = 3 }),
+        (["play", "a.wav", "--resume-rewind", "3"], play(["a.wav"]) { $0.noteRewind = 3 }),
         (["play", "a.wav", "--voice-at", "1:30=http://h/n.wav?x=1&token=t"],
          play(["a.wav"]) { $0.voiceAt = [VoiceTrigger(at: .seconds(90), reference: "http://h/n.wav?x=1&token=t")] }),
         (["play", "a.wav", "--voice-at=50%=/api/audio/voice-1.wav", "--voice-at", "2=b.wav"],
@@ -96,7 +96,7 @@ import AliciaAudio
         (["studio", "--speed", "2", "--volume", "90", "--device", "d", "--read-ahead", "20", "--voice-focus", "mix",
           "--resume-rewind", "1", "--quiet"],
          studio { $0.speedGiven = 2; $0.volume = 90; $0.device = "d"; $0.readAheadSeconds = 20; $0.voiceFocus = .mix
-                  $0.resumeRewind = 1; $0.quiet = true }),
+                  $0.noteRewind = 1; $0.quiet = true }),
         // demo, with the Studio and served alone.
         (["demo"], demo()),
         (["demo", "--speed", "1.25", "--volume", "50", "--quiet"], demo { $0.speedGiven = 1.25; $0.volume = 50; $0.quiet = true }),

@@ -1,4 +1,5 @@
 import Testing
+import AliciaSession
 import AliciaAudio
 import AliciaBackend
 import AliciaTerminal
@@ -178,7 +179,7 @@ import AliciaTerminal
         model.status = (Self.error, true)
         let frame = StudioLayout(model: model, episode: StudioLayoutTests.playing(), voice: nil, columns: columns, rows: rows).frame()
         #expect(frame.lines.count == rows)
-        let shown = frame.lines.suffix(3).map { $0.text.trimmingCharacters() }.joined(separator: " ")
+        let shown = frame.lines.suffix(3).map { $0.text.trimmingWhitespace() }.joined(separator: " ")
         #expect(shown.contains("point PULSE_SERVER at one"), "\(shown)")
         for line in frame.lines { #expect(DisplayWidth.of(line.text) <= columns) }
     }
@@ -189,18 +190,21 @@ import AliciaTerminal
         let frame = StudioLayout(model: model, episode: StudioLayoutTests.playing(), voice: nil, columns: 40, rows: 12).frame()
         #expect(frame.lines.count == 12)
         #expect(frame.listRows >= 1)
-        #expect(frame.lines.last?.text.trimmingCharacters().hasSuffix("…") == true, "\(frame.lines.map(\.text))")
+        #expect(frame.lines.last?.text.trimmingWhitespace().hasSuffix("…") == true, "\(frame.lines.map(\.text))")
     }
 }
 
 @Suite struct StudioActionTests {
     @Test(arguments: [
-        (Key.character(" "), StudioAction.togglePause), (.left, .seek(by: -15)), (.right, .seek(by: 30)),
-        (.character(","), .seek(by: -5)), (.character("."), .seek(by: 5)), (.character("0"), .seekToFraction(0)),
-        (.character("7"), .seekToFraction(0.7)), (.character("n"), .next), (.character("p"), .previous),
-        (.character("+"), .volume(steps: 1)), (.character("-"), .volume(steps: -1)), (.character("m"), .mute),
-        (.character("]"), .speed(by: 0.25)),
-        (.character("v"), .replayVoiceNote), (.character("t"), .talk), (.enter, .playSelected),
+        (Key.character(" "), StudioAction.transport(.togglePause)), (.left, .transport(.seek(.by(-15)))),
+        (.right, .transport(.seek(.by(30)))), (.character(","), .transport(.seek(.by(-5)))),
+        (.character("."), .transport(.seek(.by(5)))), (.character("0"), .transport(.seek(.toFraction(0)))),
+        (.character("7"), .transport(.seek(.toFraction(0.7)))), (.character("n"), .transport(.next)),
+        (.character("p"), .transport(.previous)), (.character("+"), .transport(.volume(.by(5)))),
+        (.character("-"), .transport(.volume(.by(-5)))), (.character("m"), .transport(.mute(.toggle))),
+        (.character("]"), .transport(.speed(.by(0.25)))), (.character("["), .transport(.speed(.by(-0.25)))),
+        (.character("s"), .transport(.skipSilence(.cycle))), (.character("z"), .transport(.sleep(.cycle))),
+        (.character("v"), .transport(.replayVoiceNote)), (.character("t"), .talk), (.enter, .playSelected),
         (.character("/"), .search), (.character("?"), .help), (.character("q"), .quit), (.control("c"), .interrupt),
         (.control("z"), .suspend), (.escape, .dismiss), (.character("a"), .enqueueSelected),
         (.character("A"), .playSelectedNext),

@@ -1,6 +1,7 @@
 import Testing
 import AliciaAudio
 @testable import AliciaPlayerCLI
+import AliciaSession
 
 @Suite struct TimeSpecTests {
     @Test(arguments: [

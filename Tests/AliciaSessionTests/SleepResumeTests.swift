@@ -34,7 +34,7 @@ import AliciaAudio
         #expect(paused.positionFrames == Int64(6 * Self.rate), "paused at frame \(paused.positionFrames)")
         #expect(session.asleep)
 
-        session.togglePause()
+        session.perform(.togglePause)
         var seekedTo: Int64?
         while seekedTo == nil && ContinuousClock.now < deadline {
             _ = session.nextNotices(timeout: .milliseconds(100))

@@ -243,7 +243,10 @@ struct BackendCommandTests {
         expectNoToken(result)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count >= 2, "\(result)")
-        #expect(lines.last?.hasPrefix("message ") == true, "no message id: \(result)")
+        let id = lines.first { $0.hasPrefix("message ") }?.dropFirst("message ".count)
+        #expect(id != nil, "no message id: \(result)")
+        // Guards issue 26: `--react` printed nothing; it says one confirming line.
+        #expect(lines.last == "reacted ❤️ to message \(id ?? "")", "no confirmation of the reaction: \(result)")
         #expect(captured.count / 2 > 24_000, "the voice note did not reach the sink (\(captured.count / 2) frames)")
         #expect(backend.requests.contains { $0.path.hasPrefix("/api/react") && $0.status == 200 })
         #expect(backend.requests.contains { $0.path.contains("voice-") })

@@ -100,4 +100,55 @@ struct ScriptCommandTests {
         #expect(run.stdoutText.hasPrefix("ended "), "\(run.stdoutText)")
         expectBitExact(captured: captured, expected: Self.note.samples16 + Self.note.samples16, channels: 2)
     }
+
+    /// Guards issue 22: `play URL` / `seek 12` / `wait` / `quit` exited after half a second having
+    /// played nothing (the wait looked at an entry that was not there yet while the item loaded).
+    @Test("play URL, seek 12, wait, quit: from 12 s to the end, bit for bit")
+    func waitIsForTheItemItStarted() async throws {
+        let server = try NginxServer()
+        let fixture = WAVFixture(seconds: 14, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0xB3)
+        try server.serve(fixture, as: "fourteen.wav")
+        let directory = try TemporaryDirectory(prefix: "script")
+        let script = try directory.write(Array("""
+            play \(server.url("/media/fourteen.wav"))
+            seek 12
+            wait
+            quit
+
+            """.utf8), as: "run.txt")
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let result = try await Playback.run(["script", script, "--device", capture.sinkName])
+        let captured = Self.withoutSilentFrames(await capture.finishInt16())
+        #expect(result.status == 0, "\(result)")
+        let from = Array(fixture.samples16[(12 * 48_000 * 2)...])
+        #expect(captured == from, "\(AudioCompare.describeDifference(expected: from, actual: captured, channels: 2))")
+    }
+
+    /// Guards issue 22: a script's `volume` set only the episode player, so a voice note played at
+    /// the old level.
+    @Test("volume 50 then a voice note: the note plays at 50 % too")
+    func volumeIsForTheVoiceNoteToo() async throws {
+        let directory = try TemporaryDirectory(prefix: "script")
+        _ = try directory.write(Tone.wav(frequency: 440, seconds: 2, rate: 48_000, channels: 2, amplitude: 0), as: "silence.wav")
+        _ = try directory.write(Self.note.bytes, as: "note.wav")
+        let script = try directory.write(Array("""
+            play silence.wav
+            volume 50
+            voice note.wav
+            wait voice
+            quit
+
+            """.utf8), as: "run.txt")
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let result = try await Playback.run(["script", script, "--device", capture.sinkName])
+        let captured = Self.withoutSilentFrames(await capture.finishInt16())
+        #expect(result.status == 0, "\(result)")
+        func rms(_ samples: [Int16]) -> Double {
+            (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))).squareRoot()
+        }
+        // 50 % on the mixer's cubic scale is an amplitude of 0.125.
+        let ratio = rms(captured) / rms(Self.note.samples16)
+        #expect(abs(ratio - 0.125) < 0.005, "the note played at \(ratio) of its level, 0.125 expected (\(captured.count / 2) frames)")
+    }
+
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AliciaLocks
 
 /// What an episode does while a voice note plays.
 public enum VoiceFocus: Sendable, Equatable {
@@ -41,6 +42,8 @@ public final class VoiceNotes: Sendable {
         var busy = 0
         var shutdown = false
         var skip = false
+        /// The skip is of every note, not only the one playing.
+        var skipAll = false
         var events: [VoiceEvent] = []
     }
 
@@ -52,6 +55,8 @@ public final class VoiceNotes: Sendable {
     private let state = ConditionLock(State())
     private let playerEvents: PlayerSubscription
     private let thread: ConditionLock<NativeThread?> = ConditionLock(nil)
+    /// Called after each event is posted (from the coordinator thread): wakes a front end's poll.
+    private let onEvent = Locked<(@Sendable () -> Void)?>(nil)
 
     /// Ducking ramps over 200 ms, in even decibel steps: no clicks, no pumping.
     static let duckRamp = 0.2
@@ -105,9 +110,25 @@ public final class VoiceNotes: Sendable {
         }
     }
 
+    /// `wake` is called after each event is posted, on the coordinator thread.
+    public func whenEvent(_ wake: @escaping @Sendable () -> Void) {
+        onEvent.withLock { $0 = wake }
+    }
+
     /// Ends the note playing now; the next queued one (if any) follows.
     public func skip() {
         state.update { $0.skip = true }
+        playerEvents.wake()
+    }
+
+    /// Ends the note playing and drops those waiting; the episode has its focus back. Notes queued
+    /// later play as usual.
+    public func clear() {
+        state.update { s in
+            s.incoming.removeAll()
+            s.skip = true
+            s.skipAll = true
+        }
         playerEvents.wake()
     }
 
@@ -133,13 +154,14 @@ public final class VoiceNotes: Sendable {
         var heldAt: Int64?
         while true {
             // Taken and counted busy in one step: never idle in between.
-            let (incoming, skip, shutdown) = state.withLock { s -> ([QueueItem], Bool, Bool) in
+            let (incoming, skip, skipAll, shutdown) = state.withLock { s -> ([QueueItem], Bool, Bool, Bool) in
                 defer {
                     s.busy += s.incoming.count
                     s.incoming.removeAll()
                     s.skip = false
+                    s.skipAll = false
                 }
-                return (s.incoming, s.skip, s.shutdown)
+                return (s.incoming, s.skip, s.skipAll, s.shutdown)
             }
             if shutdown { break }
             if !incoming.isEmpty {
@@ -152,7 +174,7 @@ public final class VoiceNotes: Sendable {
                     state.update { s in s.titles[id] = item.title }
                 }
             }
-            if skip, let skipped = player.snapshot().entry, player.queue.count > 1 {
+            if skip, !skipAll, let skipped = player.snapshot().entry, player.queue.count > 1 {
                 // Not the last note: it leaves the queue (consume would only drop it once heard to
                 // its end) and the next one plays.
                 let title = state.withLock { $0.titles[skipped] } ?? ""
@@ -251,5 +273,6 @@ public final class VoiceNotes: Sendable {
 
     private func post(_ event: VoiceEvent) {
         state.update { $0.events.append(event) }
+        onEvent.withLock { $0 }?()
     }
 }

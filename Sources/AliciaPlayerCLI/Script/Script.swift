@@ -1,15 +1,9 @@
 import AliciaAudio
+import AliciaSession
 
 /// A playback script: one command a line, the vocabulary the control socket shares. Pure: `parse`
 /// checks every line (and says what is wrong with each, by line number) before anything runs.
 package struct Script: Equatable {
-    package enum Seek: Equatable {
-        /// `+30`, `-15`: seconds from where playback stands.
-        case relative(Double)
-        /// `1:20`, `80`: seconds from the start; `50%`: a share of the length.
-        case to(StartPosition)
-    }
-
     package enum Wait: Equatable {
         /// `wait`: until the item playing now ends.
         case item
@@ -25,10 +19,14 @@ package struct Script: Equatable {
         case play([String])
         case append([String])
         case next, previous, pause, resume, toggle
-        case seek(Seek)
-        /// Percent, 0–150.
-        case volume(Double)
-        case speed(Double)
+        /// `+30`, `-15`: from where playback stands; `1:20`, `80`: from the start; `50%`: a share.
+        case seek(TransportCommand.SeekTarget)
+        /// Percent, 0–150 (`+5`, `-5`: from where it is).
+        case volume(TransportCommand.Change)
+        /// `mute`, `mute on`, `mute off`.
+        case mute(TransportCommand.Switch)
+        /// `1.5` (`+0.25`, `-0.25`: from where it is).
+        case speed(TransportCommand.Change)
         case voice(String)
         case say(String)
         case wait(Wait)
@@ -54,7 +52,7 @@ package struct Script: Equatable {
     static let maximumLineBytes = 64 * 1024
     package static let maximumLines = 100_000
 
-    static let vocabulary = "play, append, next, previous, pause, resume, toggle, seek, volume, speed, voice, say, wait, echo, status, quit"
+    static let vocabulary = "play, append, next, previous, pause, resume, toggle, seek, volume, mute, speed, voice, say, wait, echo, status, quit"
 
     package static func parse(_ bytes: [UInt8]) -> Script {
         var script = Script()
@@ -77,7 +75,7 @@ package struct Script: Equatable {
                 script.problems.append((number, "the line is not UTF-8 text"))
                 continue
             }
-            let line = text.trimmingCharacters()
+            let line = text.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
             switch command(line) {
             case .success(let command): script.lines.append(Line(number: number, command: command))
@@ -90,7 +88,7 @@ package struct Script: Equatable {
     /// One command line (no comment, trimmed).
     static func command(_ line: String) -> Result<Command, UsageError> {
         let name = String(line.prefix { $0 != " " && $0 != "\t" })
-        let rest = String(line.dropFirst(name.count)).trimmingCharacters()
+        let rest = String(line.dropFirst(name.count)).trimmingWhitespace()
         let words: [String]
         switch split(rest) {
         case .success(let split): words = split
@@ -117,28 +115,31 @@ package struct Script: Equatable {
         case "quit": return none(.quit)
         case "seek":
             return one("position (+30, -15, 1:20 or 50%)").flatMap { text in
-                if text.hasPrefix("+") || text.hasPrefix("-"), let seconds = Double(text), seconds.isFinite {
-                    return .success(.seek(.relative(seconds)))
-                }
-                guard let position = TimeSpec.parse(text) else {
+                guard let target = TimeSpec.seekTarget(text) else {
                     return .failure(UsageError("seek '\(text)' is not +30, -15, 1:20 or 50%"))
                 }
-                return .success(.seek(.to(position)))
+                return .success(.seek(target))
             }
         case "volume":
-            return one("level (0 to 150)").flatMap { text in
-                guard let level = Double(text.hasSuffix("%") ? String(text.dropLast()) : text), (0...150).contains(level) else {
-                    return .failure(UsageError("volume '\(text)' is not a level from 0 to 150"))
+            return one("level (0 to 150, or +5, -5)").flatMap { text in
+                guard let change = LevelText.volume(text) else {
+                    return .failure(UsageError("volume '\(text)' is not a level from 0 to 150 (or +5, -5)"))
                 }
-                return .success(.volume(level))
+                return .success(.volume(change))
             }
+        case "mute":
+            if words.isEmpty { return .success(.mute(.on)) }
+            return one("on, off or toggle").flatMap { text in
+                guard let change = LevelText.mute(text) else { return .failure(UsageError("mute '\(text)' is not on, off or toggle")) }
+                return .success(.mute(change))
+            }
+        case "unmute": return none(.mute(.off))
         case "speed":
-            return one("speed (0.5 to 3)").flatMap { text in
-                let number = text.hasSuffix("x") || text.hasSuffix("×") ? String(text.dropLast()) : text
-                guard let speed = Double(number), Player.speedRange.contains(speed) else {
-                    return .failure(UsageError("speed '\(text)' is not a speed from 0.5 to 3"))
+            return one("speed (0.5 to 3, or +0.25, -0.25)").flatMap { text in
+                guard let change = LevelText.speed(text) else {
+                    return .failure(UsageError("speed '\(text)' is not a speed from 0.5 to 3 (or +0.25, -0.25)"))
                 }
-                return .success(.speed(speed))
+                return .success(.speed(change))
             }
         case "voice":
             return one("voice note").map { .voice($0) }

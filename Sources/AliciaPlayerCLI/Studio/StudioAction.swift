@@ -1,21 +1,11 @@
 import AliciaTerminal
 import AliciaSession
 
-/// What a key asks the Studio to do. Keys follow podcast-app conventions.
+/// What a key asks the Studio to do: a command of the vocabulary, or something of the Studio's
+/// own (moving the selection, opening a pane). Keys follow podcast-app conventions.
 enum StudioAction: Equatable {
-    case togglePause
-    case seek(by: Double)
-    case seekToFraction(Double)
-    case next, previous
-    /// Volume up (positive) or down, in steps of `VolumeScale.step`.
-    case volume(steps: Int)
-    case mute
-    case speed(by: Double)
-    /// `s`: off, mild, medium, strong skip silence.
-    case cycleSkipSilence
-    /// `z`: the sleep timer, off, 15, 30, 45, 60 min, end of the episode.
-    case cycleSleepTimer
-    case replayVoiceNote
+    /// A command of the vocabulary, carried out by the session as every front end's are.
+    case transport(TransportCommand)
     case talk
     case playSelected
     /// `a`: the selected episode to the end of the queue; `A`: to play next.
@@ -38,24 +28,8 @@ enum StudioAction: Equatable {
 
     /// The action for a key in the main view (no composer or search line open).
     static func forKey(_ key: Key, pageSize: Int) -> StudioAction? {
+        if let command = transport(for: key) { return .transport(command) }
         switch key {
-        case .character(" "): return .togglePause
-        case .left: return .seek(by: -15)
-        case .right: return .seek(by: 30)
-        case .character(","): return .seek(by: -5)
-        case .character("."): return .seek(by: 5)
-        case .character(let c) where c.isASCII && c.isNumber:
-            return .seekToFraction(Double(c.wholeNumberValue ?? 0) / 10)
-        case .character("n"): return .next
-        case .character("p"): return .previous
-        case .character("+"), .character("="): return .volume(steps: 1)
-        case .character("-"), .character("_"): return .volume(steps: -1)
-        case .character("m"): return .mute
-        case .character("]"): return .speed(by: 0.25)
-        case .character("["): return .speed(by: -0.25)
-        case .character("s"): return .cycleSkipSilence
-        case .character("z"): return .cycleSleepTimer
-        case .character("v"): return .replayVoiceNote
         case .character("t"): return .talk
         case .enter: return .playSelected
         case .character("a"): return .enqueueSelected
@@ -76,6 +50,31 @@ enum StudioAction: Equatable {
         case .control("z"): return .suspend
         case .character("q"): return .quit
         case .control("c"): return .interrupt
+        default: return nil
+        }
+    }
+
+    /// The keys that are commands of the vocabulary.
+    static func transport(for key: Key) -> TransportCommand? {
+        switch key {
+        case .character(" "): return .togglePause
+        case .left: return .seek(.by(-15))
+        case .right: return .seek(.by(30))
+        case .character(","): return .seek(.by(-5))
+        case .character("."): return .seek(.by(5))
+        case .character(let c) where c.isASCII && c.isNumber:
+            return .seek(.toFraction(Double(c.wholeNumberValue ?? 0) / 10))
+        case .character("n"): return .next
+        case .character("p"): return .previous
+        case .character("+"), .character("="): return .volume(.by(VolumeScale.step))
+        case .character("-"), .character("_"): return .volume(.by(-VolumeScale.step))
+        case .character("m"): return .mute(.toggle)
+        // In quarter steps, whatever the speed was set to on the command line.
+        case .character("]"): return .speed(.by(0.25))
+        case .character("["): return .speed(.by(-0.25))
+        case .character("s"): return .skipSilence(.cycle)
+        case .character("z"): return .sleep(.cycle)
+        case .character("v"): return .replayVoiceNote
         default: return nil
         }
     }

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import AliciaAudio
-import AliciaControl
+import AliciaLocks
 import AliciaBackend
 import AliciaSession
 import AliciaTerminal
@@ -41,27 +41,34 @@ enum Studio {
     static func open(backend: BackendSession?, backendName: String, autoplay: StudioApp.Autoplay?,
                      mode: StudioApp.Mode, options: PlayOptions, signals: SignalWatcher) -> Int32 {
         guard isInteractive else {
-            return PlainStudio(backend: backend, options: options, signals: signals).run(startingAt: autoplay)
+            return PlainStudio.run(backend: backend, options: options, signals: signals, startingAt: autoplay)
         }
-        let terminal = Terminal()
-        let app = StudioApp(setup: .init(backend: backend, backendName: backendName, autoplay: autoplay, mode: mode, options: options),
-                            terminal: terminal, signals: signals)
-        return app.run()
+        let setup = StudioApp.Setup(backend: backend, backendName: backendName, autoplay: autoplay, mode: mode, options: options)
+        return StudioApp.open(setup: setup, terminal: Terminal(), signals: signals)
     }
 }
 
-/// The Studio when stdout is not a terminal (a pipe, a log, systemd): it plays
-/// the library in order from where it was asked to start and says what plays in
-/// plain, timestamp-free lines, at most one every few seconds (none with --quiet).
-struct PlainStudio {
-    let backend: BackendSession?
-    let options: PlayOptions
-    let signals: SignalWatcher
+/// The Studio when stdout is not a terminal (a pipe, a log, systemd): it plays the library in
+/// order from where it was asked to start and says what plays in plain, timestamp-free lines, at
+/// most one every few seconds (none with --quiet).
+final class PlainStudio: HostedFrontEnd {
+    private let host: SessionHost
+    private let options: PlayOptions
+    private let durations: [String: Double]
+    private var status = CommandLineTool.Status.success
+    private var lastStatus = MonotonicClock.seconds()
 
-    /// How often a status line is printed while playing.
-    static let statusInterval: Duration = .seconds(5)
+    /// How often a status line is printed while playing (seconds).
+    static let statusInterval = 5.0
 
-    func run(startingAt autoplay: StudioApp.Autoplay?) -> Int32 {
+    private init(host: SessionHost, durations: [String: Double]) {
+        self.host = host
+        options = host.options
+        self.durations = durations
+    }
+
+    static func run(backend: BackendSession?, options: PlayOptions, signals: SignalWatcher,
+                    startingAt autoplay: StudioApp.Autoplay?) -> Int32 {
         guard let backend else { return CommandLineTool.Status.failure }
         let library: Library
         do {
@@ -84,52 +91,45 @@ struct PlainStudio {
         }
         let durations = Dictionary(library.entries.map { ($0.episode.label ?? $0.episode.title, $0.episode.duration) },
                                    uniquingKeysWith: { first, _ in first })
-        let listener: ControlSocket.Listener?
-        switch RemoteControl.listen(options) {
-        case .success(let bound): listener = bound
+        switch SessionHost.open(options, signals: signals, voiceNotes: false) {
         case .failure(let failure): return failure.status
+        case .success(let host):
+            host.session.play(Array(items[start...]))
+            host.start { Console.fail("warning: " + $0) }
+            return host.run(PlainStudio(host: host, durations: durations))
         }
-        let session = ListeningSession(PlaybackSession.sessionOptions(options, voiceNotes: !options.noIPC))
-        let waker = session.waker
-        signals.whenSignalled { waker() }
-        defer { session.close() }
-        let remote = options.noIPC ? nil : RemoteControl.serve(session, listener: listener, options: options)
-        defer { remote?.close() }
-        session.play(Array(items[start...]))
-        let downloads = AutoDownloader.start(options.autoDownload, player: session.player) { Console.fail("warning: " + $0) }
-        defer { downloads?.close() }
-        var status = CommandLineTool.Status.success
-        var lastStatus = ContinuousClock.now
-        while !session.isFinished {
-            if let signal = signals.signal { return 128 + signal }
-            session.tick()
-            downloads?.update()
-            // `demo | head -1`: the reader has gone, so has the point of playing on.
-            if !options.quiet && Console.stdoutClosed { return CommandLineTool.Status.success }
-            for notice in session.nextNotices(timeout: .milliseconds(500)) {
-                switch notice {
-                case .started(_, let item):
-                    say("playing \(item.label ?? "—") \(item.title) (\(TimeSpec.clock(durations[item.label ?? item.title] ?? 0)))")
-                    lastStatus = ContinuousClock.now
-                case .finished(_, let item?, _):
-                    say("finished \(item.label ?? "—") \(item.title)")
-                case .failed(_, let item, let error):
-                    Console.fail(item.map { "\($0.label ?? $0.title): " }.map { $0 + error.message } ?? error.message)
-                    status = CommandLineTool.Status.failure
-                default:
-                    break
-                }
-            }
-            if ContinuousClock.now - lastStatus >= Self.statusInterval, !session.isFinished {
-                let snapshot = session.player.snapshot()
-                if let item = snapshot.item {
-                    say("\(snapshot.state.rawValue) \(item.label ?? "—") \(TimeSpec.clock(snapshot.position)) / \(TimeSpec.clock(snapshot.duration ?? durations[item.label ?? item.title] ?? 0))")
-                }
-                lastStatus = ContinuousClock.now
+    }
+
+    var descriptors: [Int32] { [] }
+
+    func deadline() -> Double? { lastStatus + Self.statusInterval }
+
+    func turn(_ notices: [SessionNotice], readable: Set<Int32>, signals: [Int32]) -> Int32? {
+        // `demo | head -1`: the reader has gone, so has the point of playing on.
+        if !options.quiet && Console.stdoutClosed { return CommandLineTool.Status.success }
+        for notice in notices {
+            switch notice {
+            case .started(_, let item):
+                say("playing \(item.label ?? "—") \(item.title) (\(TimeSpec.clock(durations[item.label ?? item.title] ?? 0)))")
+                lastStatus = MonotonicClock.seconds()
+            case .finished(_, let item?, _):
+                say("finished \(item.label ?? "—") \(item.title)")
+            case .failed(_, let item, let error):
+                Console.fail(item.map { "\($0.label ?? $0.title): " }.map { $0 + error.message } ?? error.message)
+                status = CommandLineTool.Status.failure
+            default:
+                break
             }
         }
-        if let quit = session.quitRequested, quit != 0 { return quit }
-        return status
+        if host.session.isFinished { return status }
+        if MonotonicClock.seconds() - lastStatus >= Self.statusInterval {
+            let snapshot = host.session.view.snapshot()
+            if let item = snapshot.item {
+                say("\(snapshot.state.rawValue) \(item.label ?? "—") \(TimeSpec.clock(snapshot.position)) / \(TimeSpec.clock(snapshot.duration ?? durations[item.label ?? item.title] ?? 0))")
+            }
+            lastStatus = MonotonicClock.seconds()
+        }
+        return nil
     }
 
     private func say(_ line: String) {

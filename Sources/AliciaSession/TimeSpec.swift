@@ -4,7 +4,7 @@ import AliciaAudio
 public enum TimeSpec {
     /// Parses a start position; nil when `text` is not one.
     public static func parse(_ text: String) -> StartPosition? {
-        let text = text.trimmingCharacters()
+        let text = text.trimmingWhitespace()
         guard !text.isEmpty else { return nil }
         if text.hasSuffix("%") {
             guard let percent = Double(text.dropLast()), percent.isFinite, (0...100).contains(percent) else { return nil }
@@ -22,6 +22,27 @@ public enum TimeSpec {
             seconds = seconds * 60 + value
         }
         return .seconds(seconds)
+    }
+
+    /// A seek as scripts and `ctl` write it: `+30`/`-15` from here, `90`/`1:20`/`1:45:00` from the
+    /// start, `50%` of the length, `+10%`/`-10%` of the length from here; nil when it is none of them.
+    public static func seekTarget(_ text: String) -> TransportCommand.SeekTarget? {
+        let text = text.trimmingWhitespace()
+        let signed = text.hasPrefix("+") || text.hasPrefix("-")
+        if signed && text.hasSuffix("%") {
+            guard let percent = Double(text.dropLast()), percent.isFinite else { return nil }
+            return .byFraction(percent / 100)
+        }
+        if signed {
+            let sign = text.hasPrefix("-") ? -1.0 : 1.0
+            guard case .seconds(let seconds)? = parse(String(text.dropFirst())) else { return nil }
+            return .by(sign * seconds)
+        }
+        switch parse(text) {
+        case .seconds(let seconds)?: return .to(seconds)
+        case .fraction(let fraction)?: return .toFraction(fraction)
+        case nil: return nil
+        }
     }
 
     /// Seconds left of `duration` at `position`, as the clocks show them: the total's whole seconds
@@ -54,7 +75,7 @@ public enum TimeSpec {
 }
 
 extension String {
-    func trimmingCharacters() -> String {
+    public func trimmingWhitespace() -> String {
         var scalars = Substring(self)
         while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
         while let last = scalars.last, last.isWhitespace { scalars.removeLast() }

@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AliciaAudio
+import AliciaLocks
+import AliciaSession
+
+/// A script run on a session's host: its lines in order, each a command of the vocabulary but
+/// `echo`, `status` and `wait`, which are the script's own; a `wait` (or a `say` waiting for
+/// Alicia) holds the next line back until what it waits for has happened.
+final class ScriptFrontEnd: HostedFrontEnd {
+    private let steps: [ScriptCommand.Step]
+    private let host: SessionHost
+    private var session: ListeningSession { host.session }
+    private var next = 0
+    private var status = CommandLineTool.Status.success
+    /// What holds the next line back.
+    private var waiting: Waiting?
+    /// The entry the last `play` or `append` started (its first), and the entries heard since.
+    private var loaded: QueueEntryID?
+    private var started: Set<QueueEntryID> = []
+
+    private enum Waiting {
+        /// `wait`: for this entry, from its loading to its end (nil: the one heard, once known).
+        case item(QueueEntryID?, heard: Bool)
+        case queue
+        case voice
+        case until(Double)
+        /// `say`: for Alicia's reply.
+        case reply
+    }
+
+    init(steps: [ScriptCommand.Step], host: SessionHost) {
+        self.steps = steps
+        self.host = host
+    }
+
+    var descriptors: [Int32] { [] }
+
+    func deadline() -> Double? {
+        if case .until(let time)? = waiting { return time }
+        return nil
+    }
+
+    func turn(_ notices: [SessionNotice], readable: Set<Int32>, signals: [Int32]) -> Int32? {
+        for notice in notices {
+            if take(notice) { return status }
+        }
+        while true {
+            if let waiting, !isOver(waiting) { return nil }
+            waiting = nil
+            guard next < steps.count else { return status }
+            let step = steps[next]
+            next += 1
+            if let ended = run(step) { return ended }
+        }
+    }
+
+    /// Follows a notice; true when the script ends here (the sleep timer ended it).
+    private func take(_ notice: SessionNotice) -> Bool {
+        switch notice {
+        case .started(let entry, _):
+            started.insert(entry)
+            if case .item(nil, _)? = waiting { waiting = .item(entry, heard: true) }
+            if case .item(let target?, false)? = waiting, target == entry { waiting = .item(target, heard: true) }
+        case .failed(let entry, let item, let error):
+            Console.fail(item.map { "\($0.title): " }.map { $0 + error.message } ?? error.message)
+            status = CommandLineTool.Status.failure
+            if case .item(let target, _)? = waiting, target == nil || target == entry { waiting = nil }
+        case .finished(let entry, _, _):
+            if case .item(let target, _)? = waiting, target == entry { waiting = nil }
+        case .voice(.failed(let title, let error)):
+            Console.fail("voice note \(title): \(error.message)")
+            status = CommandLineTool.Status.failure
+        case .alicia(.replied(_, let text, _)):
+            Console.out(text + (text.hasSuffix("\n") ? "" : "\n"))
+            if case .reply? = waiting { waiting = nil }
+        case .alicia(.failed(_, let message)):
+            Console.fail(message)
+            status = CommandLineTool.Status.failure
+            if case .reply? = waiting { waiting = nil }
+        case .alicia(.problem(let message)):
+            Console.fail(message)
+        case .outputMoved(let move):
+            Console.fail(PlaybackFrontEnd.movedLine(move))
+        case .asleep:
+            return true
+        default:
+            break
+        }
+        return false
+    }
+
+    /// Whether what a `wait` waits for has happened (the notices have been taken).
+    private func isOver(_ waiting: Waiting) -> Bool {
+        let resting = session.view.snapshot().state == .idle && session.view.queue.isEmpty
+        switch waiting {
+        case .item(let target, let heard):
+            if session.queueEnded || resting { return true }
+            // Another entry is heard after this one was (a `next` from the socket): it is over.
+            guard heard, let target, let now = session.view.snapshot().entry else { return false }
+            return now != target && started.contains(now)
+        case .queue: return session.queueEnded || resting
+        case .voice: return session.view.voiceIsIdle
+        case .until(let time): return MonotonicClock.seconds() >= time
+        case .reply: return !session.isChatting
+        }
+    }
+
+    /// Carries out one line; an exit status when it ends the script.
+    private func run(_ step: ScriptCommand.Step) -> Int32? {
+        switch step {
+        case .play(let items):
+            session.play(items, loop: host.options.loop ? .queue : .off, shuffle: host.options.shuffle)
+            loaded = session.view.queue.entries.first?.id
+            started.removeAll()
+        case .append(let items):
+            if case .entry(let id) = session.perform(.load(items, .appendPlay)), loaded == nil || session.queueEnded {
+                loaded = id
+            }
+        case .voice(let note):
+            session.perform(.voiceNote(note))
+        case .command(let command):
+            return run(command)
+        }
+        return nil
+    }
+
+    private func run(_ command: Script.Command) -> Int32? {
+        switch command {
+        case .echo(let text): Console.out(text + "\n")
+        case .status: Console.out(ScriptCommand.statusLine(session.view.snapshot()) + "\n")
+        case .quit: return status
+        case .wait(let what): waiting = wait(what)
+        case .say(let text):
+            session.perform(.say(text, voice: true))
+            waiting = .reply
+        case .play, .append, .voice: break
+        default:
+            if let transport = Self.transport(command), case .refused(let why) = session.perform(transport) {
+                Log.info(.cli, "script: \(why)")
+            }
+        }
+        return nil
+    }
+
+    private func wait(_ what: Script.Wait) -> Waiting {
+        switch what {
+        case .seconds(let seconds): return .until(MonotonicClock.seconds() + seconds)
+        case .voice: return .voice
+        case .queue: return .queue
+        case .item:
+            // The entry the last `play` started, until it has been heard; then the one heard.
+            if let loaded, !started.contains(loaded) { return .item(loaded, heard: false) }
+            let heard = session.view.snapshot().entry
+            return .item(heard, heard: heard != nil)
+        }
+    }
+
+    /// The vocabulary's command for a script line that is one.
+    static func transport(_ command: Script.Command) -> TransportCommand? {
+        switch command {
+        case .next: return .next
+        case .previous: return .previous
+        case .pause: return .pause
+        case .resume: return .resume
+        case .toggle: return .togglePause
+        case .seek(let target): return .seek(target)
+        case .volume(let change): return .volume(change)
+        case .mute(let change): return .mute(change)
+        case .speed(let change): return .speed(change)
+        default: return nil
+        }
+    }
+}

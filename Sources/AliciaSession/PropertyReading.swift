@@ -1,0 +1,30 @@
+import AliciaAudio
+
+/// The session as the property table reads it at one moment, from any thread. The queue and the
+/// voice note are read only when a property needs them (a status bar's `time-pos` needs neither).
+public final class PropertyReading {
+    public let snapshot: PlayerSnapshot
+    public let view: SessionView
+    /// What `mpv-version` names.
+    public let version: String
+
+    public init(_ view: SessionView, version: String) {
+        snapshot = view.snapshot()
+        self.view = view
+        self.version = version
+    }
+
+    public lazy var queue: PlayQueue = view.queue
+    /// The voice note playing, if any.
+    public lazy var voice: String? = view.voice.title
+    public lazy var levels: ListenerLevels = view.levels
+
+    /// An item is loaded and not stopped.
+    public var hasItem: Bool { snapshot.item != nil && snapshot.state != .idle }
+
+    /// Seconds into the item heard, while there is one.
+    public var position: Double? { hasItem && snapshot.format != nil ? snapshot.position : nil }
+
+    /// The queue entry playing now (or the current one, before it plays).
+    public var current: QueueEntryID? { queue.currentID ?? snapshot.entry }
+}
