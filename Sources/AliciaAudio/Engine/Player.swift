@@ -184,7 +184,7 @@ public final class Player: Sendable {
 
     /// The entry a command is about now: the one asked for last (a jump not yet carried out, so
     /// that a second press moves on from there), else the one heard.
-    public var commandTarget: QueueEntryID? { core.control.withLock { target($0) } }
+    public var commandTarget: QueueEntryID? { core.read { target($0.commands, $0.status) } }
 
     /// The entry a command is about: the one asked for last, else the one heard.
     private func target(_ c: PlayerCommands, _ s: PlayerStatus) -> QueueEntryID? {
