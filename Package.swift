@@ -113,13 +113,13 @@ let package = Package(
         // one cache for every instance under flock).
         .target(
             name: "AliciaCache",
-            dependencies: ["AliciaCurl", "AliciaJSON", "CCurl"],
+            dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON", "CCurl"],
             swiftSettings: functionSections
         ),
         // Alicia's backend: configuration, the API over libcurl, JSON through AliciaJSON.
         .target(
             name: "AliciaBackend",
-            dependencies: ["AliciaCurl", "AliciaJSON", "CCurl"],
+            dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON", "CCurl"],
             swiftSettings: functionSections
         ),
         // One listener's playback: the episode player and its queue, the voice-note player, the
@@ -142,11 +142,33 @@ let package = Package(
             dependencies: ["AliciaLocks", "CUtf8proc"],
             swiftSettings: functionSections
         ),
-        // Option parsing, time formats, the progress line and the `play` loop:
-        // everything the executable does, where tests can reach it.
+        // What a reference names and where it plays from: the backend's library (offline too),
+        // paths, lists and playlists as queue items, the download cache's policy, auto-download.
+        .target(
+            name: "AliciaLibrary",
+            dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaBackend", "AliciaCache", "AliciaTerminal"],
+            swiftSettings: functionSections
+        ),
+        // What every playing command shares: the session host (socket, signals, control server,
+        // auto-download, one poll loop), the session's options, `play`'s front end.
+        .target(
+            name: "AliciaHost",
+            dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaControl", "AliciaBackend", "AliciaLibrary",
+                           "AliciaTerminal"],
+            swiftSettings: functionSections
+        ),
+        // The interactive Studio (a front end of the host) and the plain one off a terminal.
+        .target(
+            name: "AliciaStudio",
+            dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaBackend", "AliciaLibrary", "AliciaHost",
+                           "AliciaTerminal"],
+            swiftSettings: functionSections
+        ),
+        // The command line: its options table, usages, and the commands.
         .target(
             name: "AliciaPlayerCLI",
-            dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaControl", "AliciaBackend", "AliciaCache", "AliciaCurl", "AliciaDemoBackend", "AliciaTerminal"],
+            dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaControl", "AliciaBackend", "AliciaCache", "AliciaCurl",
+                           "AliciaDemoBackend", "AliciaTerminal", "AliciaLibrary", "AliciaHost", "AliciaStudio"],
             swiftSettings: functionSections
         ),
         .executableTarget(
@@ -163,7 +185,7 @@ let package = Package(
         .target(
             name: "AliciaFuzzTargets",
             dependencies: ["AliciaLocks", "AliciaAudio", "AliciaBackend", "AliciaCache", "AliciaControl", "AliciaCurl",
-                           "AliciaDemoBackend", "AliciaJSON", "AliciaPlayerCLI", "AliciaSession"]
+                           "AliciaDemoBackend", "AliciaJSON", "AliciaPlayerCLI", "AliciaSession", "AliciaLibrary", "AliciaHost"]
         ),
         // Thin: replays files through a target; built by scripts/fuzz with -sanitize=fuzzer and
         // -DALICIA_FUZZ, it hands its command line to libFuzzer's driver instead.
@@ -195,7 +217,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AliciaPlayerCLITests",
-            dependencies: ["AliciaPlayerCLI", "AliciaSession", "AliciaTestSupport"]
+            dependencies: ["AliciaPlayerCLI", "AliciaSession", "AliciaLibrary", "AliciaHost", "AliciaStudio", "AliciaTestSupport"]
         ),
         .testTarget(
             name: "AliciaControlTests",

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AliciaLocks
 
 /// Finds the backend's base URL and token, in order of precedence: flags, then
 /// the environment (`ALICIA_BASE_URL`, `ALICIA_TOKEN`), then the config file
@@ -196,17 +197,8 @@ extension ConfigurationLoader {
         } catch {
             throw .unreadableFile(path: path, reason: error.message)
         }
-        let bytes = Array(edited.utf8)
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw .unreadableFile(path: path, reason: String(cString: strerror(errno))) }
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw .unreadableFile(path: path, reason: "cannot write it: " + reason)
+        if case .failure(let failure) = AtomicFile.write(Array(edited.utf8), to: path, mode: mode) {
+            throw .unreadableFile(path: path, reason: "cannot write it: " + failure.reason)
         }
         return path
     }
@@ -216,20 +208,12 @@ extension ConfigurationLoader {
 enum FileText {
     /// The file's text, or nil if there is no such file.
     static func readIfPresent(_ path: String) throws(BackendError) -> String? {
-        guard let file = fopen(path, "r") else {
-            if errno == ENOENT { return nil }
-            throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
+        switch AtomicFile.read(path, limit: 1 << 20) {
+        case .success(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .failure(let failure) where failure.errno == ENOENT: return nil
+        case .failure(let failure) where failure.errno == EFBIG: throw .unreadableFile(path: path, reason: "larger than 1 MiB")
+        case .failure(let failure): throw .unreadableFile(path: path, reason: failure.reason)
         }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, file)
-            if n > 0 { bytes += chunk[0..<n] }
-            if n < chunk.count { break }
-            if bytes.count > 1 << 20 { throw .unreadableFile(path: path, reason: "larger than 1 MiB") }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A warning when group or others may read a file that holds a secret.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 internal import AliciaJSON
+import AliciaLocks
 
 /// The download cache, `$XDG_CACHE_HOME/alicia-player/` (default `~/.cache/alicia-player/`), shared
 /// by every running instance:
@@ -224,28 +225,8 @@ package final class MediaCache: Sendable {
     /// Replaces `path` with `bytes` so that a reader sees the old file or the new one, never half:
     /// a temporary file, fsync, rename.
     package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CacheWriteError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CacheWriteError(path: path, errno: errno) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 {
-                let failure = errno
-                close(fd)
-                unlink(temporary)
-                throw CacheWriteError(path: path, errno: failure)
-            }
-            offset += n
-        }
-        let synced = fsync(fd) == 0
-        let failure = errno
-        close(fd)
-        guard synced, rename(temporary, path) == 0 else {
-            let reason = synced ? errno : failure
-            unlink(temporary)
-            throw CacheWriteError(path: path, errno: reason)
+        if case .failure(let failure) = AtomicFile.write(bytes, to: path) {
+            throw CacheWriteError(path: path, errno: failure.errno)
         }
     }
 }

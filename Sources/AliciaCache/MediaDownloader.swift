@@ -4,6 +4,7 @@ import Glibc
 internal import CCurl
 internal import AliciaCurl
 internal import AliciaJSON
+import AliciaLocks
 
 /// One file to download.
 package struct DownloadRequest: Sendable {

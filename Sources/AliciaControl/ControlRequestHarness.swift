@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AliciaAudio
 import AliciaSession
+import AliciaLocks
 
 /// The control socket's handling of request lines without a socket, for the fuzz target
 /// `control-json` (Sources/AliciaFuzzTargets): each line goes through `IPCRequest.parse` and
@@ -48,8 +49,8 @@ package final class ControlRequestHarness {
             _ = session.notices()
             return IPCRequest.reply(id: request.id, result)
         }
-        let deadline = ControlLoop.monotonicSeconds() + patience
-        while ControlLoop.monotonicSeconds() < deadline {
+        let deadline = MonotonicClock.seconds() + patience
+        while MonotonicClock.seconds() < deadline {
             _ = session.notices()
             if let done = loop.inbox.take().last { return IPCRequest.reply(id: done.request, done.result) }
             var ready = pollfd(fd: loop.inbox.readDescriptor, events: Int16(POLLIN), revents: 0)

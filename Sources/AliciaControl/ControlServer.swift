@@ -88,24 +88,8 @@ final class Inbox: Sendable {
     }
 
     private let state = Locked(State())
-    let readDescriptor: Int32
-    private let writeDescriptor: Int32
-
-    init() {
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for fd in ends { setNonBlockingCloseOnExec(fd) }
-        } else {
-            ends = [-1, -1]
-        }
-        readDescriptor = ends[0]
-        writeDescriptor = ends[1]
-    }
-
-    deinit {
-        close(readDescriptor)
-        close(writeDescriptor)
-    }
+    private let pipe = WakePipe()
+    var readDescriptor: Int32 { pipe.readDescriptor }
 
     func complete(_ completion: Completion) {
         state.withLock { $0.completions.append(completion) }
@@ -125,8 +109,7 @@ final class Inbox: Sendable {
     var isStopping: Bool { state.withLock { $0.stopping } }
 
     func take() -> [Completion] {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(readDescriptor, &buffer, buffer.count) > 0 {}
+        pipe.drain()
         return state.withLock { s in
             defer { s.completions.removeAll() }
             return s.completions
@@ -134,8 +117,7 @@ final class Inbox: Sendable {
     }
 
     func wake() {
-        var byte: UInt8 = 1
-        _ = write(writeDescriptor, &byte, 1)
+        pipe.wake()
     }
 }
 
@@ -248,7 +230,7 @@ final class ControlLoop {
                 bus.close()
                 mpris = nil
             }
-            let now = Self.monotonicSeconds()
+            let now = MonotonicClock.seconds()
             if watching && now - lastRefresh >= Self.refreshInterval * 0.9 {
                 lastRefresh = now
                 refresh(now: now)
@@ -413,8 +395,8 @@ final class ControlLoop {
         for completion in inbox.take() { finish(completion) }
         for (name, fields) in translator.quit() { broadcast(name, fields) }
         broadcast("shutdown", [])
-        let deadline = Self.monotonicSeconds() + 1
-        while connections.contains(where: { $0.pendingOutput > 0 }) && Self.monotonicSeconds() < deadline {
+        let deadline = MonotonicClock.seconds() + 1
+        while connections.contains(where: { $0.pendingOutput > 0 }) && MonotonicClock.seconds() < deadline {
             var fds = connections.map { pollfd(fd: $0.descriptor, events: Int16(POLLOUT), revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), 50)
             for connection in connections { flush(connection) }
@@ -455,7 +437,7 @@ final class ControlLoop {
     private func sendFirstValues(_ connection: Connection) {
         guard connection.observed.contains(where: { $0.last == nil }) else { return }
         let reading = self.reading()
-        let now = Self.monotonicSeconds()
+        let now = MonotonicClock.seconds()
         for index in connection.observed.indices where connection.observed[index].last == nil {
             let observer = connection.observed[index]
             let value = (try? SessionProperties.get(observer.name, reading).get()) ?? .null
@@ -463,12 +445,6 @@ final class ControlLoop {
             connection.observed[index].sentAt = now
             send(propertyChange(observer.id, observer.name, value), to: connection)
         }
-    }
-
-    static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000
     }
 
     // MARK: Work elsewhere

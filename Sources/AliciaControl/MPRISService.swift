@@ -4,6 +4,7 @@ import Glibc
 import AliciaAudio
 internal import CMPRIS
 import AliciaSession
+import AliciaLocks
 
 /// MPRIS on the session bus (`org.mpris.MediaPlayer2.alicia_player`), through sd-bus: media keys,
 /// `playerctl` and desktop widgets. Runs on the control thread, its descriptor in the same poll;

@@ -6,32 +6,20 @@ import AliciaBackend
 import AliciaCache
 import AliciaSession
 import AliciaTerminal
+import AliciaLocks
+import AliciaLibrary
+import AliciaHost
 
 /// `alicia-player cache` (what is downloaded: title, size, played), `cache --max-size SIZE` (the
 /// bound, kept in the config file as `cache_max_size`), `cache clear [REF…]`.
 enum CacheCommand {
-    /// The bound when none is set: 2 GiB, a few hours of 48 kHz stereo WAV.
-    static let defaultMaximumSize: Int64 = 2 << 30
-
-    /// The bound from the config file, or the default.
-    static func maximumSize() -> Int64 {
-        ConfigurationLoader.fileValue("cache_max_size", environment: BackendSession.environment()).flatMap(ByteSize.parse)
-            ?? defaultMaximumSize
-    }
-
-    /// The position keys (labels) of the episodes heard to the end.
-    static func playedKeys() -> Set<String> {
-        guard let directory = PositionStore.defaultDirectory() else { return [] }
-        return Set(PositionStore(directory: directory).all.filter { $0.value.played }.map(\.key))
-    }
-
     static func run(_ options: CacheOptions) -> Int32 {
         let cache: MediaCache
         switch OfflineCache.open() {
         case .success(let opened): cache = opened
         case .failure(let problem):
             Console.fail(problem.message)
-            return CommandLineTool.Status.failure
+            return ExitCode.failure
         }
         if let size = options.maxSize {
             do {
@@ -39,30 +27,30 @@ enum CacheCommand {
                 Console.out("the cache's bound is \(ByteSize.format(ByteSize.parse(size) ?? 0)) (kept in \(path))\n")
             } catch {
                 Console.fail(error.message)
-                return CommandLineTool.Status.failure
+                return ExitCode.failure
             }
-            let limit = ByteSize.parse(size) ?? defaultMaximumSize
-            for entry in cache.evict(limit: limit, played: playedKeys(), protected: []) {
+            let limit = ByteSize.parse(size) ?? CachePolicy.defaultMaximumSize
+            for entry in cache.evict(limit: limit, played: CachePolicy.playedKeys(), protected: []) {
                 Console.out("removed \(entry.label ?? entry.title) (\(ByteSize.format(entry.size)))\n")
             }
-            return CommandLineTool.Status.success
+            return ExitCode.success
         }
         if options.clear {
             return clear(options.references, cache: cache)
         }
         list(cache)
-        return CommandLineTool.Status.success
+        return ExitCode.success
     }
 
     private static func list(_ cache: MediaCache) {
         let entries = cache.entries()
-        let limit = maximumSize()
+        let limit = CachePolicy.maximumSize()
         let total = entries.reduce(Int64(0)) { $0 + $1.size }
         guard !entries.isEmpty else {
             Console.out("Nothing downloaded (bound \(ByteSize.format(limit)), in \(cache.directory)).\n")
             return
         }
-        let played = playedKeys()
+        let played = CachePolicy.playedKeys()
         let labelWidth = entries.map { DisplayWidth.of($0.label ?? "—") }.max() ?? 1
         let titleWidth = min(48, entries.map { DisplayWidth.of($0.title) }.max() ?? 1)
         for entry in entries {
@@ -91,18 +79,18 @@ enum CacheCommand {
             let pieces = matches.isEmpty ? entries.filter { $0.title.lowercased().contains(wanted) } : matches
             guard !pieces.isEmpty else {
                 Console.fail("nothing cached matches '\(reference)' (`alicia-player cache` lists what is)")
-                return CommandLineTool.Status.failure
+                return ExitCode.failure
             }
             chosen += pieces
         }
-        var status = CommandLineTool.Status.success
+        var status = ExitCode.success
         for entry in chosen {
             switch cache.remove(entry) {
             case .removed:
                 Console.out("removed \(entry.label ?? entry.title) (\(ByteSize.format(entry.size)))\n")
             case .inUse:
                 Console.fail("\(entry.label ?? entry.title) is queued in a running player or downloading: kept")
-                status = CommandLineTool.Status.failure
+                status = ExitCode.failure
             }
         }
         return status

@@ -1,6 +1,9 @@
 import AliciaAudio
 import AliciaBackend
 import AliciaSession
+import AliciaLocks
+import AliciaLibrary
+import AliciaHost
 
 /// `alicia-player chat "text" [--voice] [--react EMOJI]`: sends a message through a session's
 /// `say` (the one chat every front end uses), prints Alicia's reply as the tokens stream in, plays
@@ -16,7 +19,7 @@ struct ChatCommand {
             backend = try BackendSession(options.backend)
         } catch {
             Console.fail(error.message)
-            return CommandLineTool.Status.failure
+            return ExitCode.failure
         }
         var play = PlayOptions(references: [])
         play.backend = options.backend
@@ -29,7 +32,7 @@ struct ChatCommand {
         case .success(let host):
             let frontEnd = ChatFrontEnd(host: host, text: options.text, voice: options.voice)
             let status = host.run(frontEnd)
-            guard status == CommandLineTool.Status.success, let emoji = options.react else { return status }
+            guard status == ExitCode.success, let emoji = options.react else { return status }
             return react(emoji, to: frontEnd.messageID, client: backend.client)
         }
     }
@@ -38,16 +41,16 @@ struct ChatCommand {
     private func react(_ emoji: String, to messageID: Int?, client: BackendClient) -> Int32 {
         guard let id = messageID else {
             Console.fail("cannot react: the reply had no message id")
-            return CommandLineTool.Status.failure
+            return ExitCode.failure
         }
         do {
             try client.react(messageID: id, emoji: emoji)
         } catch {
             Console.fail(error.message)
-            return CommandLineTool.Status.failure
+            return ExitCode.failure
         }
         Console.out("reacted \(emoji) to message \(id)\n")
-        return CommandLineTool.Status.success
+        return ExitCode.success
     }
 }
 
@@ -56,7 +59,7 @@ final class ChatFrontEnd: HostedFrontEnd {
     private let host: SessionHost
     private var printed = 0
     private var replied = false
-    private var status = CommandLineTool.Status.success
+    private var status = ExitCode.success
     private(set) var messageID: Int?
 
     init(host: SessionHost, text: String, voice: Bool) {
@@ -75,19 +78,19 @@ final class ChatFrontEnd: HostedFrontEnd {
             case .alicia(.replied(_, let text, let id)):
                 printNew(text)
                 // The reader of the reply has gone (`chat … | head -1`): nothing left worth doing.
-                if Console.stdoutClosed { return CommandLineTool.Status.success }
+                if Console.stdoutClosed { return ExitCode.success }
                 Console.out(text.hasSuffix("\n") ? "" : "\n")
                 if let id { Console.out("message \(id)\n") }
                 messageID = id
                 replied = true
             case .alicia(.failed(_, let message)):
                 Console.fail(message)
-                return CommandLineTool.Status.failure
+                return ExitCode.failure
             case .alicia(.problem(let message)):
                 Console.fail(message)
             case .voice(.failed(_, let error)):
                 Console.fail("the voice note did not play: \(error.message)")
-                status = CommandLineTool.Status.failure
+                status = ExitCode.failure
             default:
                 break
             }

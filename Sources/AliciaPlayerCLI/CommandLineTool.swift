@@ -1,16 +1,16 @@
 import AliciaAudio
 import AliciaCurl
+import AliciaLocks
+import AliciaLibrary
+import AliciaHost
+import AliciaStudio
 
 /// The program: parses the command line and runs the command. Returns the exit status.
 public enum CommandLineTool {
-    public static let version = "0.1.0"
+    public static var version: String { Product.version }
 
     /// Exit statuses.
-    public enum Status {
-        public static let success: Int32 = 0
-        public static let failure: Int32 = 1
-        public static let usage: Int32 = 2
-    }
+    typealias Status = ExitCode
 
     public static func run(_ arguments: [String]) -> Int32 {
         let invocation: Invocation
@@ -19,11 +19,11 @@ public enum CommandLineTool {
         } catch {
             Console.fail(error.line)
             Console.error(error.hint + "\n")
-            return Status.usage
+            return ExitCode.usage
         }
         let status = run(invocation)
         // Output that could not be printed because its reader had gone ends the program quietly.
-        return Console.stdoutWriteFailed ? Status.success : status
+        return Console.stdoutWriteFailed ? ExitCode.success : status
     }
 
     private static func run(_ invocation: Invocation) -> Int32 {
@@ -32,10 +32,10 @@ public enum CommandLineTool {
         switch invocation {
         case .help(let command):
             Console.out(UsageText.rendered(command) + "\n")
-            return Status.success
+            return ExitCode.success
         case .version:
             Console.out("alicia-player \(version)\n")
-            return Status.success
+            return ExitCode.success
         case .play(let options):
             return PlayCommand(options: options).run()
         case .script(let path, let check, let options):

@@ -1,3 +1,6 @@
+import AliciaLocks
+import AliciaLibrary
+import AliciaHost
 /// Each command's own usage: what `alicia-player help COMMAND` and `alicia-player COMMAND --help`
 /// print, and what the `Try '…'` line after a usage error points to.
 enum CommandUsage {

@@ -3,6 +3,9 @@ import Glibc
 #endif
 import AliciaBackend
 import AliciaTerminal
+import AliciaLocks
+import AliciaLibrary
+import AliciaHost
 
 /// `alicia-player config`: the effective configuration and where each value came from (the token
 /// as `***`); `config --path`: the file's path; `config set KEY VALUE`: one key of the file edited
@@ -18,16 +21,16 @@ struct ConfigCommand {
         switch action {
         case .path:
             Console.out(ConfigurationLoader.defaultConfigPath(environment: environment) + "\n")
-            return CommandLineTool.Status.success
+            return ExitCode.success
         case .show:
             do {
                 let effective = try ConfigurationLoader.effective(sources)
                 for warning in effective.warnings { Console.fail("warning: " + warning) }
                 Console.out(Self.render(effective))
-                return CommandLineTool.Status.success
+                return ExitCode.success
             } catch {
                 Console.fail(error.message)
-                return CommandLineTool.Status.failure
+                return ExitCode.failure
             }
         case .set(let key, let value):
             return set(key, value, path: ConfigurationLoader.defaultConfigPath(environment: environment))
@@ -70,27 +73,27 @@ struct ConfigCommand {
         let text = exists ? (TextFile.read(path) ?? "") : ""
         if exists, TextFile.read(path) == nil {
             Console.fail("\(path): \(String(cString: strerror(errno)))")
-            return CommandLineTool.Status.failure
+            return ExitCode.failure
         }
         let edited: String
         do {
             edited = try ConfigFile.setting(key, to: value, in: text)
         } catch {
             Console.fail("config set: " + error.message)
-            return CommandLineTool.Status.usage
+            return ExitCode.usage
         }
         // A file made here holds a secret sooner or later: 0600. One that exists keeps its mode.
         let mode = exists ? existing.st_mode & 0o7777 : 0o600
         if let failure = TextFile.write(edited, to: path, mode: mode) {
             Console.fail(failure)
-            return CommandLineTool.Status.failure
+            return ExitCode.failure
         }
         let known = ConfigFile.knownKey(key) ?? key
         Console.out("\(path): \(known) = \(known == "token" ? "***" : value)\n")
         if exists, mode & 0o077 != 0, (try? ConfigFile.parse(edited))?["token"] != nil {
             Console.fail("warning: \(path) holds the backend's token but others can read it: chmod 600 \(path)")
         }
-        return CommandLineTool.Status.success
+        return ExitCode.success
     }
 }
 

@@ -5,6 +5,9 @@ import AliciaAudio
 import AliciaControl
 import AliciaJSON
 import AliciaSession
+import AliciaLocks
+import AliciaLibrary
+import AliciaHost
 
 /// `alicia-player ctl [--ipc PATH] [--json] COMMAND ARGS…`: one command to a running player over
 /// its control socket, the reply's data printed (`ctl get time-pos` → `83.42`). Exit 0 on success,
@@ -139,7 +142,7 @@ final class CtlCommand {
         }
         guard let reply = connection.request(Self.command(options.words, directory: Self.workingDirectory), id: 1) else {
             Console.fail("the player closed the connection without replying")
-            return CommandLineTool.Status.failure
+            return ExitCode.failure
         }
         if options.json {
             Console.out(String(decoding: IPCLines.text(reply), as: UTF8.self) + "\n")
@@ -148,13 +151,13 @@ final class CtlCommand {
             let error = reply["error"].flatMap { if case .string(let text) = $0 { return text } else { return nil } } ?? "error"
             let message = reply["message"].flatMap { if case .string(let text) = $0 { return text } else { return nil } }
             Console.fail("\(options.words[0]): \(message.map { "\($0) (\(error))" } ?? error)")
-            return CommandLineTool.Status.failure
+            return ExitCode.failure
         }
         if !options.json, let data = reply["data"] {
             let text = options.words[0] == "status" ? Self.statusLine(data) : Self.text(data)
             if let text { Console.out(text + "\n") }
         }
-        return CommandLineTool.Status.success
+        return ExitCode.success
     }
 
     /// `ctl watch [PROPERTY…]`: each change of the properties (all events when none), a line each,
@@ -162,11 +165,11 @@ final class CtlCommand {
     private func watch(_ connection: LineConnection, properties: [String]) -> Int32 {
         for (index, property) in properties.enumerated() {
             guard let reply = connection.request([.string("observe_property"), .number(Double(index + 1)), .string(property)], id: Int64(index + 1)) else {
-                return CommandLineTool.Status.success
+                return ExitCode.success
             }
             guard case .string("success")? = reply["error"] else {
                 Console.fail("watch \(property): \(Self.text(reply["error"] ?? .null) ?? "error")")
-                return CommandLineTool.Status.failure
+                return ExitCode.failure
             }
         }
         while let line = connection.nextObject() {
@@ -183,7 +186,7 @@ final class CtlCommand {
             }
             if event == "shutdown" { break }
         }
-        return CommandLineTool.Status.success
+        return ExitCode.success
     }
 
     /// `ctl wait EVENT`: blocks until the player sends it (printed), 1 when the player goes first.
@@ -192,11 +195,11 @@ final class CtlCommand {
             guard case .string(let event)? = line["event"] else { continue }
             if event == name {
                 Console.out((options.json ? String(decoding: IPCLines.text(line), as: UTF8.self) : Self.eventLine(event, line)) + "\n")
-                return CommandLineTool.Status.success
+                return ExitCode.success
             }
         }
         Console.fail("the player went away before \(name)")
-        return CommandLineTool.Status.failure
+        return ExitCode.failure
     }
 
     /// `end-file reason=eof playlist_entry_id=3`.

@@ -4,6 +4,10 @@ import Glibc
 import AliciaAudio
 import AliciaBackend
 import AliciaDemoBackend
+import AliciaLocks
+import AliciaLibrary
+import AliciaHost
+import AliciaStudio
 
 /// `alicia-player demo`: starts the demo backend on 127.0.0.1 (a free port and a random token,
 /// unless `--port`/`--token` say otherwise) and opens the Studio on its library, playing it in
@@ -21,7 +25,7 @@ struct DemoCommand {
             server = try DemoBackend(token: demo.token ?? DemoBackend.randomToken(), port: demo.port ?? 0)
         } catch {
             Console.fail("cannot start the demo backend: \(error.message)")
-            return CommandLineTool.Status.failure
+            return ExitCode.failure
         }
         defer { server.stop() }
         if demo.serve { return serve(server, signals: signals) }
@@ -31,7 +35,7 @@ struct DemoCommand {
                 configuration: BackendConfiguration(baseURL: server.baseURL, token: server.token)))
         } catch {
             Console.fail(error.message)
-            return CommandLineTool.Status.failure
+            return ExitCode.failure
         }
         if !Studio.isInteractive {
             Console.error("Alicia's demo backend is on \(server.baseURL) (token ***). Ctrl-C stops.\n")
@@ -41,7 +45,7 @@ struct DemoCommand {
             first = try backend.library().entries.first(where: \.episode.hasAudio).map { .entry(label: $0.episode.label, index: $0.index) }
         } catch {
             Console.fail(error.message)
-            return CommandLineTool.Status.failure
+            return ExitCode.failure
         }
         return Studio.open(backend: backend, backendName: "demo backend on \(server.baseURL)",
                            autoplay: first, mode: .browse, options: options, signals: signals)

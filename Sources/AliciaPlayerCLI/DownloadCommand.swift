@@ -7,6 +7,8 @@ import AliciaCache
 import AliciaSession
 import AliciaLocks
 import Synchronization
+import AliciaLibrary
+import AliciaHost
 
 /// `alicia-player download REF… [--queue FILE] [--pin] [--rate LIMIT]`: episodes (a label, an index,
 /// a title piece) and whole playlists (`playlist:NAME`, read-aloud chunks included) into the cache,
@@ -24,7 +26,7 @@ struct DownloadCommand {
         case .success(let opened): cache = opened
         case .failure(let problem):
             Console.fail(problem.message)
-            return CommandLineTool.Status.failure
+            return ExitCode.failure
         }
         // Asked for only when a reference is not a URL.
         let backend: Result<BackendSession, BackendError>
@@ -42,7 +44,7 @@ struct DownloadCommand {
                 references += file.lines.map(\.reference).filter { !$0.hasPrefix("voice:") }
             case .failure(let problem):
                 Console.fail(problem.message)
-                return CommandLineTool.Status.usage
+                return ExitCode.usage
             }
         }
         var requests: [DownloadRequest] = []
@@ -52,12 +54,12 @@ struct DownloadCommand {
                 for request in found where !requests.contains(where: { $0.entry.key == request.entry.key }) { requests.append(request) }
             case .failure(let problem):
                 Console.fail(problem.message)
-                return CommandLineTool.Status.failure
+                return ExitCode.failure
             }
         }
         if case .success(let session) = backend, let banner = session.offlineBanner {
             Console.fail("cannot download: the backend cannot be reached (\(banner))")
-            return CommandLineTool.Status.failure
+            return ExitCode.failure
         }
         let board = ProgressBoard(terminal: Console.stderrIsTerminal, slots: Self.parallel)
         let next = Atomic<Int>(0)
@@ -87,7 +89,7 @@ struct DownloadCommand {
         if let signal = signals.signal { return 128 + signal }
         for key in requests.map(\.entry.key) where options.pin { _ = cache.setPinned(true, key: key) }
         evict(cache, protecting: Set(requests.map(\.entry.key)))
-        return failed.load(ordering: .relaxed) == 0 ? CommandLineTool.Status.success : CommandLineTool.Status.failure
+        return failed.load(ordering: .relaxed) == 0 ? ExitCode.success : ExitCode.failure
     }
 
     /// Downloads one file, telling the board; false when it failed.
@@ -117,8 +119,8 @@ struct DownloadCommand {
     /// The cache within its bound (`cache_max_size`, default 2 GiB): played episodes first, then the
     /// oldest; never what this run downloaded, pinned files, or files a player has queued.
     private func evict(_ cache: MediaCache, protecting keys: Set<String>) {
-        let limit = CacheCommand.maximumSize()
-        let removed = cache.evict(limit: limit, played: CacheCommand.playedKeys(), protected: keys)
+        let limit = CachePolicy.maximumSize()
+        let removed = cache.evict(limit: limit, played: CachePolicy.playedKeys(), protected: keys)
         for entry in removed {
             Console.out("removed \(entry.label ?? entry.title) from the cache (\(ByteSize.format(entry.size))) to stay within \(ByteSize.format(limit))\n")
         }
@@ -136,7 +138,7 @@ struct DownloadCommand {
             // A URL is cached under itself without the token, as its resume position is kept.
             let key = PositionStore.key(label: nil, location: location)
             return .success([DownloadRequest(url: reference, display: location.display,
-                                             entry: CacheEntry(key: key, title: PlayCommand.fileName(location), pinned: options.pin),
+                                             entry: CacheEntry(key: key, title: location.fileName, pinned: options.pin),
                                              rateLimit: options.rate.map { $0 / Int64(Self.parallel) })])
         }
         let backend: BackendSession
@@ -161,7 +163,7 @@ struct DownloadCommand {
                 return .failure(.init(line: nil, error.message))
             }
             let playlist: Playlist
-            switch PlaylistCommands.find(name, in: shelf) {
+            switch PlaylistItems.find(name, in: shelf) {
             case .success(let found): playlist = found
             case .failure(let problem): return .failure(problem)
             }

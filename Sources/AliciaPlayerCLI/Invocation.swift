@@ -4,6 +4,9 @@ import Glibc
 import AliciaAudio
 import AliciaCache
 import AliciaSession
+import AliciaLocks
+import AliciaLibrary
+import AliciaHost
 
 /// What the command line asks for.
 public enum Invocation: Equatable, Sendable {
@@ -42,12 +45,6 @@ public enum ConfigAction: Equatable, Sendable {
     case path
     /// Sets a key in the config file (creating it, mode 0600).
     case set(key: String, value: String)
-}
-
-/// A voice note to play at a position of the episode (`--voice-at T=URL`).
-public struct VoiceTrigger: Equatable, Sendable {
-    public var at: StartPosition
-    public var reference: String
 }
 
 /// Options of `alicia-player ctl`.
@@ -106,83 +103,6 @@ public struct DemoOptions: Equatable, Sendable {
         self.serve = serve
         self.port = port
         self.token = token
-    }
-}
-
-/// Where the backend is, as given on the command line (the environment and the
-/// config file fill in what is missing).
-public struct BackendOptions: Equatable, Sendable {
-    public var baseURL: String?
-    public var token: String?
-    public var tokenFile: String?
-
-    public init(baseURL: String? = nil, token: String? = nil, tokenFile: String? = nil) {
-        self.baseURL = baseURL
-        self.token = token
-        self.tokenFile = tokenFile
-    }
-}
-
-/// Options of `alicia-player play` (and of `demo`, which has no reference).
-public struct PlayOptions: Equatable, Sendable {
-    /// What to play, in order (`play A B C` is a queue of three).
-    public var references: [String]
-    /// The first reference (the only one of `voice`).
-    public var reference: String { references.first ?? "" }
-    /// `--loop`: the queue starts again after its last item.
-    public var loop = false
-    /// `--shuffle`: the queue is shuffled once before it plays.
-    public var shuffle = false
-    /// `--from-start`: every episode from its beginning, not where it was left.
-    public var fromStart = false
-    /// `queue`: every reference is a list file (M3U, M3U8 or one reference a line; `-` for stdin).
-    public var referencesAreLists = false
-    /// `--keep-going`: a line of a list that cannot be played is skipped with a warning.
-    public var keepGoing = false
-    /// `--save FILE`: write the resolved queue as M3U8 instead of playing it.
-    public var saveQueue: String?
-    public var start: StartPosition?
-    /// As typed, for messages.
-    public var startText: String?
-    public var device: String?
-    public var readAheadSeconds: Double = 10
-    /// Playback speed (1 = as recorded; the pitch stays); nil when not given (the Studio then takes
-    /// the speed it remembers, everything else 1).
-    public var speedGiven: Double?
-    public var speed: Double { speedGiven ?? 1 }
-    /// `--volume`: percent as mixers show it, 0–150; nil when not given (the Studio then takes the
-    /// volume it remembers, everything else 100).
-    public var volume: Double?
-    public var backend = BackendOptions()
-    /// Voice notes at positions of the episode.
-    public var voiceAt: [VoiceTrigger] = []
-    public var voiceFocus: VoiceFocus = .pause
-    /// Seconds to step back when an episode resumes after a voice note.
-    public var noteRewind: Double = 0
-    /// No status lines when not on a terminal.
-    public var quiet = false
-    /// `--ipc PATH`: the control socket's path (nil: the default one).
-    public var ipcPath: String?
-    /// `--no-ipc`: no control socket.
-    public var noIPC = false
-    /// `--give-up-after`, `--stall-timeout`, `--cacert`.
-    public var network = NetworkPolicy()
-    /// `--skip-silence[=LEVEL]`: how pauses are shortened.
-    public var skipSilence: SilenceSkipping = .off
-    /// `--sleep 30m|end|N`.
-    public var sleep: SleepTimer = .off
-    /// `--loudness off|TARGET`; nil when not given (then `ALICIA_LOUDNESS`, else −16 LUFS).
-    public var loudness: LoudnessMatching?
-    /// `--auto-download N`: the next N queue entries download into the cache while it plays; nil
-    /// when not given (then `auto_download` in the config file, else none).
-    public var autoDownload: Int?
-
-    public init(reference: String) {
-        references = reference.isEmpty ? [] : [reference]
-    }
-
-    public init(references: [String]) {
-        self.references = references
     }
 }
 
@@ -692,12 +612,7 @@ extension Invocation {
     }
 
     /// `off`, or a target loudness in LUFS from −40 to −5 (`-16`, `-16LUFS`).
-    public static func loudness(_ text: String) -> LoudnessMatching? {
-        if text == "off" { return .off }
-        let number = text.hasSuffix("LUFS") ? String(text.dropLast(4)) : text
-        guard let target = Double(number), (-40.0 ... -5.0).contains(target) else { return nil }
-        return .target(target)
-    }
+    public static func loudness(_ text: String) -> LoudnessMatching? { LevelText.loudness(text) }
 
     /// The commands, for an unknown one.
     static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, voice, chat, ctl, config and help"

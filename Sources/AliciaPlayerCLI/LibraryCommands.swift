@@ -1,5 +1,8 @@
 import AliciaBackend
 import AliciaSession
+import AliciaLocks
+import AliciaLibrary
+import AliciaHost
 
 /// `alicia-player tracks [--json]` and `alicia-player notes <ref>`.
 enum LibraryCommands {
@@ -24,27 +27,27 @@ enum LibraryCommands {
             }
             Console.out(json ? library.json(progress: progress) + "\n"
                 : TrackList.render(library, progress: progress, unavailable: unavailable))
-            return CommandLineTool.Status.success
+            return ExitCode.success
         } catch {
             Console.fail(error.message)
-            return CommandLineTool.Status.failure
+            return ExitCode.failure
         }
     }
 
     static func notes(reference: String, backend options: BackendOptions) -> Int32 {
         do {
             let backend = try BackendSession(options)
-            guard let entry = backend.find(reference) else { return CommandLineTool.Status.failure }
+            guard let entry = backend.find(reference) else { return ExitCode.failure }
             guard let label = entry.episode.label else {
                 Console.fail("'\(entry.episode.title)' has no label, so it has no show notes")
-                return CommandLineTool.Status.failure
+                return ExitCode.failure
             }
             let markdown = try backend.client.showNotes(label: label)
             Console.out(MarkdownText.plain(markdown) + (markdown.hasSuffix("\n") ? "" : "\n"))
-            return CommandLineTool.Status.success
+            return ExitCode.success
         } catch {
             Console.fail(error.message)
-            return CommandLineTool.Status.failure
+            return ExitCode.failure
         }
     }
 }

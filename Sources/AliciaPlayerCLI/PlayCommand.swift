@@ -4,6 +4,10 @@ import Glibc
 import AliciaAudio
 import AliciaBackend
 import AliciaSession
+import AliciaLocks
+import AliciaLibrary
+import AliciaHost
+import AliciaStudio
 
 /// `alicia-player play <ref>...`: plays the references in order, as one gapless queue, to its end.
 final class PlayCommand {
@@ -25,7 +29,7 @@ final class PlayCommand {
                 case .success(let listed): items += listed
                 case .failure(let problem):
                     Console.fail(problem.message)
-                    return signals.signal.map { 128 + $0 } ?? CommandLineTool.Status.failure
+                    return signals.signal.map { 128 + $0 } ?? ExitCode.failure
                 }
                 continue
             }
@@ -44,7 +48,7 @@ final class PlayCommand {
         if let path = options.saveQueue { return save(items, to: path) }
         guard !items.isEmpty else {
             Console.fail("nothing to play: the list is empty")
-            return CommandLineTool.Status.usage
+            return ExitCode.usage
         }
         if Studio.isInteractive && options.voiceAt.isEmpty {
             // On a terminal, `play` opens the Studio with the queue playing, and ends with it. What
@@ -55,7 +59,7 @@ final class PlayCommand {
         var cues: [(at: StartPosition, note: QueueItem)] = []
         for trigger in options.voiceAt {
             guard let note = References.voiceNote(trigger.reference, backend: options.backend) else {
-                return CommandLineTool.Status.failure
+                return ExitCode.failure
             }
             cues.append((trigger.at, QueueItem(location: note.location, title: note.title)))
         }
@@ -90,7 +94,7 @@ final class PlayCommand {
         case .success(let read): bytes = read
         case .failure(let problem):
             Console.fail(problem.message)
-            return .failure(CommandLineTool.Status.usage)
+            return .failure(ExitCode.usage)
         }
         let resolver = self.resolver
         let (items, problems) = resolver.items(of: QueueFile.parse(bytes), named: path == "-" ? "stdin" : path,
@@ -98,7 +102,7 @@ final class PlayCommand {
         if !problems.isEmpty {
             if !options.keepGoing {
                 for problem in problems { Console.fail(problem) }
-                return .failure(CommandLineTool.Status.usage)
+                return .failure(ExitCode.usage)
             }
             for problem in problems { Console.fail("warning: \(problem) (skipped)") }
         }
@@ -109,33 +113,18 @@ final class PlayCommand {
 
     /// `--save FILE`: the queue as M3U8, its episodes by label (a saved list never holds the token).
     private func save(_ items: [QueueItem], to path: String) -> Int32 {
-        guard let problem = Self.writeM3U8(items, to: path) else { return CommandLineTool.Status.success }
+        guard let problem = LocalFiles.writeM3U8(items, to: path) else { return ExitCode.success }
         Console.fail(problem)
-        return CommandLineTool.Status.failure
-    }
-
-    /// Writes `items` as M3U8 to `path` (`-`: stdout); nil, or what went wrong.
-    static func writeM3U8(_ items: [QueueItem], to path: String) -> String? {
-        let entries = items.map { item in
-            (reference: item.reference ?? item.label ?? PositionStore.key(label: nil, location: item.location),
-             title: item.title, duration: nil as Double?)
-        }
-        let text = QueueFile.m3u8(entries)
-        let fd = path == "-" ? 1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return "cannot write \(path): \(String(cString: strerror(errno)))" }
-        defer { if fd != 1 { close(fd) } }
-        let written = text.utf8.withContiguousStorageIfAvailable { write(fd, $0.baseAddress, $0.count) } ?? -1
-        guard written == text.utf8.count else { return "cannot write \(path): \(String(cString: strerror(errno)))" }
-        return nil
+        return ExitCode.failure
     }
 
     /// A URL or an existing path plays as it is; anything else is looked up in the backend's library.
     private func resolve(_ reference: String) -> Resolved {
-        if reference.hasURLScheme || Self.fileExists(reference) || reference.hasPrefix("/") || reference.hasPrefix(".") {
+        if reference.hasURLScheme || LocalFiles.fileExists(reference) || reference.hasPrefix("/") || reference.hasPrefix(".") {
             do {
                 let location = try MediaLocation(reference)
                 let key = PositionStore.key(label: nil, location: location)
-                let item = QueueItem(location: location, title: Self.fileName(location), positionKey: key, reference: key)
+                let item = QueueItem(location: location, title: location.fileName, positionKey: key, reference: key)
                 return .success(location.isFile ? item : OfflineCache.substitute(item, key: key, mediaPath: nil))
             } catch {
                 switch error {
@@ -143,7 +132,7 @@ final class PlayCommand {
                 case .unsupportedScheme(let scheme):
                     Console.fail("cannot play \(scheme):// links: use http://, https://, file:// or a path")
                 }
-                return .failure(CommandLineTool.Status.usage)
+                return .failure(ExitCode.usage)
             }
         }
         let backend: BackendSession
@@ -156,31 +145,19 @@ final class PlayCommand {
                 Console.fail("no such file '\(reference)', and no backend is configured to look it up as an episode: "
                     + "pass --base-url and --token, set ALICIA_BASE_URL and ALICIA_TOKEN, write them to \(configPath), "
                     + "or try `alicia-player demo`")
-                return .failure(CommandLineTool.Status.failure)
+                return .failure(ExitCode.failure)
             } catch {
                 Console.fail(error.message)
-                return .failure(CommandLineTool.Status.failure)
+                return .failure(ExitCode.failure)
             }
             self.backend = backend
         }
-        guard let entry = backend.find(reference) else { return .failure(CommandLineTool.Status.failure) }
+        guard let entry = backend.find(reference) else { return .failure(ExitCode.failure) }
         switch backend.item(for: entry.episode) {
         case .success(let item): return .success(item)
         case .failure(let problem):
             Console.fail(problem.message)
-            return .failure(CommandLineTool.Status.failure)
+            return .failure(ExitCode.failure)
         }
-    }
-
-    static func fileExists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
-    }
-
-    /// The stream's name in mixers: the file name, without its query.
-    static func fileName(_ location: MediaLocation) -> String {
-        let path = location.display.split(separator: "?").first.map(String.init) ?? location.display
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        return MediaLocation.percentDecoded(name)
     }
 }

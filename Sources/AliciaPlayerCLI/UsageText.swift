@@ -1,4 +1,7 @@
 import AliciaTerminal
+import AliciaLocks
+import AliciaLibrary
+import AliciaHost
 
 /// Usage texts as printed: wrapped to 80 columns, so `--help` fits a standard terminal however
 /// long the lines written in `CommandUsage` and `Invocation.usage` are. Blocks that fit are left

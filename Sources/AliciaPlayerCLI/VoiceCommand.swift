@@ -1,5 +1,8 @@
 import AliciaAudio
 import AliciaSession
+import AliciaLocks
+import AliciaLibrary
+import AliciaHost
 
 /// `alicia-player voice <ref>`: plays one voice note alone, to its end.
 struct VoiceCommand {
@@ -8,7 +11,7 @@ struct VoiceCommand {
     func run() -> Int32 {
         let signals = SignalWatcher()
         guard let note = References.voiceNote(options.reference, backend: options.backend) else {
-            return CommandLineTool.Status.failure
+            return ExitCode.failure
         }
         // One note and done: no control socket, and nothing follows it to auto-download (whatever
         // the config file says).

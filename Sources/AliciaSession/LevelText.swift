@@ -25,4 +25,12 @@ public enum LevelText {
         default: return nil
         }
     }
+
+    /// `off`, or a target loudness in LUFS from −40 to −5 (`-16`, `-16LUFS`).
+    public static func loudness(_ text: String) -> LoudnessMatching? {
+        if text == "off" { return .off }
+        let number = text.hasSuffix("LUFS") ? String(text.dropLast(4)) : text
+        guard let target = Double(number), (-40.0 ... -5.0).contains(target) else { return nil }
+        return .target(target)
+    }
 }

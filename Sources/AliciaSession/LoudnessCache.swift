@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AliciaAudio
 import AliciaJSON
+import AliciaLocks
 
 /// Measured loudness per episode (`loudness.json` beside the positions, keyed as they are), so that
 /// an episode's second play starts at the right level at once. `{"version": 1, "items": {KEY:
@@ -56,40 +57,14 @@ public final class LoudnessCache {
     }
 
     private static func read(_ path: String) -> [String: LoudnessFigures]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes += chunk[0..<n]
-        }
+        guard case .success(let bytes) = AtomicFile.read(path) else { return nil }
         return decode(bytes)
     }
 
     private func write() -> Bool {
         guard let bytes = Self.encode(figures) else { return false }
         mkdir(directory, 0o700)
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
-        var offset = 0
-        var ok = true
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { ok = false; break }
-            offset += n
-        }
-        ok = ok && fsync(fd) == 0
-        close(fd)
-        guard ok, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return false
-        }
+        guard case .success = AtomicFile.write(bytes, to: path) else { return false }
         return true
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AliciaAudio
 import AliciaJSON
+import AliciaLocks
 
 /// Where an episode was left, as saved.
 public struct SavedPosition: Equatable, Sendable {
@@ -209,33 +210,18 @@ public final class PositionStore {
 
     /// The positions on disk; a file that is not positions is moved aside.
     private func readFile() -> [String: SavedPosition]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return [:] }
-            warn("cannot read \(path): \(String(cString: strerror(errno)))")
+        // Positions of thousands of episodes fit in a few hundred KiB: more is not our file.
+        let bytes: [UInt8]
+        switch AtomicFile.read(path) {
+        case .success(let read): bytes = read
+        case .failure(let failure) where failure.errno == ENOENT: return [:]
+        case .failure(let failure) where failure.errno != EFBIG:
+            warn("cannot read \(failure.message)")
             return nil
+        case .failure: bytes = [0]
         }
-        var bytes: [UInt8] = []
-        var failed = false
-        // Read in small steps into a buffer on the stack: the file is a few KiB, and a big heap
-        // buffer would stay in the resident set for the whole run.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { chunk in
-            while true {
-                let n = read(fd, chunk.baseAddress, chunk.count)
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 { failed = true }
-                if n <= 0 { break }
-                bytes.append(contentsOf: chunk[0..<n])
-                // Positions of thousands of episodes fit in a few hundred KiB: more is not our file.
-                if bytes.count > 16 * 1024 * 1024 {
-                    failed = true
-                    break
-                }
-            }
-        }
-        close(fd)
-        if !failed, !bytes.isEmpty, let positions = Self.decode(bytes) { return positions }
-        if bytes.isEmpty && !failed { return [:] }
+        if bytes.isEmpty { return [:] }
+        if let positions = Self.decode(bytes) { return positions }
         let aside = path + ".corrupt-\(Int(Self.now()))"
         if rename(path, aside) == 0 {
             warn("\(path) could not be read as resume positions; moved it to \(aside) and started afresh")
@@ -250,31 +236,9 @@ public final class PositionStore {
             warn("cannot encode the resume positions")
             return false
         }
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            warn("cannot write \(temporary): \(String(cString: strerror(errno)))")
+        if case .failure(let failure) = AtomicFile.write(bytes, to: path) {
+            warn("cannot save the resume positions in \(path): \(failure.reason)")
             return false
-        }
-        var offset = 0
-        var ok = true
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { ok = false; break }
-            offset += n
-        }
-        ok = ok && fsync(fd) == 0
-        close(fd)
-        guard ok, rename(temporary, path) == 0 else {
-            warn("cannot save the resume positions in \(path): \(String(cString: strerror(errno)))")
-            unlink(temporary)
-            return false
-        }
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            close(directoryFD)
         }
         return true
     }

@@ -9,7 +9,7 @@ extension SessionProperties {
     static let item: [SessionProperty] = [
         readOnly("duration") { $0.hasItem ? seconds($0.snapshot.duration) : nil },
         readOnly("media-title") { $0.snapshot.item.map { .string($0.title) } },
-        readOnly("filename") { $0.snapshot.item.map { .string(fileName($0.location)) } },
+        readOnly("filename") { $0.snapshot.item.map { .string($0.location.fileName) } },
         readOnly("path") { $0.snapshot.item.map { .string($0.location.display) } },
         readOnly("metadata") { $0.snapshot.item.map(metadata) },
         readOnly("file-format") { $0.hasItem ? $0.snapshot.format.map { .string(fileFormat($0)) } : nil },
@@ -200,9 +200,4 @@ extension SessionProperties {
         return Double(text)
     }
 
-    /// The name of the file an item plays, without its query.
-    package static func fileName(_ location: MediaLocation) -> String {
-        let path = location.display.split(separator: "?").first.map(String.init) ?? location.display
-        return MediaLocation.percentDecoded(path.split(separator: "/").last.map(String.init) ?? path)
-    }
 }

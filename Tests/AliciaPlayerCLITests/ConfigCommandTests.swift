@@ -1,6 +1,10 @@
 import Testing
 import AliciaBackend
 @testable import AliciaPlayerCLI
+import AliciaLocks
+@testable import AliciaLibrary
+@testable import AliciaHost
+@testable import AliciaStudio
 
 /// `alicia-player config`: the parse and what it prints.
 @Suite struct ConfigCommandTests {

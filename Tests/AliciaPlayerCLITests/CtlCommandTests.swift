@@ -1,6 +1,10 @@
 import AliciaJSON
 import Testing
 @testable import AliciaPlayerCLI
+import AliciaLocks
+@testable import AliciaLibrary
+@testable import AliciaHost
+@testable import AliciaStudio
 
 /// `ctl`: what a command line sends, and how a reply's data prints for a shell.
 @Suite struct CtlCommandTests {

@@ -1,6 +1,10 @@
 import Testing
 import AliciaAudio
 @testable import AliciaPlayerCLI
+import AliciaLocks
+@testable import AliciaLibrary
+@testable import AliciaHost
+@testable import AliciaStudio
 
 /// `Invocation.parse`: every option of every command, and every way a command line can be wrong.
 @Suite struct InvocationTests {

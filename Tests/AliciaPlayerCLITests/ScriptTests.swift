@@ -1,5 +1,9 @@
 import Testing
 @testable import AliciaPlayerCLI
+import AliciaLocks
+@testable import AliciaLibrary
+@testable import AliciaHost
+@testable import AliciaStudio
 
 @Suite struct ScriptParserTests {
     private func parse(_ text: String) -> Script { Script.parse(Array(text.utf8)) }

@@ -4,6 +4,10 @@ import AliciaAudio
 import AliciaBackend
 import AliciaTerminal
 @testable import AliciaPlayerCLI
+import AliciaLocks
+@testable import AliciaLibrary
+@testable import AliciaHost
+@testable import AliciaStudio
 
 @Suite struct StudioLayoutTests {
     static let episodes = [

@@ -2,6 +2,10 @@ import Testing
 import AliciaAudio
 @testable import AliciaPlayerCLI
 import AliciaSession
+import AliciaLocks
+@testable import AliciaLibrary
+@testable import AliciaHost
+@testable import AliciaStudio
 
 @Suite struct TimeSpecTests {
     @Test(arguments: [

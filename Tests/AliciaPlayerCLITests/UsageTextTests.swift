@@ -1,6 +1,10 @@
 import Testing
 import AliciaTerminal
 @testable import AliciaPlayerCLI
+import AliciaLocks
+@testable import AliciaLibrary
+@testable import AliciaHost
+@testable import AliciaStudio
 
 /// The usage texts as printed: `--help` and `help COMMAND` fit 80 columns.
 @Suite struct UsageTextTests {

@@ -3,6 +3,10 @@ import Testing
 import AliciaTestSupport
 @testable import AliciaPlayerCLI
 import AliciaSession
+import AliciaLocks
+@testable import AliciaLibrary
+@testable import AliciaHost
+@testable import AliciaStudio
 
 /// Guards issue 17: "vol 80%" was 0.8 of the amplitude (−1.94 dB, which pavucontrol shows as 93 %);
 /// the percent is now the mixer's, on PulseAudio's cubic scale.

@@ -21,29 +21,15 @@ public final class PlayerSubscription: Sendable {
     }
 
     private let queue = ConditionLock(Queue())
-    /// The read end of a pipe: readable while events (or wake-ups) wait.
-    public let fileDescriptor: Int32
-    private let writeDescriptor: Int32
+    /// Readable while events (or wake-ups) wait.
+    private let pipe = WakePipe()
+    public var fileDescriptor: Int32 { pipe.readDescriptor }
     private let hub: EventHub
 
     static let capacity = 4096
 
     init(hub: EventHub) {
         self.hub = hub
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for fd in ends {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
-        }
-        fileDescriptor = ends[0]
-        writeDescriptor = ends[1]
-    }
-
-    deinit {
-        if fileDescriptor >= 0 { close(fileDescriptor) }
-        if writeDescriptor >= 0 { close(writeDescriptor) }
     }
 
     /// Stops receiving events. Idempotent; also done when the subscription is freed.
@@ -101,15 +87,13 @@ public final class PlayerSubscription: Sendable {
     /// Lock held: the descriptor is readable exactly while something waits.
     private func settle(_ q: inout Queue) {
         guard q.signalled, q.events.isEmpty && q.wakeUps == 0 else { return }
-        var byte: UInt8 = 0
-        _ = read(fileDescriptor, &byte, 1)
+        pipe.takeOne()
         q.signalled = false
     }
 
     private func signal(_ q: inout Queue) {
         guard !q.signalled else { return }
-        var byte: UInt8 = 1
-        if write(writeDescriptor, &byte, 1) == 1 { q.signalled = true }
+        if pipe.wake() { q.signalled = true }
     }
 }
 

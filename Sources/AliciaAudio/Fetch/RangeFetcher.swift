@@ -3,6 +3,7 @@ import Glibc
 #endif
 internal import CCurl
 internal import AliciaCurl
+import AliciaLocks
 
 /// Streams one resource with HTTP Range requests (or `file://` ranges) into a
 /// bounded `StreamWindow`, on a thread of its own that owns the curl handles.

@@ -1,3 +1,4 @@
+import AliciaLocks
 /// Measures whole items ahead of playing them, on a thread of its own (`alicia-loudness`): local
 /// files, and every item of a player told to measure first (voice notes, which are too short for a
 /// running estimate to settle). Each measurement reads the item through its own Range fetcher and

@@ -1,3 +1,4 @@
+import AliciaLocks
 /// A player core's shared state: the front side's commands and the feeder's status, under one
 /// lock (`PlayerCore.shared`), as mpv's `audio/out/buffer.c` keeps the fields of `struct
 /// buffer_state` "protected by lock" apart from those of the AO thread alone (here

@@ -1,3 +1,4 @@
+import AliciaLocks
 /// What only the feeder thread touches (`PlayerCore.run` and what it calls), as mpv's AO thread
 /// keeps its own fields out of the lock: the output's stage chain and its stages, the chunk buffer,
 /// the features' own state, and what was last taken from the commands.

@@ -1,3 +1,4 @@
+import AliciaLocks
 /// Matched loudness on the feeder's side: the gain of the entry being written, from its known
 /// figures (cached, or measured whole by `LoudnessAnalyzer` first) or else from a running
 /// measurement, moved with slow ramps. The feeder calls it when a sink opens (`attach`), at an

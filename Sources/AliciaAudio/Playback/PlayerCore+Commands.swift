@@ -1,3 +1,4 @@
+import AliciaLocks
 // The front side's way in (`Player`, any thread): the commands are written here and nowhere else
 // outside the feeder, under the core's lock, and the status is read.
 extension PlayerCore {

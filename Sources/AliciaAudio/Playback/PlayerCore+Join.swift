@@ -1,3 +1,4 @@
+import AliciaLocks
 // Joins: what follows the entry being written is opened (fetched ahead while it plays) and its
 // first frame is written right after that entry's last. Feeder thread only.
 extension PlayerCore {

@@ -1,3 +1,4 @@
+import AliciaLocks
 // The output's side of a start: the sink flushed for a new segment, reopened in another format,
 // waited for while the sound server is away, closed. Feeder thread only.
 extension PlayerCore {

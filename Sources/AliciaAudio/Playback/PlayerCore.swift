@@ -1,4 +1,5 @@
 import Synchronization
+import AliciaLocks
 
 /// A player's queue and its persistent output: one feeder thread that opens each entry (an
 /// `ItemSource`), runs its frames through the stage chain (format conversion at joins, speed,

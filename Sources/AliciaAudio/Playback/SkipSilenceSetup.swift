@@ -1,3 +1,4 @@
+import AliciaLocks
 /// Skip silence on the feeder's side: the skipper in front of the stage chain (nil while the level
 /// is off), made or restarted at an entry's start (`startEntry`), following a level changed while
 /// playing before each chunk (`followLevel`), and let out at the entry's end (`endEntry`), so a

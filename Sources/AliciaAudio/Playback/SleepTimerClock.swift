@@ -1,3 +1,4 @@
+import AliciaLocks
 /// The sleep timer on the feeder's side: before each chunk it sets the gain stage's fade for what
 /// is written next and says whether the timer ends there (`followChunk`); at an entry's end it says
 /// whether the timer ends with it (`Countdown.endsWithEntry`), at a join it counts the entry

@@ -1,3 +1,4 @@
+import AliciaLocks
 /// Waiting for a sound server that went away: a player that has had a sink holds the frame it
 /// was at and tries again, 0.1 s doubling to 1 s (so a server that is back is found within about
 /// a second), while it still answers commands; one that never reached a server fails at once.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 internal import AliciaCurl
+import AliciaLocks
 
 /// Gives back the pages of code that ran only while starting.
 ///

@@ -1,5 +1,8 @@
 import AliciaAudio
 import AliciaSession
+import AliciaLocks
+import AliciaLibrary
+import AliciaHost
 
 /// A playback script: one command a line, the vocabulary the control socket shares. Pure: `parse`
 /// checks every line (and says what is wrong with each, by line number) before anything runs.

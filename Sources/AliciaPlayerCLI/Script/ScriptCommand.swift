@@ -5,6 +5,8 @@ import AliciaAudio
 import AliciaBackend
 import AliciaLocks
 import AliciaSession
+import AliciaLibrary
+import AliciaHost
 
 /// `alicia-player script FILE [--check]` (`-` for stdin): checks the whole script (every command,
 /// every reference), then runs it, one command a line, on a listening session's host.
@@ -36,7 +38,7 @@ final class ScriptCommand {
         case .success(let read): bytes = read
         case .failure(let problem):
             Console.fail(problem.message)
-            return CommandLineTool.Status.usage
+            return ExitCode.usage
         }
         // Every problem at once, in line order: what does not parse, and what it names that cannot play.
         let script = Script.parse(bytes)
@@ -44,9 +46,9 @@ final class ScriptCommand {
         let steps = check(script, problems: &problems)
         guard problems.isEmpty, let steps else {
             for problem in problems.sorted(by: { $0.line < $1.line }) { Console.fail(problem.text) }
-            return CommandLineTool.Status.usage
+            return ExitCode.usage
         }
-        if checkOnly { return CommandLineTool.Status.success }
+        if checkOnly { return ExitCode.success }
         switch SessionHost.open(options, signals: signals) {
         case .failure(let failure): return failure.status
         case .success(let host):

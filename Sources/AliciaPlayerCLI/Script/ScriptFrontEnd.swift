@@ -4,6 +4,8 @@ import Glibc
 import AliciaAudio
 import AliciaLocks
 import AliciaSession
+import AliciaLibrary
+import AliciaHost
 
 /// A script run on a session's host: its lines in order, each a command of the vocabulary but
 /// `echo`, `status` and `wait`, which are the script's own; a `wait` (or a `say` waiting for
@@ -13,7 +15,7 @@ final class ScriptFrontEnd: HostedFrontEnd {
     private let host: SessionHost
     private var session: ListeningSession { host.session }
     private var next = 0
-    private var status = CommandLineTool.Status.success
+    private var status = ExitCode.success
     /// What holds the next line back.
     private var waiting: Waiting?
     /// The entry the last `play` or `append` started (its first), and the entries heard since.
@@ -65,19 +67,19 @@ final class ScriptFrontEnd: HostedFrontEnd {
             if case .item(let target?, false)? = waiting, target == entry { waiting = .item(target, heard: true) }
         case .failed(let entry, let item, let error):
             Console.fail(item.map { "\($0.title): " }.map { $0 + error.message } ?? error.message)
-            status = CommandLineTool.Status.failure
+            status = ExitCode.failure
             if case .item(let target, _)? = waiting, target == nil || target == entry { waiting = nil }
         case .finished(let entry, _, _):
             if case .item(let target, _)? = waiting, target == entry { waiting = nil }
         case .voice(.failed(let title, let error)):
             Console.fail("voice note \(title): \(error.message)")
-            status = CommandLineTool.Status.failure
+            status = ExitCode.failure
         case .alicia(.replied(_, let text, _)):
             Console.out(text + (text.hasSuffix("\n") ? "" : "\n"))
             if case .reply? = waiting { waiting = nil }
         case .alicia(.failed(_, let message)):
             Console.fail(message)
-            status = CommandLineTool.Status.failure
+            status = ExitCode.failure
             if case .reply? = waiting { waiting = nil }
         case .alicia(.problem(let message)):
             Console.fail(message)

@@ -1,4 +1,5 @@
 @testable import AliciaAudio
+import AliciaLocks
 
 /// A sink without PulseAudio: it records every frame written, with the time, and "plays" only when
 /// the test says so (`play(frames:)`), so positions, joins and events can be checked frame by

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 internal import CPulse
+import AliciaLocks
 
 /// One playback stream on the shared `PulseContext`: one per player.
 ///

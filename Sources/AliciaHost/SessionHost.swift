@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AliciaAudio
+import AliciaControl
+import AliciaLocks
+import AliciaSession
+import AliciaLibrary
+
+/// A front end of a listening session: the `play` progress line, a script, the plain Studio, the
+/// Studio, a chat. It gives the host only how it draws and what it does with notices; the host owns
+/// everything else.
+package protocol HostedFrontEnd: AnyObject {
+    /// Descriptors it reads (the Studio's stdin), polled with the session's.
+    var descriptors: [Int32] { get }
+    /// When it wants a turn without any input (`MonotonicClock` seconds): a redraw, a script's
+    /// `wait 5s`, a status line. Nil: only when something happens.
+    func deadline() -> Double?
+    /// One turn of the loop: what the session said, which of `descriptors` are readable, and the
+    /// signals that came. Returns the exit status to end with, or nil to go on.
+    func turn(_ notices: [SessionNotice], readable: Set<Int32>, signals: [Int32]) -> Int32?
+}
+
+/// What every playing command shares (MPD's main loop, mpv's `run_playloop`): the control socket,
+/// the session, the signals, the control server and auto-download, and one `poll` loop whose
+/// timeout is the earliest deadline anyone asked for (the front end, the session's position
+/// saves); nothing ticks on a fixed period.
+package final class SessionHost {
+    package let options: PlayOptions
+    package let signals: SignalWatcher
+    package let session: ListeningSession
+    private let listener: ControlSocket.Listener?
+    private var server: ControlServer?
+    private var downloads: AutoDownloader?
+    private var closed = false
+
+    private init(options: PlayOptions, signals: SignalWatcher, session: ListeningSession, listener: ControlSocket.Listener?) {
+        self.options = options
+        self.signals = signals
+        self.session = session
+        self.listener = listener
+    }
+
+    /// Takes the control socket before anything plays (a second instance says so and stops here),
+    /// then makes the session. `voiceNotes`: whether it has a voice-note player (a socket can
+    /// always ask for one).
+    package static func open(_ options: PlayOptions, signals: SignalWatcher, voiceNotes: Bool = true,
+                     adjust: (inout ListeningSession.Options) -> Void = { _ in }) -> Result<SessionHost, HostFailure> {
+        let listener: ControlSocket.Listener?
+        switch RemoteControl.listen(options) {
+        case .success(let bound): listener = bound
+        case .failure(let failure): return .failure(HostFailure(status: failure.status))
+        }
+        var sessionOptions = SessionSetup.options(options, voiceNotes: voiceNotes || !options.noIPC)
+        adjust(&sessionOptions)
+        let session = ListeningSession(sessionOptions)
+        let waker = session.waker
+        signals.whenSignalled { waker() }
+        return .success(SessionHost(options: options, signals: signals, session: session, listener: listener))
+    }
+
+    package struct HostFailure: Error {
+        package let status: Int32
+    }
+
+    /// Serves the socket and MPRIS and starts auto-download (`notify` says its warnings).
+    package func start(notify: @escaping @Sendable (String) -> Void) {
+        if server == nil, !options.noIPC {
+            server = RemoteControl.serve(session, listener: listener, options: options)
+        }
+        if downloads == nil {
+            downloads = AutoDownloader.start(options.autoDownload, view: session.view, remote: session.remote,
+                                             wake: session.waker, notify: notify)
+        }
+    }
+
+    /// Runs `frontEnd` until it returns a status, a stopping signal comes (128 + it) or a remote
+    /// `quit` (its status); then closes everything.
+    package func run(_ frontEnd: HostedFrontEnd) -> Int32 {
+        defer { close() }
+        var readable: Set<Int32> = []
+        while true {
+            let notices = session.notices()
+            session.tick()
+            downloads?.update()
+            let pending = signals.takePending()
+            if let status = frontEnd.turn(notices, readable: readable, signals: pending) { return status }
+            if let signal = signals.signal { return 128 + signal }
+            if let quit = session.quitRequested { return quit }
+            readable = wait(frontEnd)
+        }
+    }
+
+    /// Polls the session, the signals and the front end's descriptors until one is ready or the
+    /// earliest deadline passes; the front end's readable descriptors.
+    private func wait(_ frontEnd: HostedFrontEnd) -> Set<Int32> {
+        let deadlines = [frontEnd.deadline(), session.nextDeadline].compactMap { $0 }
+        var timeout: Int32 = -1
+        if let earliest = deadlines.min() {
+            timeout = Int32(max(0, min(3_600_000, ((earliest - MonotonicClock.seconds()) * 1000).rounded(.up))))
+        }
+        let extra = frontEnd.descriptors
+        var fds = [pollfd(fd: session.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: signals.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+        fds += extra.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        _ = poll(&fds, nfds_t(fds.count), timeout)
+        return Set(fds.dropFirst(2).filter { $0.revents != 0 }.map(\.fd))
+    }
+
+    /// Closes the server (clients hear `end-file` and `shutdown`), auto-download and the session
+    /// (its position saved). Idempotent.
+    package func close() {
+        guard !closed else { return }
+        closed = true
+        server?.close()
+        downloads?.close()
+        session.close()
+    }
+}

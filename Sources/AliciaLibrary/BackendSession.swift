@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AliciaAudio
+import AliciaBackend
+import AliciaSession
+import AliciaLocks
+
+/// The backend as the commands use it: configuration resolved (warnings shown),
+/// a client, and the library fetched on first use.
+package final class BackendSession {
+    package let client: BackendClient
+    private var cachedLibrary: Library?
+    /// When the library (or the playlists) came from the offline copy: when that copy was fetched.
+    package private(set) var offlineSince: Int64?
+    /// "offline — last updated 10:42", when offline.
+    package var offlineBanner: String? { offlineSince.map { OfflineLibrary.banner(updatedMS: $0) } }
+
+    package init(_ options: BackendOptions) throws(BackendError) {
+        let sources = ConfigurationLoader.Sources(
+            baseURL: options.baseURL, token: options.token, tokenFile: options.tokenFile,
+            environment: Self.environment())
+        var warnings: [String] = []
+        defer { for warning in warnings { Console.error("alicia-player: warning: \(warning)\n") } }
+        client = try BackendClient(configuration: try ConfigurationLoader.resolve(sources, warnings: &warnings))
+        keepReplies()
+    }
+
+    package init(client: BackendClient) {
+        self.client = client
+        keepReplies()
+    }
+
+    /// Every library and playlists reply is kept for offline use.
+    private func keepReplies() {
+        let baseURL = client.configuration.baseURL
+        client.onLibraryReply = { endpoint, body in OfflineLibrary.keep(body, endpoint: endpoint, baseURL: baseURL) }
+    }
+
+    /// The library; when the backend cannot be reached, the last one fetched from it.
+    package func library() throws(BackendError) -> Library {
+        if let cachedLibrary { return cachedLibrary }
+        let library: Library
+        do {
+            library = Library(try client.tracks())
+        } catch where error.isUnreachable {
+            guard let kept = OfflineLibrary.load("/api/tracks", baseURL: client.configuration.baseURL) else { throw error }
+            library = Library(try BackendClient.decodeTracks(kept.body))
+            offlineSince = kept.updatedMS
+        }
+        cachedLibrary = library
+        return library
+    }
+
+    /// Forgets the library, so the next `library()` asks the backend again (the Studio, when it is back).
+    package func forgetLibrary() {
+        cachedLibrary = nil
+        offlineSince = nil
+    }
+
+    /// The playlists; when the backend cannot be reached, the last ones fetched from it.
+    package func playlists() throws(BackendError) -> [Playlist] {
+        do {
+            return try client.playlists()
+        } catch where error.isUnreachable {
+            guard let kept = OfflineLibrary.load("/api/playlists", baseURL: client.configuration.baseURL) else { throw error }
+            offlineSince = min(offlineSince ?? kept.updatedMS, kept.updatedMS)
+            return try BackendClient.decodePlaylists(kept.body)
+        }
+    }
+
+    /// The queue item of `episode`: from the cache when it was downloaded, else streamed from the
+    /// backend; nil with why not (no audio yet; offline and not downloaded).
+    package func item(for episode: Episode, title: String? = nil) -> Result<QueueItem, QueueFile.Problem> {
+        guard let fileName = episode.fileName, episode.hasAudio else {
+            return .failure(.init(line: nil, "\(episode.label ?? episode.title) has no audio yet"))
+        }
+        let location: MediaLocation
+        do {
+            location = try MediaLocation(client.mediaURL(for: fileName))
+        } catch {
+            return .failure(.init(line: nil, "the backend gave a media path that is not a URL: \(fileName)"))
+        }
+        let key = PositionStore.key(label: episode.label, location: location)
+        let streamed = QueueItem(location: location, title: title ?? episode.title, label: episode.label,
+                                 positionKey: key, reference: episode.label ?? key).of(episode)
+        let item = OfflineCache.substitute(streamed, key: episode.label ?? fileName, mediaPath: fileName)
+        if let banner = offlineBanner, item.location == streamed.location {
+            return .failure(.init(line: nil, "\(episode.label ?? episode.title) is not downloaded and the backend cannot be reached (\(banner))"))
+        }
+        return .success(item)
+    }
+
+    /// The entry `reference` names; prints why not (and the candidates) when none.
+    package func find(_ reference: String) -> Library.Entry? {
+        let library: Library
+        do {
+            library = try self.library()
+        } catch {
+            Console.fail(error.message)
+            return nil
+        }
+        switch library.resolve(reference) {
+        case .found(let entry):
+            return entry
+        case .ambiguous(let candidates):
+            Console.fail("'\(reference)' matches \(candidates.count) episodes; say which:")
+            Console.error(TrackList.lines(candidates, hasAudioMark: false).joined(separator: "\n") + "\n")
+        case .notFound(let suggestions):
+            if library.isEmpty {
+                Console.fail("no episode matches '\(reference)': the backend's library is empty")
+            } else {
+                Console.fail("no episode matches '\(reference)'; the episodes are:")
+                Console.error(TrackList.lines(Array(suggestions.prefix(30)), hasAudioMark: false).joined(separator: "\n") + "\n")
+            }
+        }
+        return nil
+    }
+
+    package static func environment() -> [String: String] {
+        var values: [String: String] = [:]
+        for key in ["ALICIA_BASE_URL", "ALICIA_TOKEN", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "HOME"] {
+            if let value = getenv(key) { values[key] = String(cString: value) }
+        }
+        return values
+    }
+}

@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AliciaAudio
+import AliciaBackend
+import AliciaLocks
+import AliciaSession
+
+/// Alicia's playlists as queues: which one a reference names, and its items (episodes by label,
+/// syntheses as one item of their chunks, warming ones voiced first).
+package enum PlaylistItems {
+    /// The playlist `reference` names: its name (any case), a unique piece of it, or its index.
+    package static func find(_ reference: String, in playlists: [Playlist]) -> Result<Playlist, QueueFile.Problem> {
+        if let index = Int(reference), playlists.indices.contains(index - 1) { return .success(playlists[index - 1]) }
+        let wanted = reference.lowercased()
+        if let exact = playlists.first(where: { $0.name.lowercased() == wanted }) { return .success(exact) }
+        let matches = playlists.filter { $0.name.lowercased().contains(wanted) }
+        if matches.count == 1 { return .success(matches[0]) }
+        let names = playlists.map(\.name).joined(separator: ", ")
+        if matches.isEmpty { return .failure(.init(line: nil, "no playlist matches '\(reference)' (the playlists: \(names.isEmpty ? "none" : names))")) }
+        return .failure(.init(line: nil, "'\(reference)' matches \(matches.count) playlists (\(matches.map(\.name).joined(separator: ", "))); say which"))
+    }
+
+    /// How long an item still warming is waited for, asking `/api/speak` about once a second.
+    package static let voicingPatience: Duration = .seconds(60)
+
+    /// The queue items of `playlist`: episodes by their label, syntheses as one item of their
+    /// chunks, warming ones voiced first. Items that cannot be voiced are skipped, with a warning.
+    package static func items(of playlist: Playlist, backend: BackendSession, voiceWarming: Bool = true,
+                      stop: () -> Bool = { false }) -> Result<[QueueItem], QueueFile.Problem> {
+        var items: [QueueItem] = []
+        for item in playlist.items {
+            var chunks = item.chunks
+            if chunks.isEmpty && !voiceWarming { continue }
+            if chunks.isEmpty {
+                guard let body = item.body, !body.isEmpty else {
+                    Console.fail("warning: \(playlist.name): \(item.title) has nothing to voice (skipped)")
+                    continue
+                }
+                switch voice(body, title: item.title, client: backend.client, stop: stop) {
+                case .success(let voiced): chunks = voiced
+                case .failure(let problem):
+                    Console.fail("warning: \(playlist.name): \(problem.message) (skipped)")
+                    continue
+                }
+            }
+            let locations = chunks.compactMap { try? MediaLocation(backend.client.mediaURL(for: $0.url)) }
+            guard let first = locations.first, locations.count == chunks.count else {
+                return .failure(.init(line: nil, "\(playlist.name): \(item.title) has a chunk path that is not a URL"))
+            }
+            if item.isEpisode, let label = item.source {
+                let streamed = QueueItem(location: first, title: item.title, label: label,
+                                         positionKey: PositionStore.key(label: label, location: first), reference: label)
+                items.append(OfflineCache.substitute(streamed, key: label, mediaPath: chunks[0].url))
+            } else {
+                var queued = QueueItem(location: first, title: item.title, reference: "playlist:" + playlist.name)
+                queued.moreParts = Array(locations.dropFirst())
+                items.append(OfflineCache.substitute(chunks: chunks.map(\.url), of: queued))
+            }
+        }
+        return .success(items)
+    }
+
+    /// Asks `/api/speak` until `text` is voiced (about once a second, within `voicingPatience`).
+    private static func voice(_ text: String, title: String, client: BackendClient, stop: () -> Bool) -> Result<[PlaylistItem.Chunk], QueueFile.Problem> {
+        let deadline = ContinuousClock.now + voicingPatience
+        var said = false
+        while true {
+            let status: SpeechStatus
+            do {
+                status = try client.speak(text)
+            } catch {
+                return .failure(.init(line: nil, "\(title): \(error.message)"))
+            }
+            switch status.status {
+            case "ready":
+                guard !status.chunks.isEmpty else { return .failure(.init(line: nil, "\(title) was voiced as nothing")) }
+                return .success(status.chunks)
+            case "failed", "empty":
+                return .failure(.init(line: nil, "\(title) cannot be voiced (\(status.status))"))
+            default:
+                if !said && Console.stderrIsTerminal {
+                    Console.error("alicia-player: voicing \(title)…\n")
+                    said = true
+                }
+                guard !stop() else { return .failure(.init(line: nil, "\(title): stopped while it was being voiced")) }
+                guard ContinuousClock.now < deadline else {
+                    return .failure(.init(line: nil, "\(title) was not voiced within \(voicingPatience)"))
+                }
+                var pause = timespec(tv_sec: 1, tv_nsec: 0)
+                nanosleep(&pause, nil)
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AliciaAudio
+import AliciaBackend
+import AliciaLocks
+import AliciaSession
+import AliciaLibrary
+import AliciaHost
+
+/// The backend's answers that come on threads of their own: the offline reconnect, the proactive messages.
+extension StudioApp {
+    /// Offline: asks the backend for the library on a thread of its own (the loop goes on); the
+    /// answer comes back through the inbox as `backendAnswered`.
+    package func tryBackend() {
+        guard let backend = setup.backend, reconnect != nil else { return }
+        reconnect?.trying = true
+        let configuration = backend.client.configuration
+        let inbox = self.inbox
+        let quitting = self.quitting
+        let done = Flag()
+        let thread = NativeThread(name: "alicia-reconnect") {
+            defer { done.set() }
+            var answered = false
+            do throws(BackendError) {
+                let client = try BackendClient(configuration: configuration)
+                client.cancel { quitting.isSet }
+                _ = try client.tracks()
+                answered = true
+            } catch {
+                // A refusal (401, a bad reply) is an answer too: the reload says what it is.
+                answered = !error.isUnreachable
+            }
+            inbox.withLock { $0.backendAnswered = answered }
+        }
+        workers.append(Worker(thread: thread, done: done))
+    }
+
+    /// The backend answered (reload the library, keeping the selection and what plays) or did not
+    /// (ask again after twice the wait, at most `reconnectLongest`).
+    package func reconnected(_ answered: Bool) {
+        guard let due = reconnect, let backend = setup.backend else { return }
+        guard answered else {
+            let wait = min(due.wait * 2, Self.reconnectLongest)
+            reconnect = (MonotonicClock.seconds() + wait, wait, false)
+            return
+        }
+        let selected = model.selectedEntry.map { ($0.episode.label, $0.episode.title) }
+        backend.forgetLibrary()
+        reconnect = nil
+        loadLibrary()
+        if let selected, let index = model.visibleEntries.firstIndex(where: { $0.episode.label == selected.0 && $0.episode.title == selected.1 }) {
+            model.selection = index
+        }
+        if model.nowPlaying != nil, let item = view.snapshot().item { model.nowPlaying = nowPlaying(item) }
+        if model.offline == nil { setStatus("the backend is back: the library is up to date") }
+    }
+
+    package func refreshProactive() {
+        lastProactiveFetch = MonotonicClock.seconds()
+        guard let backend = setup.backend else { return }
+        let configuration = backend.client.configuration
+        let inbox = self.inbox
+        let quitting = self.quitting
+        let done = Flag()
+        let thread = NativeThread(name: "alicia-proactive") {
+            defer { done.set() }
+            do {
+                let client = try BackendClient(configuration: configuration)
+                client.cancel { quitting.isSet }
+                let messages = try client.proactive(limit: 5)
+                inbox.withLock { $0.proactive = messages }
+            } catch let error as BackendError {
+                inbox.withLock { $0.error = "proactive messages: \(error.message)" }
+            } catch {
+                inbox.withLock { $0.error = "proactive messages: \(error)" }
+            }
+        }
+        workers.append(Worker(thread: thread, done: done))
+    }
+}

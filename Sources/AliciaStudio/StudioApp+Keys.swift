@@ -1,0 +1,224 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AliciaAudio
+import AliciaBackend
+import AliciaSession
+import AliciaTerminal
+import AliciaLocks
+import AliciaLibrary
+import AliciaHost
+
+/// Keys: the panes that take them first, then the main view's actions.
+extension StudioApp {
+    package func handle(_ key: Key) {
+        if model.composer != nil { return composing(key) }
+        if model.search != nil { return searching(key) }
+        if model.showHelp, key == .escape || key == .character("?") || key == .character("q") {
+            model.showHelp = false
+            return
+        }
+        if model.notes != nil, notesPane(key) { return }
+        if model.queueView != nil, queueKeys(key) { return }
+        // Esc or space while a voice note plays skips it (the episode has the focus back at once).
+        if key == .escape || key == .character(" "), view.voice.title != nil {
+            session.perform(.skipVoiceNote)
+            setStatus("voice note skipped")
+            return
+        }
+        guard let action = StudioAction.forKey(key, pageSize: max(1, listRows - 1)) else { return }
+        Log.debug(.cli, "key \(key): \(action), selection \(model.selection) of \(model.visibleEntries.count)")
+        perform(action)
+    }
+
+    private func perform(_ action: StudioAction) {
+        switch action {
+        case .transport(.togglePause) where view.snapshot().state == .idle && view.queue.isEmpty:
+            if let entry = model.selectedEntry { play(entry) }
+        case .transport(let command):
+            let reply = session.perform(command)
+            if let line = Self.statusLine(after: command, reply: reply, view: view) { setStatus(line, error: false) }
+        case .talk:
+            if setup.backend == nil {
+                setStatus("no backend: talking to Alicia needs one (see --help)", error: true)
+            } else if session.isChatting {
+                setStatus("Alicia is still answering")
+            } else {
+                model.composer = LineEditor()
+            }
+        case .playSelected:
+            if let entry = model.selectedEntry { play(entry) }
+        case .enqueueSelected, .playSelectedNext:
+            enqueueSelected(next: action == .playSelectedNext)
+        case .moveSelection(let delta): model.moveSelection(by: delta)
+        case .selectFirst: model.selection = 0
+        case .selectLast: model.moveSelection(by: model.visibleEntries.count)
+        case .search:
+            // A fresh query each time: the last one is not typed onto.
+            model.search = LineEditor()
+            setFilter("")
+        case .showNotes: openNotes()
+        case .showQueue:
+            model.queueView = model.queueView == nil ? refreshedQueue(StudioModel.QueueView()) : nil
+        case .saveQueue: saveQueue()
+        case .help: model.showHelp.toggle()
+        case .dismiss:
+            model.showHelp = false
+            model.status = nil
+            if !model.filter.isEmpty {
+                model.filter = ""
+                model.selection = 0
+            }
+        case .redraw: screen.invalidate()
+        case .suspend: suspend()
+        case .quit: running = false
+        case .interrupt: stop(status: 128 + SIGINT)
+        }
+    }
+
+    /// What the status line says after a key's command: the new level, or why nothing happened.
+    package static func statusLine(after command: TransportCommand, reply: TransportReply, view: SessionView) -> String? {
+        if case .refused(let why) = reply {
+            switch command {
+            case .next, .previous, .replayVoiceNote: return why
+            default: return nil
+            }
+        }
+        let levels = view.levels
+        let snapshot = view.snapshot()
+        switch command {
+        case .volume:
+            return "volume \(VolumeScale.text(levels.volumePercent))" + (levels.muted ? " (muted: m unmutes)" : "")
+        case .mute: return levels.muted ? "muted (m unmutes)" : "volume \(VolumeScale.text(levels.volumePercent))"
+        case .speed: return "speed \(ProgressLine.speedText(snapshot.speed))"
+        case .skipSilence: return "skip silence: \(snapshot.silenceSkipping.rawValue)"
+        case .sleep: return StudioLayout.sleepText(snapshot.sleepTimer).map { "sleep " + $0 } ?? "sleep timer off"
+        default: return nil
+        }
+    }
+
+    private func enqueueSelected(next: Bool) {
+        guard let entry = model.selectedEntry else { return }
+        var items: [QueueItem] = []
+        if let playlist = playlist(for: entry) {
+            items = playlistItems(playlist) ?? []
+        } else if let item = item(for: entry) {
+            items = [item]
+        }
+        guard !items.isEmpty else {
+            setStatus("nothing to add: select an episode with audio")
+            return
+        }
+        session.perform(.load(items, next ? .insertNextPlay : .appendPlay))
+        setStatus("\(next ? "plays next" : "added"): \(items.count == 1 ? items[0].title : entry.episode.title)")
+    }
+
+    /// Keys of the show notes pane: scrolling and closing; true when `key` was one (the others play,
+    /// seek and so on as usual).
+    private func notesPane(_ key: Key) -> Bool {
+        let page = max(1, listRows - 2)
+        switch key {
+        case .escape, .character("i"), .character("q"): model.notes = nil
+        case .up, .character("k"): model.notes?.scroll -= 1
+        case .down, .character("j"): model.notes?.scroll += 1
+        case .pageUp: model.notes?.scroll -= page
+        case .pageDown: model.notes?.scroll += page
+        case .home, .character("g"): model.notes?.scroll = 0
+        case .end, .character("G"): model.notes?.scroll = Int.max / 2
+        default: return false
+        }
+        return true
+    }
+
+    /// The queue view with the queue as it is now, the selection kept on its entry.
+    package func refreshedQueue(_ shown: StudioModel.QueueView) -> StudioModel.QueueView {
+        var shown = shown
+        let queue = view.queue
+        let selected = shown.entries.indices.contains(shown.selection) ? shown.entries[shown.selection].id : nil
+        shown.entries = queue.entries
+        shown.current = view.snapshot().entry ?? queue.currentID
+        if let selected, let index = queue.index(of: selected) {
+            shown.selection = index
+        } else if shown.entries.isEmpty || selected == nil {
+            shown.selection = shown.current.flatMap { queue.index(of: $0) } ?? 0
+        }
+        shown.selection = min(max(0, shown.selection), max(0, shown.entries.count - 1))
+        let visible = max(1, listRows - 1)
+        if shown.selection < shown.scroll { shown.scroll = shown.selection }
+        if shown.selection >= shown.scroll + visible { shown.scroll = shown.selection - visible + 1 }
+        return shown
+    }
+
+    /// Keys of the queue view: select, play, remove (x), move (J down, K up), close.
+    private func queueKeys(_ key: Key) -> Bool {
+        guard var shown = model.queueView else { return false }
+        let selected = shown.entries.indices.contains(shown.selection) ? shown.entries[shown.selection] : nil
+        switch key {
+        case .escape, .character("Q"), .character("q"): model.queueView = nil
+            return true
+        case .up, .character("k"): shown.selection -= 1
+        case .down, .character("j"): shown.selection += 1
+        case .home, .character("g"): shown.selection = 0
+        case .end, .character("G"): shown.selection = shown.entries.count - 1
+        case .enter:
+            if selected != nil { session.perform(.playIndex(shown.selection)) }
+        case .character("x"):
+            if let selected, session.perform(.remove(.entry(selected.id))) == .done {
+                setStatus("removed from the queue: \(selected.item.title)")
+            }
+        case .character("J"), .character("K"):
+            let position = shown.selection + (key == .character("J") ? 1 : -1)
+            if selected != nil, position >= 0 && position < shown.entries.count {
+                // mpv's meaning: down one lands after the next entry.
+                session.perform(.move(from: shown.selection, to: position > shown.selection ? position + 1 : position))
+                shown.selection = position
+            }
+        default:
+            return false
+        }
+        shown.selection = min(max(0, shown.selection), max(0, shown.entries.count - 1))
+        model.queueView = refreshedQueue(shown)
+        // A moved entry stays selected where it went.
+        if key == .character("J") || key == .character("K"), let moved = selected, let index = view.queue.index(of: moved.id) {
+            model.queueView?.selection = index
+        }
+        return true
+    }
+
+    private func composing(_ key: Key) {
+        switch key {
+        case .escape:
+            model.composer = nil
+        case .enter:
+            let text = model.composer?.text.trimmingWhitespace() ?? ""
+            model.composer = nil
+            guard !text.isEmpty else { return }
+            model.reply = .init(prompt: text, text: "", streaming: true, messageID: nil)
+            session.perform(.say(text, voice: true))
+        default:
+            _ = model.composer?.handle(key)
+        }
+    }
+
+    /// The search line: what is typed filters the list at once; enter keeps the filter and closes
+    /// the line, Esc clears it and closes.
+    private func searching(_ key: Key) {
+        switch key {
+        case .escape:
+            model.search = nil
+            setFilter("")
+        case .enter:
+            model.search = nil
+        default:
+            _ = model.search?.handle(key)
+            setFilter(model.search?.text ?? "")
+        }
+    }
+
+    package func setFilter(_ filter: String) {
+        guard filter != model.filter else { return }
+        model.filter = filter
+        model.selection = 0
+        model.scroll = 0
+    }
+}
