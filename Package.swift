@@ -209,7 +209,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AliciaAudioTests",
-            dependencies: ["AliciaAudio", "AliciaCurl", "AliciaLocks", "AliciaTestSupport"]
+            dependencies: ["AliciaAudio", "AliciaCurl", "AliciaLocks", "AliciaSession", "AliciaTestSupport"]
         ),
         .testTarget(
             name: "AliciaSessionTests",

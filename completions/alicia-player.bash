@@ -11,13 +11,13 @@ _alicia_player_options() {
     local backend="--base-url --token --token-file --help"
     local playing="--start --speed --volume --device --read-ahead --from-start --skip-silence --sleep --loudness --auto-download"
     local network="--ipc --no-ipc --give-up-after --stall-timeout --cacert"
-    local voice="--voice-at --voice-focus --resume-rewind"
+    local voice="--voice-at --voice-focus --note-rewind"
     case $1 in
         play) echo "$backend $playing $network $voice --loop --shuffle" ;;
         queue) echo "$backend $playing $network --loop --shuffle --keep-going --save" ;;
         script) echo "$backend $playing $network $voice --check --loop --shuffle" ;;
-        studio) echo "$backend $network --speed --volume --device --read-ahead --voice-focus --resume-rewind --quiet --from-start --skip-silence --sleep --loudness --auto-download" ;;
-        demo) echo "--help --serve --port --token --ipc --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --resume-rewind --quiet --from-start --skip-silence --sleep --loudness" ;;
+        studio) echo "$backend $network --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --auto-download" ;;
+        demo) echo "--help --serve --port --token --ipc --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness" ;;
         download) echo "$backend --queue --pin --rate" ;;
         cache) echo "$backend --max-size" ;;
         ctl) echo "--ipc --json --help" ;;
@@ -73,7 +73,7 @@ _alicia_player() {
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             compopt -o filenames 2>/dev/null
             return ;;
-        --start | --speed | --volume | --read-ahead | --voice-at | --resume-rewind | --port | --token | --base-url | --react | \
+        --start | --speed | --volume | --read-ahead | --voice-at | --note-rewind | --port | --token | --base-url | --react | \
             --give-up-after | --stall-timeout | --rate | --max-size)
             return ;;
     esac
@@ -82,7 +82,7 @@ _alicia_player() {
     local command="" action="" positional=0 i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            --start | --speed | --volume | --device | --read-ahead | --voice-at | --voice-focus | --resume-rewind | \
+            --start | --speed | --volume | --device | --read-ahead | --voice-at | --voice-focus | --note-rewind | \
                 --port | --token | --token-file | --base-url | --react | --save | --sleep | --loudness | --ipc | \
                 --give-up-after | --stall-timeout | --cacert | --queue | --rate | --max-size)
                 ((i++)) ;;

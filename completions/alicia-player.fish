@@ -56,7 +56,7 @@ complete -c alicia-player -l loop -n "__fish_seen_subcommand_from play queue scr
 complete -c alicia-player -l shuffle -n "__fish_seen_subcommand_from play queue script" -d 'shuffle once first'
 complete -c alicia-player -l voice-at -x -n "__fish_seen_subcommand_from play script" -d 'a voice note at T (T=REF)'
 complete -c alicia-player -l voice-focus -x -a 'pause duck mix' -n "__fish_seen_subcommand_from $playing chat" -d 'the episode during a voice note'
-complete -c alicia-player -l resume-rewind -x -n "__fish_seen_subcommand_from $playing" -d 'seconds to step back after a note'
+complete -c alicia-player -l note-rewind -x -n "__fish_seen_subcommand_from $playing" -d 'seconds to step back after a note'
 complete -c alicia-player -l keep-going -n "__fish_seen_subcommand_from queue" -d 'skip lines that cannot be played'
 complete -c alicia-player -l save -r -F -n "__fish_seen_subcommand_from queue" -d 'write the queue as M3U8'
 complete -c alicia-player -l check -n "__fish_seen_subcommand_from script" -d 'only check the script'

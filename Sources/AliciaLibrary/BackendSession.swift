@@ -117,6 +117,26 @@ package final class BackendSession {
         return nil
     }
 
+    /// The episode `reference` names, or one line of why not (for a list, a script, a download:
+    /// `find` says more, for a person at the command line).
+    package func episode(_ reference: String) -> Result<Library.Entry, QueueFile.Problem> {
+        let library: Library
+        do {
+            library = try self.library()
+        } catch {
+            return .failure(.init(line: nil, error.message))
+        }
+        switch library.resolve(reference) {
+        case .found(let entry):
+            return .success(entry)
+        case .ambiguous(let candidates):
+            let labels = candidates.prefix(5).map { $0.episode.label ?? $0.episode.title }.joined(separator: ", ")
+            return .failure(.init(line: nil, "'\(reference)' matches \(candidates.count) episodes (\(labels)); say which"))
+        case .notFound:
+            return .failure(.init(line: nil, "no episode matches '\(reference)'"))
+        }
+    }
+
     package static func environment() -> [String: String] {
         var values: [String: String] = [:]
         for key in ["ALICIA_BASE_URL", "ALICIA_TOKEN", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "HOME"] {

@@ -117,21 +117,7 @@ package final class QueueResolver {
         case .success(let made): backend = made
         case .failure(let problem): return .failure(.init(line: nil, "'\(reference)': \(problem.message)"))
         }
-        let library: Library
-        do {
-            library = try backend.library()
-        } catch {
-            return .failure(.init(line: nil, error.message))
-        }
-        switch library.resolve(reference) {
-        case .found(let entry):
-            return backend.item(for: entry.episode, title: title)
-        case .ambiguous(let candidates):
-            let labels = candidates.prefix(5).map { $0.episode.label ?? $0.episode.title }.joined(separator: ", ")
-            return .failure(.init(line: nil, "'\(reference)' matches \(candidates.count) episodes (\(labels)); say which"))
-        case .notFound:
-            return .failure(.init(line: nil, "no episode matches '\(reference)'"))
-        }
+        return backend.episode(reference).flatMap { backend.item(for: $0.episode, title: title) }
     }
 
     private func voiceNote(_ reference: String, relativeTo directory: String?) -> Result<QueueItem, QueueFile.Problem> {

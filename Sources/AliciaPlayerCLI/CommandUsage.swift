@@ -5,7 +5,15 @@ import AliciaHost
 /// print, and what the `Try '…'` line after a usage error points to.
 enum CommandUsage {
     /// The usage of `command`; nil for a name that is not a command (or has only the global usage).
-    static func text(for command: String) -> String? { texts[command] }
+    static func text(for command: String) -> String? {
+        guard let text = texts[command] else { return nil }
+        let options = OptionTable.usageLines(for: command)
+        return options.isEmpty || !withTableOptions.contains(command) ? text : text + "\n\nOptions:\n" + options
+    }
+
+    /// The commands whose options come from `OptionTable` (`ctl` and `help` say their own).
+    static let withTableOptions: Set<String> = ["play", "queue", "script", "studio", "demo", "playlists", "playlist", "tracks",
+                                                "download", "cache", "notes", "voice", "chat", "config"]
 
     static let texts: [String: String] = [
         "play": """
@@ -16,31 +24,6 @@ enum CommandUsage {
             that cannot be opened, decoded or started where asked fails before the Studio opens.
             A <ref> is an http://, https:// or file:// URL, a path, an episode label (S11E04), an index
             as `tracks` prints it (3), or a piece of a title.
-
-            Options:
-              --loop                 start the queue again after its last item
-              --shuffle              shuffle the queue once before it plays
-              --start T              begin the first item at T: seconds (90), m:ss, h:mm:ss or 50%
-              --speed X              play X times as fast, 0.5 to 3 (1.5, or 1.5x); the pitch stays
-              --volume N             volume in percent, 0 to 150, as mixers show it (default 100)
-              --device SINK          the PulseAudio sink to play to (see: pactl list short sinks)
-              --read-ahead SECONDS   audio to fetch ahead, more than 0 and at most 600 (default 10)
-              --voice-at T=REF       at position T of the first item, play the voice note REF; repeatable
-              --voice-focus MODE     the episode during a voice note: pause (default), duck or mix
-              --resume-rewind S      step back S seconds when the episode resumes after a note
-              --from-start           every episode from its beginning, not where it was left
-              --ipc PATH             the control socket (default $XDG_RUNTIME_DIR/alicia-player/socket)
-              --no-ipc               no control socket (see: alicia-player ctl --help)
-              --give-up-after T      retry an unreachable server this long (default 2m; 0: never)
-              --stall-timeout S      drop and remake a transfer silent for S seconds (default 10)
-              --cacert FILE          trust this CA bundle for HTTPS (a private CA)
-              --skip-silence[=LEVEL] shorten pauses: mild, medium (the default), strong or off
-              --sleep 30m|end|N      fade out over 10 s and pause after 30 min of playing (90s, 1h), at
-                                     the end of the item, or of the Nth; the command then exits 0
-              --loudness off|TARGET  match every item to TARGET LUFS (default -16), peaks under -1 dBTP
-              --auto-download N      download the next N queue items into the cache while playing
-                                     (default: auto_download in the config file, else 0)
-              --base-url URL, --token TOKEN, --token-file PATH   the backend, for labels and titles
             A LIST.m3u or LIST.m3u8 among the references plays as `queue` plays it.
             """,
         "queue": """
@@ -50,32 +33,16 @@ enum CommandUsage {
             URL, a path (relative to the list), an episode (label, index, title piece) or voice:REF;
             # comments and blank lines are skipped; - reads standard input. Every line is checked
             before anything plays: a bad one is LIST:LINE: why, exit 2.
-
-            Options:
-              --keep-going           skip lines that cannot be played, with a warning each
-              --save FILE            write the queue as M3U8 (episodes by label) instead of playing it
-              --loop, --shuffle, --start T, --speed X, --volume N, --device SINK, --read-ahead SECONDS,
-              --from-start, --ipc PATH, --no-ipc, --give-up-after T, --stall-timeout S,
-              --cacert FILE, --skip-silence[=LEVEL], --sleep 30m|end|N, --loudness off|TARGET,
-              --auto-download N      as for play
-              --base-url URL, --token TOKEN, --token-file PATH   the backend, for episodes
             """,
         "script": """
             Usage: alicia-player script <file> [--check] [options]
 
             Runs a playback script (- reads standard input), one command a line, # comments:
               play REF...  append REF...  next  previous  pause  resume  toggle
-              seek +30|-15|1:20|50%  volume 0-150  speed 0.5-3  voice REF  say TEXT
+              seek +30|-15|1:20|50%  volume 0-150|+5|-5  mute [on|off]  speed 0.5-3  voice REF  say TEXT
               wait (the item)  wait end  wait voice  wait 5s  echo TEXT  status  quit
             The whole script is checked first, every reference resolved: a bad line is FILE:LINE:
             what is wrong, exit 2, and nothing plays.
-
-            Options:
-              --check                only check the script
-              --speed X, --volume N, --device SINK, --read-ahead SECONDS, --from-start, --voice-focus
-              MODE, --resume-rewind S, --ipc PATH, --no-ipc, --skip-silence[=LEVEL],
-              --sleep 30m|end|N, --loudness off|TARGET, --auto-download N   as for play
-              --base-url URL, --token TOKEN, --token-file PATH   the backend, for episodes and say
             """,
         "studio": """
             Usage: alicia-player [studio] [options]
@@ -83,23 +50,6 @@ enum CommandUsage {
             The interactive Studio over the configured backend: the library, a now-playing panel,
             Alicia's replies; press ? in it for the keys. Without a terminal it plays the library in
             order and prints a status line every few seconds.
-
-            Options:
-              --speed X              play X times as fast, 0.5 to 3 (default: the last one set in the Studio)
-              --volume N             volume in percent, 0 to 150 (default: the last one set in the Studio)
-              --device SINK          the PulseAudio sink to play to
-              --read-ahead SECONDS   audio to fetch ahead, more than 0 and at most 600 (default 10)
-              --voice-focus MODE     the episode during a voice note: pause (default), duck or mix
-              --resume-rewind S      step back S seconds when the episode resumes after a note
-              --skip-silence[=LEVEL] shorten pauses: mild, medium (the default), strong or off (s cycles)
-              --sleep 30m|end|N      fade out and pause after 30 min of playing, at the end of the item
-                                     or of the Nth (z cycles off, 15, 30, 45, 60 min, end)
-              --loudness off|TARGET  match every item to TARGET LUFS (default -16), peaks under -1 dBTP
-              --auto-download N      download the next N queue items into the cache while playing
-              --quiet                no status lines when stdout is not a terminal
-              --ipc PATH             the control socket (default $XDG_RUNTIME_DIR/alicia-player/socket)
-              --no-ipc               no control socket (see: alicia-player ctl --help)
-              --base-url URL, --token TOKEN, --token-file PATH   the backend
             """,
         "demo": """
             Usage: alicia-player demo [options]
@@ -109,14 +59,6 @@ enum CommandUsage {
             the Studio on it. With --serve there is no Studio: the backend runs until Ctrl-C and prints
             `export ALICIA_BASE_URL=… ALICIA_TOKEN=…` for a shell, so the other commands can be tried
             against it from another terminal.
-
-            Options:
-              --serve                run the backend only, until Ctrl-C
-              --port N               the port on 127.0.0.1 (default: a free one)
-              --token TOKEN          the token it accepts (default: a random one)
-              --speed X, --volume N, --device SINK, --read-ahead SECONDS, --voice-focus MODE,
-              --resume-rewind S, --ipc PATH, --no-ipc, --skip-silence[=LEVEL], --sleep 30m|end|N,
-              --loudness off|TARGET, --quiet   as for studio
             """,
         "playlists": """
             Usage: alicia-player playlists [--json]
@@ -124,10 +66,6 @@ enum CommandUsage {
             Lists Alicia's playlists: name, items, length, and how many are still being voiced.
             `play playlist:NAME` plays one (any case, a unique piece of the name, or its index):
             episodes as episodes, a piece read aloud as one item of its chunks.
-
-            Options:
-              --json                 the list as JSON, for scripts
-              --base-url URL, --token TOKEN, --token-file PATH   the backend
             """,
         "playlist": """
             Usage: alicia-player playlist ACTION ...
@@ -139,18 +77,11 @@ enum CommandUsage {
               add NAME REF           an episode (a label, an index or a piece of a title)
               remove NAME ITEM       an item (its number in the playlist, or a piece of its title)
               move NAME ITEM POS     an item to position POS (1 is the first)
-
-            Options:
-              --base-url URL, --token TOKEN, --token-file PATH   the backend
             """,
         "tracks": """
             Usage: alicia-player tracks [--json]
 
             Lists the backend's episodes by collection, with the indexes `play` takes.
-
-            Options:
-              --json                 the list as JSON, for scripts
-              --base-url URL, --token TOKEN, --token-file PATH   the backend
             """,
         "download": """
             Usage: alicia-player download <ref>... [--queue FILE] [--pin] [--rate LIMIT]
@@ -162,11 +93,6 @@ enum CommandUsage {
             An interrupted download (Ctrl-C, a dropped connection, a full disk) resumes where it
             stopped; a file changed on the server starts over. Then the cache is brought within
             its bound (cache --max-size): played episodes go first, then the oldest.
-
-            Options:
-              --pin                  keep these until removed by hand (cache clear REF)
-              --rate LIMIT           at most LIMIT bytes a second in all (500k, 2M)
-              --base-url URL, --token TOKEN, --token-file PATH   the backend
             """,
         "cache": """
             Usage: alicia-player cache [--max-size SIZE] | cache clear [REF...]
@@ -182,33 +108,16 @@ enum CommandUsage {
             Usage: alicia-player notes <ref>
 
             Prints an episode's show notes as plain text. <ref> is a label, an index or a piece of a title.
-
-            Options:
-              --base-url URL, --token TOKEN, --token-file PATH   the backend
             """,
         "voice": """
             Usage: alicia-player voice <ref> [--volume N] [--device SINK] [--read-ahead SECONDS] [--loudness off|TARGET]
 
             Plays one voice note: a URL, a path, or a media path of the backend (/api/audio/voice-1.wav).
-
-            Options:
-              --volume N             volume in percent, 0 to 150 (default 100)
-              --device SINK          the PulseAudio sink to play to
-              --read-ahead SECONDS   audio to fetch ahead, more than 0 and at most 600 (default 10)
-              --loudness off|TARGET  match the note to TARGET LUFS (default -16), measured whole first
-              --base-url URL, --token TOKEN, --token-file PATH   the backend, for a media path
             """,
         "chat": """
             Usage: alicia-player chat "text" [--voice] [--react EMOJI]
 
             Sends Alicia a message and prints her reply as it streams in, then `message N`.
-
-            Options:
-              --voice                ask for a voice note too, and play it
-              --react EMOJI          react to her reply
-              --volume N             the voice note's volume in percent, 0 to 150 (default 100)
-              --device SINK          the PulseAudio sink to play to
-              --base-url URL, --token TOKEN, --token-file PATH   the backend
             """,
         "ctl": """
             Usage: alicia-player ctl [--ipc PATH] [--json] COMMAND [ARGS...]
@@ -264,11 +173,8 @@ enum CommandUsage {
             ($XDG_CONFIG_HOME/alicia/config, default ~/.config/alicia/config). The token shows
             as ***.
 
-            Options:
-              --path                 print the config file's path only
-              set KEY VALUE          set base_url, token, token_file, cache_max_size or auto_download in the config
-                                     file (made with mode 0600 if there is none); VALUE - reads it from standard input
-              --base-url URL, --token TOKEN, --token-file PATH   as the other commands take them
+            config set KEY VALUE sets base_url, token, token_file, cache_max_size or auto_download in the
+            config file (made with mode 0600 if there is none); VALUE - reads it from standard input.
             """,
         "help": """
             Usage: alicia-player help [COMMAND]

@@ -147,7 +147,7 @@ struct DownloadCommand {
         case .failure(let error): return .failure(.init(line: nil, error.message))
         }
         let client = backend.client
-        func request(key: String, title: String, label: String?, mediaPath: String) -> DownloadRequest {
+        func request(_ key: String, _ title: String, _ label: String?, _ mediaPath: String) -> DownloadRequest {
             let url = client.mediaURL(for: mediaPath)
             let display = (try? MediaLocation(url).display) ?? mediaPath
             return DownloadRequest(url: url, display: display,
@@ -155,54 +155,42 @@ struct DownloadCommand {
                                    rateLimit: options.rate.map { $0 / Int64(Self.parallel) })
         }
         if reference.hasPrefix("playlist:") {
-            let name = String(reference.dropFirst("playlist:".count))
-            let shelf: [Playlist]
-            do {
-                shelf = try backend.playlists()
-            } catch {
-                return .failure(.init(line: nil, error.message))
+            return playlistRequests(String(reference.dropFirst("playlist:".count)), backend: backend, request)
+        }
+        if reference.hasURLScheme || reference.hasPrefix("/") || reference.hasPrefix(".") {
+            return .failure(.init(line: nil, "'\(reference)': download takes episodes (a label, an index, a title), http(s) URLs and playlist:NAME"))
+        }
+        return backend.episode(reference).flatMap { entry in
+            guard let fileName = entry.episode.fileName, entry.episode.hasAudio else {
+                return .failure(.init(line: nil, "\(entry.episode.label ?? entry.episode.title) has no audio yet"))
             }
-            let playlist: Playlist
-            switch PlaylistItems.find(name, in: shelf) {
-            case .success(let found): playlist = found
-            case .failure(let problem): return .failure(problem)
-            }
+            return .success([request(entry.episode.label ?? fileName, entry.episode.title, entry.episode.label, fileName)])
+        }
+    }
+
+    /// Every item of a playlist: an episode whole, a piece read aloud chunk by chunk.
+    private func playlistRequests(_ name: String, backend: BackendSession,
+                                  _ request: (String, String, String?, String) -> DownloadRequest) -> Result<[DownloadRequest], QueueFile.Problem> {
+        let shelf: [Playlist]
+        do {
+            shelf = try backend.playlists()
+        } catch {
+            return .failure(.init(line: nil, error.message))
+        }
+        return PlaylistItems.find(name, in: shelf).map { playlist in
             var found: [DownloadRequest] = []
             for item in playlist.items {
                 if item.chunks.isEmpty {
                     Console.fail("warning: \(playlist.name): \(item.title) is still being voiced (skipped: download it again later)")
                 } else if item.isEpisode, let label = item.source {
-                    found.append(request(key: label, title: item.title, label: label, mediaPath: item.chunks[0].url))
+                    found.append(request(label, item.title, label, item.chunks[0].url))
                 } else {
                     for (index, chunk) in item.chunks.enumerated() {
-                        found.append(request(key: chunk.url, title: "\(item.title) (\(index + 1)/\(item.chunks.count))",
-                                             label: nil, mediaPath: chunk.url))
+                        found.append(request(chunk.url, "\(item.title) (\(index + 1)/\(item.chunks.count))", nil, chunk.url))
                     }
                 }
             }
-            return .success(found)
-        }
-        if reference.hasURLScheme || reference.hasPrefix("/") || reference.hasPrefix(".") {
-            return .failure(.init(line: nil, "'\(reference)': download takes episodes (a label, an index, a title), http(s) URLs and playlist:NAME"))
-        }
-        let library: Library
-        do {
-            library = try backend.library()
-        } catch {
-            return .failure(.init(line: nil, error.message))
-        }
-        switch library.resolve(reference) {
-        case .found(let entry):
-            guard let fileName = entry.episode.fileName, entry.episode.hasAudio else {
-                return .failure(.init(line: nil, "\(entry.episode.label ?? entry.episode.title) has no audio yet"))
-            }
-            return .success([request(key: entry.episode.label ?? fileName, title: entry.episode.title,
-                                     label: entry.episode.label, mediaPath: fileName)])
-        case .ambiguous(let candidates):
-            let labels = candidates.prefix(5).map { $0.episode.label ?? $0.episode.title }.joined(separator: ", ")
-            return .failure(.init(line: nil, "'\(reference)' matches \(candidates.count) episodes (\(labels)); say which"))
-        case .notFound:
-            return .failure(.init(line: nil, "no episode matches '\(reference)'"))
+            return found
         }
     }
 }

@@ -131,7 +131,7 @@ public struct UsageError: Error, Equatable, Sendable {
 }
 
 extension Invocation {
-    public static let usage = """
+    static let usageHead = """
         Usage: alicia-player [studio]
                alicia-player play <ref>... [--loop] [--shuffle] [--start T] [--speed X] [--volume N] [--device SINK]
                alicia-player queue <file>... [--loop] [--shuffle] [--keep-going] [--save FILE]
@@ -160,7 +160,7 @@ extension Invocation {
           queue <file>...        play lists: M3U/M3U8 or one reference a line (a URL, a path relative
                                  to the list, an episode, voice:REF); - reads standard input
           script <file>          run a playback script, one command a line (play, append, next, previous,
-                                 pause, resume, toggle, seek, volume, speed, voice, say, wait, echo,
+                                 pause, resume, toggle, seek, volume, mute, speed, voice, say, wait, echo,
                                  status, quit); the whole script is checked first; --check only checks
           playlists              list Alicia's playlists; play one with play playlist:NAME
           playlist ACTION ...    create NAME, rename NAME NEW, delete NAME, add NAME REF, remove NAME ITEM,
@@ -180,44 +180,9 @@ extension Invocation {
                                  watch, wait end-file, ... (its socket speaks mpv's JSON IPC; MPRIS too)
           config                 print the effective configuration and where each value came from;
                                  --path prints the file's path; set KEY VALUE edits it
+        """
 
-        Options:
-          --loop                 (play, queue) start the queue again after its last item
-          --shuffle              (play, queue) shuffle the queue once before it plays
-          --keep-going           (queue) skip lines that cannot be played, with a warning
-          --save FILE            (queue) write the queue as M3U8 (episodes by label) instead of playing
-          --from-start           (play, studio, demo) every episode from its beginning, not where
-                                 it was left (positions are kept in ~/.local/state/alicia-player)
-          --start T              begin at T: seconds (90), m:ss, h:mm:ss or a percentage (50%)
-          --speed X              (play, studio, demo) play X times as fast, 0.5 to 3 (1.5, or 1.5x);
-                                 the pitch stays; in the Studio [ and ] change it
-          --device SINK          the PulseAudio sink to play to (see: pactl list short sinks)
-          --read-ahead SECONDS   audio to fetch ahead of playback (default 10, at most 4 MiB)
-          --voice-at T=REF       (play) at position T of the episode, play the voice note REF; repeatable
-          --voice-focus MODE     what the episode does during a voice note: pause (default; resumes at
-                                 the exact frame), duck (12 dB lower), or mix
-          --resume-rewind S      (play) step back S seconds when the episode resumes after a note
-          --quiet                (studio, demo) no status lines when stdout is not a terminal
-          --give-up-after T      how long to retry a server that stopped answering (default 2m; 0 never)
-          --stall-timeout S      a transfer silent this long is dropped and made again (default 10)
-          --cacert FILE          a CA bundle to trust for HTTPS (a private CA)
-          --ipc PATH             (play, queue, script, studio, demo) the control socket's path (default
-                                 $XDG_RUNTIME_DIR/alicia-player/socket); --no-ipc for none
-          --volume N             volume in percent, 0 to 150, as mixers show it (default 100)
-          --skip-silence[=LEVEL] (play, queue, script, studio, demo) shorten pauses: mild, medium (the
-                                 default), strong or off; in the Studio s cycles them
-          --loudness off|TARGET  (every command that plays) match every item's loudness to TARGET LUFS
-                                 (default -16, or ALICIA_LOUDNESS), true peaks under -1 dBTP
-          --auto-download N      (play, queue, script, studio) while playing, download the next N queue
-                                 items into the cache, within its bound (or auto_download = N in the config)
-          --sleep 30m|end|N      (play, queue, script, studio, demo) fade out over 10 s and pause after
-                                 30 minutes of playing (90s, 1h), at the end of the item, or after N
-                                 items; off the Studio the command then exits 0; in the Studio z cycles
-          --base-url URL         Alicia's backend, e.g. http://alicia.local:8766 (or ALICIA_BASE_URL)
-          --token TOKEN          the backend's token (or ALICIA_TOKEN, or --token-file PATH)
-          -h, --help             show this help; `alicia-player help COMMAND` shows a command's
-          -V, --version          show the version
-
+    static let usageTail = """
         Configuration: flags, then ALICIA_BASE_URL / ALICIA_TOKEN, then the file
         $XDG_CONFIG_HOME/alicia/config (default ~/.config/alicia/config) with lines
         `base_url = http://host:8766` and `token = …` (keep it chmod 600).
@@ -227,18 +192,10 @@ extension Invocation {
         default of --loudness).
         """
 
-    /// Options that take a value.
-    private static let valued: Set<String> = ["--start", "--speed", "--sleep", "--loudness", "--device", "--read-ahead", "--base-url", "--token", "--token-file",
-                                              "--voice-at", "--voice-focus", "--resume-rewind", "--react", "--volume", "--port", "--save",
-                                              "--ipc", "--give-up-after", "--stall-timeout", "--cacert", "--queue", "--rate", "--max-size",
-                                              "--auto-download"]
-    /// Options whose value, if any, is only ever written `--name=value` (so `--skip-silence
-    /// talk.mp3` plays talk.mp3).
-    private static let optionallyValued: Set<String> = ["--skip-silence"]
-    /// Options without a value.
-    private static let flags: Set<String> = ["--json", "--voice", "--quiet", "--loop", "--shuffle", "--serve", "--from-start",
-                                             "--keep-going", "--check", "--no-ipc", "--pin", "--path",
-                                             "-h", "--help", "-V", "--version"]
+    /// The whole program's usage: the commands, then every option from the table, then the rest.
+    public static var usage: String {
+        usageHead + "\n\nOptions:\n" + OptionTable.globalUsageLines() + "\n\n" + usageTail
+    }
 
     /// Parses the arguments after the program name. An error names the command it is about, when
     /// that command has a usage of its own.
@@ -253,11 +210,22 @@ extension Invocation {
 
     private static func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
         if arguments.first == "ctl" { return try parseCtl(Array(arguments.dropFirst())) }
-        var options: [String: String] = [:]
-        var voiceAt: [String] = []
-        var queueFiles: [String] = []
-        var seen: [String] = []
+        let (line, positionals, seen) = try scan(arguments)
+        if line.help {
+            let command = positionals.first.flatMap { CommandUsage.text(for: $0) != nil ? $0 : nil }
+            return .help(command: command == "help" ? positionals.dropFirst().first.flatMap { CommandUsage.text(for: $0) != nil ? $0 : nil } : command)
+        }
+        if line.version { return .version }
+        let command = positionals.first ?? ""
+        try check(seen, for: command, line)
+        return try invocation(command, Array(positionals.dropFirst()), line)
+    }
+
+    /// The options (through `OptionTable`) and the other words, in order; the options seen.
+    private static func scan(_ arguments: [String]) throws(UsageError) -> (ParsedLine, [String], [String]) {
+        var line = ParsedLine()
         var positionals: [String] = []
+        var seen: [String] = []
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
@@ -272,327 +240,54 @@ extension Invocation {
                 continue
             }
             let (name, inline) = splitOption(argument)
-            if optionallyValued.contains(name) {
-                options[name] = inline ?? ""
-            } else if flags.contains(name) {
-                if inline != nil { throw UsageError("\(name) takes no value") }
-                options[name] = ""
-            } else if valued.contains(name) {
-                let value: String
-                if let inline {
-                    value = inline
-                } else {
-                    guard index < arguments.count else { throw UsageError("\(name) needs a value") }
-                    value = arguments[index]
-                    // `--base-url --token x`: the next option is not the value of this one.
-                    if value.hasPrefix("--") && value.count > 2 {
-                        throw UsageError("\(name) needs a value, not the option '\(value)' (write \(name)=\(value) if that is the value)")
-                    }
-                    index += 1
-                }
-                options[name] = value
-                if name == "--voice-at" { voiceAt.append(value) }
-                if name == "--queue" { queueFiles.append(value) }
-            } else {
-                throw UsageError("unknown option '\(name)'")
+            switch name {
+            case "-h", "--help": line.help = true
+            case "-V", "--version": line.version = true
+            default:
+                guard let option = OptionTable.byName[name] else { throw UsageError("unknown option '\(name)'") }
+                try option.set(try value(of: option, inline, arguments, &index), in: &line)
+                seen.append(option.name)
+                line.seen.append(option.name)
             }
-            seen.append(name)
         }
-        if options["-h"] != nil || options["--help"] != nil {
-            let command = positionals.first.flatMap { CommandUsage.text(for: $0) != nil ? $0 : nil }
-            return .help(command: command == "help" ? positionals.dropFirst().first.flatMap { CommandUsage.text(for: $0) != nil ? $0 : nil } : command)
-        }
-        if options["-V"] != nil || options["--version"] != nil { return .version }
-        guard let command = positionals.first else {
-            guard seen.allSatisfy({ ["--base-url", "--token", "--token-file", "--device", "--quiet", "--volume", "--speed", "--ipc", "--no-ipc"].contains($0) }) else {
-                throw UsageError("no command given (studio, play, queue, script, playlists, playlist, tracks, notes, demo, voice, chat or config)")
-            }
-            var studio = try playOptions(reference: "", options)
-            studio.backend = BackendOptions(baseURL: options["--base-url"], token: options["--token"], tokenFile: options["--token-file"])
-            return .studio(studio, implicit: true)
-        }
-        let rest = Array(positionals.dropFirst())
-        let backend = BackendOptions(baseURL: options["--base-url"], token: options["--token"], tokenFile: options["--token-file"])
+        return (line, positionals, seen)
+    }
 
-        func allow(_ allowed: Set<String>) throws(UsageError) {
-            if let stray = seen.first(where: { !allowed.contains($0) }) {
-                throw UsageError("\(command) does not take \(stray)")
+    /// The value `option` takes here: inline, or the next argument.
+    private static func value(of option: CommandOption, _ inline: String?, _ arguments: [String], _ index: inout Int) throws(UsageError) -> String {
+        switch option.value {
+        case .none:
+            if inline != nil { throw UsageError("\(option.name) takes no value") }
+            return ""
+        case .inline:
+            return inline ?? ""
+        case .required:
+            if let inline { return inline }
+            guard index < arguments.count else { throw UsageError("\(option.name) needs a value") }
+            let value = arguments[index]
+            // `--base-url --token x`: the next option is not the value of this one.
+            if value.hasPrefix("--") && value.count > 2 {
+                throw UsageError("\(option.name) needs a value, not the option '\(value)' (write \(option.name)=\(value) if that is the value)")
             }
-        }
-        let backendOptions: Set<String> = ["--base-url", "--token", "--token-file"]
-        let playbackOptions: Set<String> = ["--start", "--speed", "--device", "--read-ahead", "--volume", "--from-start", "--ipc", "--no-ipc",
-                                            "--give-up-after", "--stall-timeout", "--cacert", "--skip-silence", "--sleep", "--loudness",
-                                            "--auto-download"]
-        let voiceOptions: Set<String> = ["--voice-at", "--voice-focus", "--resume-rewind"]
-
-        switch command {
-        case "play":
-            try allow(backendOptions.union(playbackOptions).union(voiceOptions).union(["--loop", "--shuffle"]))
-            guard !rest.isEmpty else { throw UsageError("play needs a URL or a path") }
-            var play = try playOptions(reference: "", options)
-            play.references = rest
-            play.loop = options["--loop"] != nil
-            play.shuffle = options["--shuffle"] != nil
-            play.backend = backend
-            play.voiceAt = try voiceAt.map { (text) throws(UsageError) -> VoiceTrigger in try trigger(text) }
-            return .play(play)
-        case "queue":
-            try allow(backendOptions.union(playbackOptions).union(["--loop", "--shuffle", "--keep-going", "--save"]))
-            guard !rest.isEmpty else { throw UsageError("queue needs a list file (or - for standard input)") }
-            var play = try playOptions(reference: "", options)
-            play.references = rest
-            play.referencesAreLists = true
-            play.loop = options["--loop"] != nil
-            play.shuffle = options["--shuffle"] != nil
-            play.keepGoing = options["--keep-going"] != nil
-            if let save = options["--save"] {
-                guard !save.isEmpty else { throw UsageError("--save needs a file name") }
-                play.saveQueue = save
-            }
-            play.backend = backend
-            return .play(play)
-        case "script":
-            try allow(backendOptions.union(playbackOptions).union(voiceOptions).union(["--check", "--loop", "--shuffle"]))
-            guard let path = rest.first else { throw UsageError("script needs a script file (or - for standard input)") }
-            guard rest.count == 1 else { throw UsageError("script takes one file, got '\(rest[1])' too") }
-            var play = try playOptions(reference: "", options)
-            play.loop = options["--loop"] != nil
-            play.shuffle = options["--shuffle"] != nil
-            play.backend = backend
-            return .script(path: path, check: options["--check"] != nil, play)
-        case "help":
-            try allow([])
-            guard rest.count <= 1 else { throw UsageError("help takes one command, got '\(rest[1])' too") }
-            guard let name = rest.first else { return .help(command: nil) }
-            guard CommandUsage.text(for: name) != nil else { throw UsageError("no command '\(name)': the commands are \(commandNames)") }
-            return .help(command: name)
-        case "voice":
-            try allow(backendOptions.union(["--device", "--read-ahead", "--volume", "--loudness"]))
-            guard let reference = rest.first else { throw UsageError("voice needs a URL, a path or a media path") }
-            guard rest.count == 1 else { throw UsageError("voice takes one note, got '\(rest[1])' too") }
-            var play = try playOptions(reference: reference, options)
-            play.backend = backend
-            return .voice(play)
-        case "chat":
-            try allow(backendOptions.union(["--voice", "--react", "--device", "--voice-focus", "--volume"]))
-            guard let text = rest.first, !text.trimmingWhitespace().isEmpty else { throw UsageError("chat needs a message: alicia-player chat \"hello\"") }
-            guard rest.count == 1 else { throw UsageError("chat takes one message (quote it), got '\(rest[1])' too") }
-            var chat = ChatOptions(text: text)
-            chat.voice = options["--voice"] != nil
-            chat.react = options["--react"]
-            if let react = chat.react, react.isEmpty { throw UsageError("--react needs an emoji") }
-            chat.device = options["--device"]
-            chat.volume = try playOptions(reference: "", options).volume
-            chat.backend = backend
-            return .chat(chat)
-        case "playlists":
-            try allow(backendOptions.union(["--json"]))
-            guard rest.isEmpty else { throw UsageError("playlists takes no arguments, got '\(rest[0])'") }
-            return .playlists(json: options["--json"] != nil, backend: backend)
-        case "playlist":
-            try allow(backendOptions)
-            let arities = ["create": 1, "rename": 2, "delete": 1, "add": 2, "remove": 2, "move": 3]
-            guard let action = rest.first else {
-                throw UsageError("playlist needs an action: create, rename, delete, add, remove or move")
-            }
-            guard let arity = arities[action] else {
-                throw UsageError("playlist \(action) is not an action: create, rename, delete, add, remove or move")
-            }
-            let words: [String: String] = ["create": "NAME", "rename": "NAME NEW", "delete": "NAME", "add": "NAME REF",
-                                           "remove": "NAME ITEM", "move": "NAME ITEM POSITION"]
-            guard rest.count - 1 == arity else { throw UsageError("playlist \(action) takes \(words[action]!)") }
-            if action == "move", (Int(rest[3]) ?? 0) < 1 {
-                throw UsageError("playlist move: '\(rest[3])' is not a position (1 is the first)")
-            }
-            if rest.dropFirst().contains(where: { $0.isEmpty }) { throw UsageError("playlist \(action): a name cannot be empty") }
-            return .playlist(Array(rest), backend: backend)
-        case "tracks":
-            try allow(backendOptions.union(["--json"]))
-            guard rest.isEmpty else { throw UsageError("tracks takes no arguments, got '\(rest[0])'") }
-            return .tracks(json: options["--json"] != nil, backend: backend)
-        case "download":
-            try allow(backendOptions.union(["--queue", "--pin", "--rate"]))
-            guard !rest.isEmpty || !queueFiles.isEmpty else {
-                throw UsageError("download needs an episode (a label, an index, a title), playlist:NAME or --queue FILE")
-            }
-            var download = DownloadOptions(references: rest)
-            download.queueFiles = queueFiles
-            download.pin = options["--pin"] != nil
-            if let text = options["--rate"] {
-                let number = text.lowercased().hasSuffix("/s") ? String(text.dropLast(2)) : text
-                guard let rate = ByteSize.parse(number), rate >= 1024 else {
-                    throw UsageError("--rate '\(text)' is not a rate of at least 1k a second (e.g. 500k, 2M)")
-                }
-                download.rate = rate
-            }
-            download.backend = backend
-            return .download(download)
-        case "cache":
-            try allow(["--max-size"])
-            var cache = CacheOptions()
-            if let first = rest.first {
-                guard first == "clear" else { throw UsageError("cache \(first) is not an action: cache, cache --max-size SIZE, cache clear [REF]") }
-                guard options["--max-size"] == nil else { throw UsageError("cache clear does not take --max-size") }
-                cache.clear = true
-                cache.references = Array(rest.dropFirst())
-            }
-            if let size = options["--max-size"] {
-                guard ByteSize.parse(size) != nil else {
-                    throw UsageError("--max-size '\(size)' is not a size (e.g. 2G, 500M)")
-                }
-                cache.maxSize = size
-            }
-            return .cache(cache)
-        case "notes":
-            try allow(backendOptions)
-            guard let reference = rest.first else { throw UsageError("notes needs an episode: a label, an index or a title") }
-            guard rest.count == 1 else { throw UsageError("notes takes one episode, got '\(rest[1])' too") }
-            return .notes(reference: reference, backend: backend)
-        case "config":
-            guard rest.first != "set" else {
-                try allow([])
-                guard rest.count == 3 else { throw UsageError("config set takes KEY VALUE (\(configKeys))") }
-                return .config(.set(key: rest[1], value: rest[2]), backend: backend)
-            }
-            try allow(backendOptions.union(["--path"]))
-            guard rest.isEmpty else { throw UsageError("config takes no arguments but set KEY VALUE, got '\(rest[0])'") }
-            return .config(options["--path"] != nil ? .path : .show, backend: backend)
-        case "studio":
-            try allow(backendOptions.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet",
-                                            "--from-start", "--ipc", "--no-ipc", "--give-up-after", "--stall-timeout", "--cacert",
-                                            "--skip-silence", "--sleep", "--loudness", "--auto-download"]))
-            guard rest.isEmpty else { throw UsageError("studio takes no arguments, got '\(rest[0])'") }
-            var studio = try playOptions(reference: "", options)
-            studio.backend = backend
-            return .studio(studio, implicit: false)
-        case "demo":
-            let server: Set<String> = ["--serve", "--port", "--token"]
-            if options["--serve"] != nil {
-                if let stray = seen.first(where: { !server.contains($0) }) { throw UsageError("demo --serve does not take \(stray)") }
-            } else {
-                try allow(server.union(["--speed", "--volume", "--device", "--read-ahead", "--voice-focus", "--resume-rewind", "--quiet", "--from-start",
-                                        "--ipc", "--no-ipc", "--give-up-after", "--stall-timeout", "--skip-silence", "--sleep", "--loudness"]))
-            }
-            guard rest.isEmpty else { throw UsageError("demo takes no arguments, got '\(rest[0])'") }
-            var demo = DemoOptions(serve: options["--serve"] != nil)
-            if let text = options["--port"] {
-                guard let port = Int(text), (1...65535).contains(port) else {
-                    throw UsageError("--port '\(text)' is not a port from 1 to 65535")
-                }
-                demo.port = port
-            }
-            if let token = options["--token"] {
-                // It travels in a header: the demo backend's own rule.
-                guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-                    throw UsageError("--token for the demo must be printable ASCII without spaces")
-                }
-                demo.token = token
-            }
-            return .demo(try playOptions(reference: "", options), demo)
-        default:
-            throw UsageError("unknown command '\(command)': the commands are \(commandNames)")
+            index += 1
+            return value
         }
     }
 
-    private static func playOptions(reference: String, _ options: [String: String]) throws(UsageError) -> PlayOptions {
-        var play = PlayOptions(reference: reference)
-        if let text = options["--start"] {
-            guard let parsed = TimeSpec.parse(text) else {
-                throw UsageError("--start '\(text)' is not a time: use seconds (90), m:ss, h:mm:ss or a percentage (50%)")
+    /// Every option seen is one `command` takes (as the table says).
+    private static func check(_ seen: [String], for command: String, _ line: ParsedLine) throws(UsageError) {
+        if command == "demo" && line.demo.serve {
+            if let stray = seen.first(where: { !["--serve", "--port", "--token"].contains($0) }) {
+                throw UsageError("demo --serve does not take \(stray)")
             }
-            play.start = parsed
-            play.startText = text
+            return
         }
-        if let text = options["--speed"] {
-            let number = text.hasSuffix("x") || text.hasSuffix("×") ? String(text.dropLast()) : text
-            guard let speed = Double(number), Player.speedRange.contains(speed) else {
-                throw UsageError("--speed '\(text)' is not a speed from 0.5 to 3 (1 is as recorded)")
-            }
-            play.speedGiven = speed
+        guard let stray = seen.first(where: { OptionTable.byName[$0]?.commands.contains(command) != true }) else { return }
+        if command.isEmpty {
+            throw UsageError("no command given (studio, play, queue, script, playlists, playlist, tracks, notes, demo, voice, chat or config)")
         }
-        if let text = options["--volume"] {
-            let number = text.hasSuffix("%") ? String(text.dropLast()) : text
-            guard let percent = Double(number), VolumeScale.percentRange.contains(percent) else {
-                throw UsageError("--volume '\(text)' is not a percentage from 0 to 150 (100 is as recorded)")
-            }
-            play.volume = percent
-        }
-        if let device = options["--device"] {
-            guard !device.isEmpty else { throw UsageError("--device needs a sink name") }
-            play.device = device
-        }
-        play.quiet = options["--quiet"] != nil
-        if let path = options["--ipc"] {
-            guard !path.isEmpty else { throw UsageError("--ipc needs a socket path") }
-            guard options["--no-ipc"] == nil else { throw UsageError("--ipc and --no-ipc cannot go together") }
-            play.ipcPath = path
-        }
-        play.noIPC = options["--no-ipc"] != nil
-        if let text = options["--give-up-after"] {
-            guard let seconds = duration(text), seconds >= 0 else {
-                throw UsageError("--give-up-after '\(text)' is not a time: seconds (90), m:ss, or 2m; 0 never gives up")
-            }
-            play.network.giveUpAfter = seconds
-        }
-        if let text = options["--stall-timeout"] {
-            guard let seconds = Double(text.hasSuffix("s") ? String(text.dropLast()) : text), seconds >= 1, seconds <= 600 else {
-                throw UsageError("--stall-timeout '\(text)' is not a number of seconds from 1 to 600")
-            }
-            play.network.stallTimeout = seconds
-        }
-        if let path = options["--cacert"] {
-            guard !path.isEmpty, access(path, R_OK) == 0 else {
-                throw UsageError("--cacert '\(path)' is not a readable file (a PEM bundle of CA certificates)")
-            }
-            play.network.caFile = path
-        }
-        if let level = options["--skip-silence"] {
-            // Bare, the middle level: noticeably shorter pauses, still far from the gaps between words.
-            guard let parsed = level.isEmpty ? .medium : SilenceSkipping(rawValue: level) else {
-                throw UsageError("--skip-silence '\(level)' is not mild, medium, strong or off")
-            }
-            play.skipSilence = parsed
-        }
-        if let text = options["--sleep"] {
-            guard let timer = sleepTimer(text) else {
-                throw UsageError("--sleep '\(text)' is not a time (30m, 1h, 90s), end (of the item) or a number of items")
-            }
-            play.sleep = timer
-        }
-        if let text = options["--auto-download"] {
-            guard let count = AutoDownloader.parse(text) else {
-                throw UsageError("--auto-download '\(text)' is not a number of queue items from 0 to \(AutoDownloader.maximum) (0 is none)")
-            }
-            play.autoDownload = count
-        }
-        if let text = options["--loudness"] {
-            guard let matching = loudness(text) else {
-                throw UsageError("--loudness '\(text)' is not off or a target from -40 to -5 (LUFS; -16 is usual for speech)")
-            }
-            play.loudness = matching
-        }
-        play.fromStart = options["--from-start"] != nil
-        if let mode = options["--voice-focus"] {
-            switch mode {
-            case "pause": play.voiceFocus = .pause
-            case "duck": play.voiceFocus = .duck(decibels: -12)
-            case "mix": play.voiceFocus = .mix
-            default: throw UsageError("--voice-focus '\(mode)' is not pause, duck or mix")
-            }
-        }
-        if let text = options["--resume-rewind"] {
-            guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 600 else {
-                throw UsageError("--resume-rewind '\(text)' is not a number of seconds between 0 and 600")
-            }
-            play.noteRewind = seconds
-        }
-        if let text = options["--read-ahead"] {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 600 else {
-                throw UsageError("--read-ahead '\(text)' is not a number of seconds more than 0 and at most 600")
-            }
-            play.readAheadSeconds = seconds
-        }
-        return play
+        guard CommandUsage.text(for: command) != nil || command == "help" else { return }
+        throw UsageError("\(command) does not take \(stray)")
     }
 
     /// `30m`, `1.5h`, `90s`, `45min`: playing time; `end`: the end of the item; `N`: the end of
@@ -621,7 +316,7 @@ extension Invocation {
     static let configKeys = "base_url, token, token_file, cache_max_size or auto_download"
 
     /// `T=REF`: a time (as `--start` takes it) and a voice note; the reference may hold `=` itself.
-    private static func trigger(_ text: String) throws(UsageError) -> VoiceTrigger {
+    static func trigger(_ text: String) throws(UsageError) -> VoiceTrigger {
         guard let equals = text.firstIndex(of: "=") else {
             throw UsageError("--voice-at '\(text)' is not T=URL (e.g. --voice-at 1:30=http://host/note.wav)")
         }

@@ -69,60 +69,9 @@ enum PlaylistCommands {
             Console.fail(error.message)
             return ExitCode.failure
         }
-        let client = backend.client
         do {
-            let shelf = try client.playlists()
-            func named(_ reference: String) throws(QueueFile.Problem) -> Playlist {
-                try PlaylistItems.find(reference, in: shelf).get()
-            }
-            func item(_ reference: String, of playlist: Playlist) throws(QueueFile.Problem) -> PlaylistItem {
-                if let index = Int(reference), playlist.items.indices.contains(index - 1) { return playlist.items[index - 1] }
-                let wanted = reference.lowercased()
-                let matches = playlist.items.filter { $0.id == reference || $0.title.lowercased().contains(wanted) }
-                guard matches.count == 1 else {
-                    throw QueueFile.Problem(line: nil, matches.isEmpty
-                        ? "no item of \(playlist.name) matches '\(reference)'" : "'\(reference)' matches \(matches.count) items of \(playlist.name)")
-                }
-                return matches[0]
-            }
-            let sub = arguments[0]
-            let rest = Array(arguments.dropFirst())
-            var shown: String?
-            let refreshed: [Playlist]
-            switch sub {
-            case "create":
-                refreshed = try client.perform(.create(name: rest[0]))
-                shown = rest[0]
-            case "rename":
-                let playlist = try named(rest[0])
-                refreshed = try client.perform(.rename(playlistID: playlist.id, name: rest[1]))
-                shown = rest[1]
-            case "delete":
-                let playlist = try named(rest[0])
-                refreshed = try client.perform(.delete(playlistID: playlist.id))
-            case "add":
-                let playlist = try named(rest[0])
-                guard let entry = backend.find(rest[1]) else { return ExitCode.failure }
-                guard let fileName = entry.episode.fileName, let label = entry.episode.label else {
-                    Console.fail("\(entry.episode.title) has no audio (or no label) to add")
-                    return ExitCode.failure
-                }
-                refreshed = try client.perform(.addEpisode(playlistID: playlist.id, label: label, title: entry.episode.title,
-                                                           duration: entry.episode.duration, audioURL: fileName))
-                shown = playlist.name
-            case "remove":
-                let playlist = try named(rest[0])
-                refreshed = try client.perform(.remove(playlistID: playlist.id, itemID: try item(rest[1], of: playlist).id))
-                shown = playlist.name
-            default:  // "move", checked by the parser
-                let playlist = try named(rest[0])
-                let moving = try item(rest[1], of: playlist)
-                var order = playlist.items.map(\.id).filter { $0 != moving.id }
-                let position = min(max(1, Int(rest[2]) ?? 1), order.count + 1)
-                order.insert(moving.id, at: position - 1)
-                refreshed = try client.perform(.reorder(playlistID: playlist.id, order: order))
-                shown = playlist.name
-            }
+            let shelf = try backend.client.playlists()
+            let (refreshed, shown) = try change(arguments[0], Array(arguments.dropFirst()), shelf, backend)
             if let shown, case .success(let playlist) = PlaylistItems.find(shown, in: refreshed) {
                 Console.out(describe(playlist))
             } else {
@@ -131,14 +80,63 @@ enum PlaylistCommands {
             return ExitCode.success
         } catch let problem as QueueFile.Problem {
             Console.fail(problem.message)
-            return ExitCode.failure
         } catch let error as BackendError {
             Console.fail(error.message)
-            return ExitCode.failure
+        } catch is AlreadySaid {
+            // `find` has said why, with the candidates.
         } catch {
             Console.fail("\(error)")
-            return ExitCode.failure
         }
+        return ExitCode.failure
+    }
+
+    private struct AlreadySaid: Error {}
+
+    /// Carries out one action; the shelf as the backend has it then, and the playlist to show.
+    private static func change(_ action: String, _ rest: [String], _ shelf: [Playlist],
+                               _ backend: BackendSession) throws -> ([Playlist], String?) {
+        let client = backend.client
+        func named(_ reference: String) throws(QueueFile.Problem) -> Playlist {
+            try PlaylistItems.find(reference, in: shelf).get()
+        }
+        switch action {
+        case "create":
+            return (try client.perform(.create(name: rest[0])), rest[0])
+        case "rename":
+            return (try client.perform(.rename(playlistID: try named(rest[0]).id, name: rest[1])), rest[1])
+        case "delete":
+            return (try client.perform(.delete(playlistID: try named(rest[0]).id)), nil)
+        case "add":
+            let playlist = try named(rest[0])
+            guard let entry = backend.find(rest[1]) else { throw AlreadySaid() }
+            guard let fileName = entry.episode.fileName, let label = entry.episode.label else {
+                throw QueueFile.Problem(line: nil, "\(entry.episode.title) has no audio (or no label) to add")
+            }
+            return (try client.perform(.addEpisode(playlistID: playlist.id, label: label, title: entry.episode.title,
+                                                   duration: entry.episode.duration, audioURL: fileName)), playlist.name)
+        case "remove":
+            let playlist = try named(rest[0])
+            return (try client.perform(.remove(playlistID: playlist.id, itemID: try item(rest[1], of: playlist).id)), playlist.name)
+        default:  // "move", checked by the parser
+            let playlist = try named(rest[0])
+            let moving = try item(rest[1], of: playlist)
+            var order = playlist.items.map(\.id).filter { $0 != moving.id }
+            let position = min(max(1, Int(rest[2]) ?? 1), order.count + 1)
+            order.insert(moving.id, at: position - 1)
+            return (try client.perform(.reorder(playlistID: playlist.id, order: order)), playlist.name)
+        }
+    }
+
+    /// The item of `playlist` a reference names: its number, its id, or a unique piece of its title.
+    private static func item(_ reference: String, of playlist: Playlist) throws(QueueFile.Problem) -> PlaylistItem {
+        if let index = Int(reference), playlist.items.indices.contains(index - 1) { return playlist.items[index - 1] }
+        let wanted = reference.lowercased()
+        let matches = playlist.items.filter { $0.id == reference || $0.title.lowercased().contains(wanted) }
+        guard matches.count == 1 else {
+            throw QueueFile.Problem(line: nil, matches.isEmpty
+                ? "no item of \(playlist.name) matches '\(reference)'" : "'\(reference)' matches \(matches.count) items of \(playlist.name)")
+        }
+        return matches[0]
     }
 
     /// A playlist and its items, numbered as `remove` and `move` take them.

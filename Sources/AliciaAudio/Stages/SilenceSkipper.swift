@@ -116,16 +116,7 @@ final class SilenceSkipper: AudioStage {
         let frames = input.count / bytesPerFrame
         defer { nextFrame += Int64(frames) }
         guard level != .off, let base = input.baseAddress else { return emit(input) }
-        func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer {
-            UnsafeRawBufferPointer(rebasing: input[range.lowerBound * bytesPerFrame..<range.upperBound * bytesPerFrame])
-        }
-        // The first frame of this input not yet handed on, and where the run held now began in it
-        // (nil: in an earlier input). A short run that begins and ends within one input is handed on
-        // with the frames around it, in one piece: the hold copy is only needed when it turns long
-        // or goes on past the input's end (speech has a short "silent" run every few frames, and a
-        // write per run cost 40 times the CPU of playing).
-        var pending = 0
-        var runStartIndex: Int?
+        var walk = Walk(base: base, input: input, bytesPerFrame: bytesPerFrame)
         // The threshold and the noise floor's window are worked on as locals, written back however
         // this returns: a class's fields cost an exclusivity check on every access in a loop this
         // hot. The floor itself is told once per 10 ms window.
@@ -157,77 +148,131 @@ final class SilenceSkipper: AudioStage {
                 windowPeak = segmentPeak
                 windowFill += segmentEnd - i
             }
-            while i < segmentEnd {
-                if mode == .noisy {
-                    // Noisy frames pass without a look: on to the next silent one.
-                    while i < lastBefore && peaks[i] >= before { i += 1 }
-                    if i == lastBefore && (i == segmentEnd || peaks[i] >= limit) {
-                        i = segmentEnd
-                        break
-                    }
-                }
-                let silent = peaks[i] < (i < lastBefore ? before : limit)
-                switch mode {
-                case .noisy:
-                    mode = .holding
-                    runStart = nextFrame + Int64(i)
-                    runFrames = 0
-                    runStartIndex = i
-                    append(base, frame: i)
-                case .holding:
-                    if silent {
-                        append(base, frame: i)
-                        guard runFrames == holdCapacity else { break }
-                        if let start = runStartIndex, start > pending {
-                            let result = emit(slice(pending..<start))
-                            guard case .done = result else { return result }
-                        }
-                        runStartIndex = nil
-                        pending = i + 1
-                        let result = startCutting(emit: emit)
-                        guard case .done = result else { return result }
-                    } else if runFrames < minimumFrames {
-                        // Short: it goes out as it came. Begun in this input, it is part of what is pending.
-                        if runStartIndex == nil {
-                            let result = emitHeld(0..<runFrames, emit)
-                            guard case .done = result else { return result }
-                            pending = i
-                        }
-                        mode = .noisy
-                        runFrames = 0
-                        runStartIndex = nil
-                    } else {
-                        if let start = runStartIndex, start > pending {
-                            let result = emit(slice(pending..<start))
-                            guard case .done = result else { return result }
-                        }
-                        runStartIndex = nil
-                        let result = endRun(emit: emit)
-                        guard case .done = result else { return result }
-                        pending = i
-                    }
-                case .cutting:
-                    if silent {
-                        copy(base, frame: i, to: ringNext)
-                        ringNext = (ringNext + 1) % tailFrames
-                        runFrames += 1
-                    } else {
-                        let result = endRun(emit: emit)
-                        guard case .done = result else { return result }
-                        pending = i
-                    }
-                }
-                i += 1
-            }
+            let thresholds = Thresholds(before: before, after: limit, lastBefore: lastBefore)
+            let result = walkSegment(&walk, &i, to: segmentEnd, peaks, thresholds, emit)
+            guard case .done = result else { return result }
         }
-        switch mode {
-        case .noisy:
-            guard frames > pending else { return .done }
-            return emit(slice(pending..<frames))
-        case .holding:
-            // The run goes on into the next input, from the hold; what came before it goes now.
+        return finishInput(walk, frames: frames, emit)
+    }
+
+    /// One input as it is walked: where its frames are, the first one not yet handed on, and where
+    /// the run held now began in it (nil: in an earlier input). A short run that begins and ends
+    /// within one input is handed on with the frames around it, in one piece: the hold copy is only
+    /// needed when it turns long or goes on past the input's end (speech has a short "silent" run
+    /// every few frames, and a write per run cost 40 times the CPU of playing).
+    private struct Walk {
+        let base: UnsafeRawPointer
+        let input: UnsafeRawBufferPointer
+        let bytesPerFrame: Int
+        var pending = 0
+        var runStartIndex: Int?
+
+        func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(rebasing: input[range.lowerBound * bytesPerFrame..<range.upperBound * bytesPerFrame])
+        }
+
+        /// Hands on what is pending before the run held now, which then lives in the hold.
+        mutating func emitBeforeRun(_ emit: (UnsafeRawBufferPointer) -> SinkResult) -> SinkResult {
+            defer { runStartIndex = nil }
             guard let start = runStartIndex, start > pending else { return .done }
             return emit(slice(pending..<start))
+        }
+    }
+
+    /// The silence threshold of a segment: before its last frame, and from it on (the noise
+    /// floor's window may have moved it there).
+    private struct Thresholds {
+        let before: Double
+        let after: Double
+        let lastBefore: Int
+
+        func silent(_ peak: Double, at index: Int) -> Bool { peak < (index < lastBefore ? before : after) }
+    }
+
+    /// The frames `i..<end` of one threshold: noisy ones pass without a look, the others go
+    /// through the run's rules.
+    private func walkSegment(_ walk: inout Walk, _ i: inout Int, to end: Int, _ peaks: UnsafeMutablePointer<Double>,
+                             _ thresholds: Thresholds, _ emit: (UnsafeRawBufferPointer) -> SinkResult) -> SinkResult {
+        while i < end {
+            if mode == .noisy {
+                // Noisy frames pass without a look: on to the next silent one.
+                while i < thresholds.lastBefore && peaks[i] >= thresholds.before { i += 1 }
+                if i == thresholds.lastBefore && (i == end || peaks[i] >= thresholds.after) {
+                    i = end
+                    break
+                }
+            }
+            let result = take(frame: i, silent: thresholds.silent(peaks[i], at: i), &walk, emit)
+            guard case .done = result else { return result }
+            i += 1
+        }
+        return .done
+    }
+
+    /// One frame that is silent, or ends a run: the run's rules.
+    @inline(__always)
+    private func take(frame i: Int, silent: Bool, _ walk: inout Walk, _ emit: (UnsafeRawBufferPointer) -> SinkResult) -> SinkResult {
+        switch mode {
+        case .noisy:
+            mode = .holding
+            runStart = nextFrame + Int64(i)
+            runFrames = 0
+            walk.runStartIndex = i
+            append(walk.base, frame: i)
+            return .done
+        case .holding:
+            return hold(frame: i, silent: silent, &walk, emit)
+        case .cutting:
+            guard !silent else {
+                copy(walk.base, frame: i, to: ringNext)
+                ringNext = (ringNext + 1) % tailFrames
+                runFrames += 1
+                return .done
+            }
+            walk.pending = i
+            return endRun(emit: emit)
+        }
+    }
+
+    /// A frame while a run is held: it grows (to the cap, where the cutting starts), or ends short
+    /// (it goes out as it came) or long (shortened).
+    private func hold(frame i: Int, silent: Bool, _ walk: inout Walk, _ emit: (UnsafeRawBufferPointer) -> SinkResult) -> SinkResult {
+        if silent {
+            append(walk.base, frame: i)
+            guard runFrames == holdCapacity else { return .done }
+            let result = walk.emitBeforeRun(emit)
+            guard case .done = result else { return result }
+            walk.pending = i + 1
+            return startCutting(emit: emit)
+        }
+        if runFrames < minimumFrames {
+            // Short: it goes out as it came. Begun in this input, it is part of what is pending.
+            if walk.runStartIndex == nil {
+                let result = emitHeld(0..<runFrames, emit)
+                guard case .done = result else { return result }
+                walk.pending = i
+            }
+            mode = .noisy
+            runFrames = 0
+            walk.runStartIndex = nil
+            return .done
+        }
+        let result = walk.emitBeforeRun(emit)
+        guard case .done = result else { return result }
+        walk.pending = i
+        return endRun(emit: emit)
+    }
+
+    /// What of the input is left to hand on when its last frame has been walked.
+    private func finishInput(_ walk: Walk, frames: Int, _ emit: (UnsafeRawBufferPointer) -> SinkResult) -> SinkResult {
+        switch mode {
+        case .noisy:
+            guard frames > walk.pending else { return .done }
+            return emit(walk.slice(walk.pending..<frames))
+        case .holding:
+            // The run goes on into the next input, from the hold; what came before it goes now.
+            guard let start = walk.runStartIndex, start > walk.pending else { return .done }
+            return emit(walk.slice(walk.pending..<start))
         case .cutting:
             return .done
         }

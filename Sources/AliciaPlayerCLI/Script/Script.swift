@@ -116,34 +116,8 @@ package struct Script: Equatable {
         case "toggle": return none(.toggle)
         case "status": return none(.status)
         case "quit": return none(.quit)
-        case "seek":
-            return one("position (+30, -15, 1:20 or 50%)").flatMap { text in
-                guard let target = TimeSpec.seekTarget(text) else {
-                    return .failure(UsageError("seek '\(text)' is not +30, -15, 1:20 or 50%"))
-                }
-                return .success(.seek(target))
-            }
-        case "volume":
-            return one("level (0 to 150, or +5, -5)").flatMap { text in
-                guard let change = LevelText.volume(text) else {
-                    return .failure(UsageError("volume '\(text)' is not a level from 0 to 150 (or +5, -5)"))
-                }
-                return .success(.volume(change))
-            }
-        case "mute":
-            if words.isEmpty { return .success(.mute(.on)) }
-            return one("on, off or toggle").flatMap { text in
-                guard let change = LevelText.mute(text) else { return .failure(UsageError("mute '\(text)' is not on, off or toggle")) }
-                return .success(.mute(change))
-            }
+        case "seek", "volume", "mute", "speed": return leveled(name, words, one)
         case "unmute": return none(.mute(.off))
-        case "speed":
-            return one("speed (0.5 to 3, or +0.25, -0.25)").flatMap { text in
-                guard let change = LevelText.speed(text) else {
-                    return .failure(UsageError("speed '\(text)' is not a speed from 0.5 to 3 (or +0.25, -0.25)"))
-                }
-                return .success(.speed(change))
-            }
         case "voice":
             return one("voice note").map { .voice($0) }
         case "say":
@@ -166,6 +140,29 @@ package struct Script: Equatable {
             }
         default:
             return .failure(UsageError("unknown command '\(name)' (the commands: \(vocabulary))"))
+        }
+    }
+
+    /// `seek`, `volume`, `mute` and `speed`: their value in the forms `ctl` takes too.
+    private static func leveled(_ name: String, _ words: [String],
+                                _ one: (String) -> Result<String, UsageError>) -> Result<Command, UsageError> {
+        if name == "mute" && words.isEmpty { return .success(.mute(.on)) }
+        let wanted = ["seek": "position (+30, -15, 1:20 or 50%)", "volume": "level (0 to 150, or +5, -5)",
+                      "mute": "on, off or toggle", "speed": "speed (0.5 to 3, or +0.25, -0.25)"][name] ?? "value"
+        return one(wanted).flatMap { text in
+            let command: Command?
+            switch name {
+            case "seek": command = TimeSpec.seekTarget(text).map { .seek($0) }
+            case "volume": command = LevelText.volume(text).map { .volume($0) }
+            case "mute": command = LevelText.mute(text).map { .mute($0) }
+            default: command = LevelText.speed(text).map { .speed($0) }
+            }
+            guard let command else {
+                let expected = ["seek": "+30, -15, 1:20 or 50%", "volume": "a level from 0 to 150 (or +5, -5)",
+                                "mute": "on, off or toggle", "speed": "a speed from 0.5 to 3 (or +0.25, -0.25)"][name] ?? ""
+                return .failure(UsageError("\(name) '\(text)' is not \(expected)"))
+            }
+            return .success(command)
         }
     }
 

@@ -1,6 +1,7 @@
 import Testing
 import AliciaTestSupport
 @testable import AliciaAudio
+import AliciaSession
 
 /// The queue engine against a real PulseAudio: positions across a join and a seek, checked
 /// against what the pipe sink received; the next command near an entry's end; a duck that leaves

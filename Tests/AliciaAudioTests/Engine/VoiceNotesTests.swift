@@ -4,6 +4,7 @@ import Glibc
 import Testing
 import AliciaTestSupport
 @testable import AliciaAudio
+import AliciaSession
 
 /// The voice-note player next to an episode, captured through a pipe sink.
 @Suite(.serialized) struct VoiceNotesTests {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AliciaAudio
 import AliciaLocks
 
 /// What an episode does while a voice note plays.
@@ -149,9 +150,15 @@ public final class VoiceNotes: Sendable {
 
     // MARK: Coordinator thread
 
-    private func run() {
-        var focusTaken = false
+    /// The coordinator's own state: whether it holds the episode's focus, and the episode's exact
+    /// frame when it was held (for the first note's `started`).
+    private struct Focus {
+        var taken = false
         var heldAt: Int64?
+    }
+
+    private func run() {
+        var focus = Focus()
         while true {
             // Taken and counted busy in one step: never idle in between.
             let (incoming, skip, skipAll, shutdown) = state.withLock { s -> ([QueueItem], Bool, Bool, Bool) in
@@ -164,60 +171,72 @@ public final class VoiceNotes: Sendable {
                 return (s.incoming, s.skip, s.skipAll, s.shutdown)
             }
             if shutdown { break }
-            if !incoming.isEmpty {
-                if !focusTaken {
-                    heldAt = takeFocus()
-                    focusTaken = true
-                }
-                for item in incoming {
-                    let id = player.add(item, startIfIdle: true)
-                    state.update { s in s.titles[id] = item.title }
-                }
-            }
-            if skip, !skipAll, let skipped = player.snapshot().entry, player.queue.count > 1 {
-                // Not the last note: it leaves the queue (consume would only drop it once heard to
-                // its end) and the next one plays.
-                let title = state.withLock { $0.titles[skipped] } ?? ""
-                player.remove(skipped)
-                finish(skipped)
-                post(.finished(title: title))
-            } else if skip {
-                // The last note: nothing follows, so no end of queue will come to give the focus
-                // back (a clear only stops); it is given back here.
-                player.clear()
-                finishAll()
-                if focusTaken {
-                    releaseFocus()
-                    focusTaken = false
-                    post(.focusReleased)
-                }
-            }
+            hand(incoming, &focus)
+            if skip { skipNote(all: skipAll, &focus) }
             guard let event = playerEvents.next(timeout: nil) else { continue }
-            guard let entry = event.entry else {
-                if event.kind == .queueEnded || event.kind == .stopped, focusTaken, isIdleAfterEnd() {
-                    releaseFocus()
-                    focusTaken = false
-                    post(.focusReleased)
-                }
-                continue
-            }
-            let title = state.withLock { $0.titles[entry] } ?? ""
-            switch event.kind {
-            case .entryStarted:
-                state.update { $0.playing = title }
-                post(.started(title: title, heldAtFrame: heldAt))
-                heldAt = nil
-            case .ended:
-                finish(entry)
-                post(.finished(title: title))
-            case .failed(let error):
-                finish(entry)
-                post(.failed(title: title, error: error))
-            default:
-                break
-            }
+            follow(event, &focus)
         }
-        if focusTaken { releaseFocus() }
+        if focus.taken { releaseFocus() }
+    }
+
+    /// Notes enqueued go to the note player, the focus taken before the first.
+    private func hand(_ incoming: [QueueItem], _ focus: inout Focus) {
+        guard !incoming.isEmpty else { return }
+        if !focus.taken {
+            focus.heldAt = takeFocus()
+            focus.taken = true
+        }
+        for item in incoming {
+            let id = player.add(item, startIfIdle: true)
+            state.update { s in s.titles[id] = item.title }
+        }
+    }
+
+    private func skipNote(all: Bool, _ focus: inout Focus) {
+        if !all, let skipped = player.snapshot().entry, player.queue.count > 1 {
+            // Not the last note: it leaves the queue (consume would only drop it once heard to
+            // its end) and the next one plays.
+            let title = state.withLock { $0.titles[skipped] } ?? ""
+            player.remove(skipped)
+            finish(skipped)
+            post(.finished(title: title))
+            return
+        }
+        // The last note: nothing follows, so no end of queue will come to give the focus back (a
+        // clear only stops); it is given back here.
+        player.clear()
+        finishAll()
+        giveFocusBack(&focus)
+    }
+
+    /// What the note player said.
+    private func follow(_ event: PlayerEvent, _ focus: inout Focus) {
+        guard let entry = event.entry else {
+            if event.kind == .queueEnded || event.kind == .stopped, focus.taken, isIdleAfterEnd() { giveFocusBack(&focus) }
+            return
+        }
+        let title = state.withLock { $0.titles[entry] } ?? ""
+        switch event.kind {
+        case .entryStarted:
+            state.update { $0.playing = title }
+            post(.started(title: title, heldAtFrame: focus.heldAt))
+            focus.heldAt = nil
+        case .ended:
+            finish(entry)
+            post(.finished(title: title))
+        case .failed(let error):
+            finish(entry)
+            post(.failed(title: title, error: error))
+        default:
+            break
+        }
+    }
+
+    private func giveFocusBack(_ focus: inout Focus) {
+        guard focus.taken else { return }
+        releaseFocus()
+        focus.taken = false
+        post(.focusReleased)
     }
 
     private func finish(_ entry: QueueEntryID) {

@@ -1,0 +1,138 @@
+import AliciaHost
+import AliciaLibrary
+import AliciaSession
+
+/// Each command from its words and the options the table has parsed.
+extension Invocation {
+    static func invocation(_ command: String, _ rest: [String], _ line: ParsedLine) throws(UsageError) -> Invocation {
+        if line.play.ipcPath != nil && line.play.noIPC { throw UsageError("--ipc and --no-ipc cannot go together") }
+        var play = line.play
+        play.backend = line.backend
+        switch command {
+        case "": return .studio(play, implicit: true)
+        case "play", "queue", "script": return try playing(command, rest, play, line)
+        case "help": return try help(rest)
+        case "voice":
+            guard let reference = rest.first else { throw UsageError("voice needs a URL, a path or a media path") }
+            guard rest.count == 1 else { throw UsageError("voice takes one note, got '\(rest[1])' too") }
+            play.references = [reference]
+            return .voice(play)
+        case "chat": return try chat(rest, line)
+        case "playlists", "tracks":
+            guard rest.isEmpty else { throw UsageError("\(command) takes no arguments, got '\(rest[0])'") }
+            return command == "tracks" ? .tracks(json: line.json, backend: line.backend) : .playlists(json: line.json, backend: line.backend)
+        case "playlist": return try playlist(rest, line.backend)
+        case "download":
+            guard !rest.isEmpty || !line.download.queueFiles.isEmpty else {
+                throw UsageError("download needs an episode (a label, an index, a title), playlist:NAME or --queue FILE")
+            }
+            var download = line.download
+            download.references = rest
+            download.backend = line.backend
+            return .download(download)
+        case "cache": return try cache(rest, line)
+        case "notes":
+            guard let reference = rest.first else { throw UsageError("notes needs an episode: a label, an index or a title") }
+            guard rest.count == 1 else { throw UsageError("notes takes one episode, got '\(rest[1])' too") }
+            return .notes(reference: reference, backend: line.backend)
+        case "config": return try config(rest, line)
+        case "studio":
+            guard rest.isEmpty else { throw UsageError("studio takes no arguments, got '\(rest[0])'") }
+            return .studio(play, implicit: false)
+        case "demo": return try demo(rest, play, line)
+        default: throw UsageError("unknown command '\(command)': the commands are \(commandNames)")
+        }
+    }
+
+    private static func playing(_ command: String, _ rest: [String], _ options: PlayOptions, _ line: ParsedLine) throws(UsageError) -> Invocation {
+        var play = options
+        switch command {
+        case "play":
+            guard !rest.isEmpty else { throw UsageError("play needs something to play: a URL, a path, an episode or playlist:NAME") }
+            play.references = rest
+            return .play(play)
+        case "queue":
+            guard !rest.isEmpty else { throw UsageError("queue needs a list file (or - for standard input)") }
+            play.references = rest
+            play.referencesAreLists = true
+            return .play(play)
+        default:
+            guard let path = rest.first else { throw UsageError("script needs a script file (or - for standard input)") }
+            guard rest.count == 1 else { throw UsageError("script takes one file, got '\(rest[1])' too") }
+            return .script(path: path, check: line.check, play)
+        }
+    }
+
+    private static func help(_ rest: [String]) throws(UsageError) -> Invocation {
+        guard rest.count <= 1 else { throw UsageError("help takes one command, got '\(rest[1])' too") }
+        guard let name = rest.first else { return .help(command: nil) }
+        guard CommandUsage.text(for: name) != nil else { throw UsageError("no command '\(name)': the commands are \(commandNames)") }
+        return .help(command: name)
+    }
+
+    private static func chat(_ rest: [String], _ line: ParsedLine) throws(UsageError) -> Invocation {
+        guard let text = rest.first, !text.trimmingWhitespace().isEmpty else { throw UsageError("chat needs a message: alicia-player chat \"hello\"") }
+        guard rest.count == 1 else { throw UsageError("chat takes one message (quote it), got '\(rest[1])' too") }
+        var chat = ChatOptions(text: text)
+        chat.voice = line.chatVoice
+        chat.react = line.react
+        chat.device = line.play.device
+        chat.volume = line.play.volume
+        chat.backend = line.backend
+        return .chat(chat)
+    }
+
+    private static func playlist(_ rest: [String], _ backend: BackendOptions) throws(UsageError) -> Invocation {
+        let arities = ["create": 1, "rename": 2, "delete": 1, "add": 2, "remove": 2, "move": 3]
+        guard let action = rest.first else {
+            throw UsageError("playlist needs an action: create, rename, delete, add, remove or move")
+        }
+        guard let arity = arities[action] else {
+            throw UsageError("playlist \(action) is not an action: create, rename, delete, add, remove or move")
+        }
+        let words: [String: String] = ["create": "NAME", "rename": "NAME NEW", "delete": "NAME", "add": "NAME REF",
+                                       "remove": "NAME ITEM", "move": "NAME ITEM POSITION"]
+        guard rest.count - 1 == arity else { throw UsageError("playlist \(action) takes \(words[action]!)") }
+        if action == "move", (Int(rest[3]) ?? 0) < 1 {
+            throw UsageError("playlist move: '\(rest[3])' is not a position (1 is the first)")
+        }
+        if rest.dropFirst().contains(where: { $0.isEmpty }) { throw UsageError("playlist \(action): a name cannot be empty") }
+        return .playlist(rest, backend: backend)
+    }
+
+    private static func cache(_ rest: [String], _ line: ParsedLine) throws(UsageError) -> Invocation {
+        var cache = line.cache
+        if let first = rest.first {
+            guard first == "clear" else { throw UsageError("cache \(first) is not an action: cache, cache --max-size SIZE, cache clear [REF]") }
+            guard cache.maxSize == nil else { throw UsageError("cache clear does not take --max-size") }
+            cache.clear = true
+            cache.references = Array(rest.dropFirst())
+        }
+        return .cache(cache)
+    }
+
+    private static func config(_ rest: [String], _ line: ParsedLine) throws(UsageError) -> Invocation {
+        guard rest.first != "set" else {
+            if let stray = line.seen.first { throw UsageError("config does not take \(stray)") }
+            guard rest.count == 3 else { throw UsageError("config set takes KEY VALUE (\(configKeys))") }
+            return .config(.set(key: rest[1], value: rest[2]), backend: line.backend)
+        }
+        guard rest.isEmpty else { throw UsageError("config takes no arguments but set KEY VALUE, got '\(rest[0])'") }
+        return .config(line.path ? .path : .show, backend: line.backend)
+    }
+
+    private static func demo(_ rest: [String], _ play: PlayOptions, _ line: ParsedLine) throws(UsageError) -> Invocation {
+        guard rest.isEmpty else { throw UsageError("demo takes no arguments, got '\(rest[0])'") }
+        var demo = line.demo
+        if let token = line.token {
+            // It travels in a header: the demo backend's own rule.
+            guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw UsageError("--token for the demo must be printable ASCII without spaces")
+            }
+            demo.token = token
+        }
+        var options = play
+        options.backend = BackendOptions()
+        return .demo(options, demo)
+    }
+}
