@@ -89,8 +89,9 @@ let package = Package(
             name: "AliciaLocks",
             swiftSettings: functionSections
         ),
-        // Owners of libcurl's handles, shared (at `package` access) by the engine's
-        // fetcher and the backend client: one HTTP stack.
+        // Owners of libcurl's handles and the one HTTP policy, shared (at `package` access) by the
+        // engine's fetcher, the backend client and the downloader: one HTTP stack, and the only
+        // target that imports CCurl.
         .target(
             name: "AliciaCurl",
             dependencies: ["AliciaLocks", "CCurl"],
@@ -99,7 +100,7 @@ let package = Package(
         // The engine: fetch → decode → play. No terminal code, no Foundation.
         .target(
             name: "AliciaAudio",
-            dependencies: ["AliciaLocks", "AliciaCurl", "CCurl", "CSndfile", "CPulse", "CSonic", "CSoxr", "CEbur128"],
+            dependencies: ["AliciaLocks", "AliciaCurl", "CSndfile", "CPulse", "CSonic", "CSoxr", "CEbur128"],
             swiftSettings: functionSections
         ),
         // `Codable` over cJSON: the JSON of Alicia's API, for the client and the demo backend,
@@ -113,13 +114,13 @@ let package = Package(
         // one cache for every instance under flock).
         .target(
             name: "AliciaCache",
-            dependencies: ["AliciaCurl", "AliciaJSON", "CCurl"],
+            dependencies: ["AliciaCurl", "AliciaJSON"],
             swiftSettings: functionSections
         ),
         // Alicia's backend: configuration, the API over libcurl, JSON through AliciaJSON.
         .target(
             name: "AliciaBackend",
-            dependencies: ["AliciaCurl", "AliciaJSON", "CCurl"],
+            dependencies: ["AliciaCurl", "AliciaJSON"],
             swiftSettings: functionSections
         ),
         // One listener's playback: the episode player and its queue, the voice-note player, the
