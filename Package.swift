@@ -36,6 +36,12 @@ let package = Package(
             pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]
         ),
+        // MP3 decoding frame by frame (libsndfile links the same library).
+        .systemLibrary(
+            name: "CMpg123",
+            pkgConfig: "libmpg123",
+            providers: [.apt(["libmpg123-dev"])]
+        ),
         // No pkgConfig: libpulse.pc adds -D_REENTRANT and -pthread, which SwiftPM
         // rejects with a warning on every build; the headers are on the default path.
         .systemLibrary(
@@ -100,7 +106,7 @@ let package = Package(
         // The engine: fetch → decode → play. No terminal code, no Foundation.
         .target(
             name: "AliciaAudio",
-            dependencies: ["AliciaLocks", "AliciaCurl", "CSndfile", "CPulse", "CSonic", "CSoxr", "CEbur128"],
+            dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON", "CSndfile", "CMpg123", "CPulse", "CSonic", "CSoxr", "CEbur128"],
             swiftSettings: functionSections
         ),
         // `Codable` over cJSON: the JSON of Alicia's API, for the client and the demo backend,
