@@ -42,6 +42,13 @@ let package = Package(
             pkgConfig: "libmpg123",
             providers: [.apt(["libmpg123-dev"])]
         ),
+        // AAC (M4A, MP4, ADTS) through FFmpeg's LGPL decoders (libavformat-dev, libavcodec-dev for
+        // the headers). No link line: the libraries are dlopen'ed when an item needs them, and the
+        // av_log callback's va_list needs C (Sources/CFFmpeg/include/alicia_ffmpeg.h).
+        .target(
+            name: "CFFmpeg",
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
         // No pkgConfig: libpulse.pc adds -D_REENTRANT and -pthread, which SwiftPM
         // rejects with a warning on every build; the headers are on the default path.
         .systemLibrary(
@@ -106,7 +113,7 @@ let package = Package(
         // The engine: fetch → decode → play. No terminal code, no Foundation.
         .target(
             name: "AliciaAudio",
-            dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON", "CSndfile", "CMpg123", "CPulse", "CSonic", "CSoxr", "CEbur128"],
+            dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON", "CSndfile", "CMpg123", "CFFmpeg", "CPulse", "CSonic", "CSoxr", "CEbur128"],
             swiftSettings: functionSections
         ),
         // `Codable` over cJSON: the JSON of Alicia's API, for the client and the demo backend,

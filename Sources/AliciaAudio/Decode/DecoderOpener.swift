@@ -116,7 +116,16 @@ enum DecoderOpener {
         guard let head = source.bytes(at: 0, count: 12) else { throw source.failure == nil ? .interrupted : .sourceFailed }
         let container = ContainerSniff(head)
         guard container.isForFFmpeg else { throw .unreadable(sndfileReason ?? "format not recognised") }
-        throw .unreadable("\(container.name) is not supported")
+        let decoder = try FFmpegDecoder(source: source, sniff: container)
+        var opened = Opened(decoder: decoder, kind: .ffmpeg)
+        guard let metadata else { return opened }
+        opened.tags = decoder.tags
+        if let picture = decoder.picture {
+            opened.tags.coverArt = metadata.coverArt?.store(picture.data, mimeType: picture.mimeType)
+        }
+        opened.chapters = decoder.chapters
+        besideFile(&opened, metadata)
+        return opened
     }
 }
 

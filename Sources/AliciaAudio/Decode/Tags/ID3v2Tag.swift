@@ -47,7 +47,9 @@ struct ID3v2Tag: Equatable, Sendable {
             case "TPE2", "TP2": if tags.artist == nil { tags.artist = Self.text(data) }
             case "TALB", "TAL": tags.album = tags.album ?? Self.text(data)
             case "TDRC", "TYER", "TYE": tags.year = tags.year ?? Self.text(data)
-            case "COMM", "COM": tags.comment = tags.comment ?? Self.comment(data)
+            case "COMM", "COM": tags.comment = Self.comment(data, skip: 4) ?? tags.comment
+            // FFmpeg writes a comment as a user text frame named "comment".
+            case "TXXX", "TXX": if tags.comment == nil { tags.comment = Self.comment(data, skip: 1) }
             case "APIC", "PIC":
                 if let made = Self.picture(data, legacy: id == "PIC") { pictures.append(made) }
             case "CHAP":
@@ -103,12 +105,13 @@ struct ID3v2Tag: Equatable, Sendable {
             .first.map(String.init)?.tagValue
     }
 
-    /// A comment: encoding, language, a description (iTunes keeps its own data under named ones,
-    /// which are left out), then the text.
-    private static func comment(_ data: [UInt8]) -> String? {
-        guard data.count > 4 else { return nil }
+    /// A comment: encoding, language (`skip` 4; a user text frame has none: 1), a description
+    /// (iTunes keeps its own data under named ones, which are left out), then the text.
+    private static func comment(_ data: [UInt8], skip: Int) -> String? {
+        guard data.count > skip else { return nil }
         let encoding = data[0]
-        let (description, rest) = terminated(Array(data[4...]), encoding: encoding)
+        let (description, rest) = terminated(Array(data[skip...]), encoding: encoding)
+        if skip == 1 && description.isEmpty { return nil }
         guard description.isEmpty || description.lowercased() == "comment" || description.lowercased() == "description" else { return nil }
         return decode(rest, encoding: encoding).tagValue
     }
