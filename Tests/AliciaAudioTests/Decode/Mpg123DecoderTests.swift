@@ -101,6 +101,22 @@ import AliciaTestSupport
         #expect(Self.difference(Array(through.suffix(22_050)), second, tolerance: 1e-6) == nil)
     }
 
+    /// Regression: 3 KB of garbage in the middle lost 29 frames, and with them the end was short of
+    /// the header's length: the file was called truncated. The lost frames are silence now.
+    @Test func damageInTheMiddleIsSilenceAndTheTimeAfterItStaysTheFiles() throws {
+        var bytes = try Self.bytes(PodcastFixture.mp3(seconds: 12))
+        let whole = Self.decode(try Self.open(bytes))
+        var random = Xorshift64(seed: 5)
+        for index in (bytes.count / 3)..<(bytes.count / 3 + 3000) { bytes[index] = UInt8(truncatingIfNeeded: random.next()) }
+        let decoder = try Self.open(bytes)
+        let heard = Self.decode(decoder)
+        #expect(heard.count == whole.count)
+        #expect(!decoder.isTruncated)
+        // Past the damage (and a few frames to fill the reservoir again), the samples are the file's.
+        let after = whole.count * 2 / 3
+        #expect(Self.difference(Array(heard[after...]), Array(whole[after...]), tolerance: 1e-6) == nil)
+    }
+
     @Test func aTruncatedFileSaysSoAndEndsWhereItsBytesDo() throws {
         let bytes = try Self.bytes(PodcastFixture.mp3(seconds: 12))
         let decoder = try Self.open(Array(bytes.prefix(bytes.count / 2)))

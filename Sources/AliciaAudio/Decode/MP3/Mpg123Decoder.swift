@@ -34,6 +34,10 @@ final class Mpg123Decoder: AudioDecoder {
     /// Where the item ends, in decoded samples, when known.
     private let endSample: Int64?
     private var ended = false
+    /// Frames a resync skipped, still to be heard as silence.
+    private var lostFrames: Int64 = 0
+    /// One frame of silence, for them.
+    private let silence: UnsafeMutablePointer<Float>
 
     private(set) var interrupted = false
     private(set) var failed = false
@@ -57,6 +61,9 @@ final class Mpg123Decoder: AudioDecoder {
         mpg123_open_feed(handle)
         offset = stream.audioStart
         nextSample = stream.skipStart
+        let silenceCount = stream.header.samplesPerFrame * stream.header.channels
+        silence = .allocate(capacity: silenceCount)
+        silence.initialize(repeating: 0, count: silenceCount)
         endSample = stream.itemFrames.map { $0 + stream.skipStart }
         let header = stream.header
         format = AudioFormat(sampleRate: header.sampleRate, channels: header.channels, sampleType: .float32,
@@ -66,6 +73,7 @@ final class Mpg123Decoder: AudioDecoder {
     deinit {
         mpg123_delete(handle)
         frameBuffer.deallocate()
+        silence.deallocate()
     }
 
     private var samplesPerFrame: Int64 { Int64(stream.header.samplesPerFrame) }
@@ -110,7 +118,10 @@ final class Mpg123Decoder: AudioDecoder {
         if let endSample, frameIndex * samplesPerFrame >= endSample { return finish() }
         if let audioEnd = stream.audioEnd, offset >= audioEnd { return finish() }
         if let total = stream.mpegFrames, frameIndex >= total { return finish() }
+        if lostFrames > 0 { return playLostFrame() }
         guard let size = readFrame() else { return false }
+        // A resync found the frame after a damage: its lost frames come first (it is read again).
+        if lostFrames > 0 { return playLostFrame() }
         mpg123_feed(handle, frameBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self), size)
         offset += Int64(size)
         frameIndex += 1
@@ -135,6 +146,17 @@ final class Mpg123Decoder: AudioDecoder {
                 return true
             }
         }
+    }
+
+    /// One skipped frame's silence as the pending samples (the frame read stays to be fed).
+    private func playLostFrame() -> Bool {
+        lostFrames -= 1
+        pending = UnsafePointer(silence)
+        pendingFrames = stream.header.samplesPerFrame
+        pendingSample = frameIndex * samplesPerFrame
+        frameIndex += 1
+        baseFrame += 1
+        return true
     }
 
     /// The item has ended.
@@ -185,8 +207,12 @@ final class Mpg123Decoder: AudioDecoder {
     private func resynchronise() -> Bool {
         switch MP3Stream.scanForFrames(source, from: offset + 1, within: 64 * 1024, like: stream.header) {
         case .found(let at, _):
-            Log.debug(.decode, "MP3: skipped \(at - offset) bytes that were not a frame at byte \(offset)")
-            if stream.map.isExact { frameIndex = stream.map.frame(atByte: at) }
+            // The frames lost in the damage are heard as silence, so that the time after them
+            // stays the file's (exact with a constant bitrate, an estimate from the mean else).
+            let lost = stream.map.isExact ? stream.map.frame(atByte: at) - frameIndex
+                : Int64((Double(at - offset) / stream.header.meanFrameBytes).rounded())
+            Log.debug(.decode, "MP3: skipped \(at - offset) bytes that were not a frame at byte \(offset) (\(max(0, lost)) frames)")
+            lostFrames = max(0, lost)
             offset = at
             return true
         case .notFound: return finish()
@@ -226,7 +252,7 @@ final class Mpg123Decoder: AudioDecoder {
             }
         }
         mpg123_open_feed(handle)
-        (offset, frameIndex, baseFrame) = (at, landing, landing)
+        (offset, frameIndex, baseFrame, lostFrames) = (at, landing, landing, 0)
         (pending, pendingFrames, pendingSample) = (nil, 0, landing * samplesPerFrame)
         nextSample = target
         (ended, interrupted, failed) = (false, false, false)
