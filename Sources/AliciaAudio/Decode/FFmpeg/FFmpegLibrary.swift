@@ -19,6 +19,8 @@ enum FFmpegLibrary {
             let text = String(cString: line)
             Log.debug(.decode, "FFmpeg (\(level)): \(text.hasSuffix("\n") ? String(text.dropLast()) : text)")
         }
+        // Loading relocated and resolved the whole graph: those pages go back at once.
+        if api != nil { ResidentMemory.releaseLoadedLibraryPages() }
         return Loaded(api: api, reason: reason.map { String(cString: $0) } ?? "")
     }()
 
