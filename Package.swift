@@ -36,6 +36,19 @@ let package = Package(
             pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]
         ),
+        // MP3 decoding frame by frame (libsndfile links the same library).
+        .systemLibrary(
+            name: "CMpg123",
+            pkgConfig: "libmpg123",
+            providers: [.apt(["libmpg123-dev"])]
+        ),
+        // AAC (M4A, MP4, ADTS) through FFmpeg's LGPL decoders (libavformat-dev, libavcodec-dev for
+        // the headers). No link line: the libraries are dlopen'ed when an item needs them, and the
+        // av_log callback's va_list needs C (Sources/CFFmpeg/include/alicia_ffmpeg.h).
+        .target(
+            name: "CFFmpeg",
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
         // No pkgConfig: libpulse.pc adds -D_REENTRANT and -pthread, which SwiftPM
         // rejects with a warning on every build; the headers are on the default path.
         .systemLibrary(
@@ -89,8 +102,9 @@ let package = Package(
             name: "AliciaLocks",
             swiftSettings: functionSections
         ),
-        // Owners of libcurl's handles, shared (at `package` access) by the engine's
-        // fetcher and the backend client: one HTTP stack.
+        // Owners of libcurl's handles and the one HTTP policy, shared (at `package` access) by the
+        // engine's fetcher, the backend client and the downloader: one HTTP stack, and the only
+        // target that imports CCurl.
         .target(
             name: "AliciaCurl",
             dependencies: ["AliciaLocks", "CCurl"],
@@ -99,7 +113,7 @@ let package = Package(
         // The engine: fetch → decode → play. No terminal code, no Foundation.
         .target(
             name: "AliciaAudio",
-            dependencies: ["AliciaLocks", "AliciaCurl", "CCurl", "CSndfile", "CPulse", "CSonic", "CSoxr", "CEbur128"],
+            dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON", "CSndfile", "CMpg123", "CFFmpeg", "CPulse", "CSonic", "CSoxr", "CEbur128"],
             swiftSettings: functionSections
         ),
         // `Codable` over cJSON: the JSON of Alicia's API, for the client and the demo backend,
@@ -113,13 +127,13 @@ let package = Package(
         // one cache for every instance under flock).
         .target(
             name: "AliciaCache",
-            dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON", "CCurl"],
+            dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON"],
             swiftSettings: functionSections
         ),
         // Alicia's backend: configuration, the API over libcurl, JSON through AliciaJSON.
         .target(
             name: "AliciaBackend",
-            dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON", "CCurl"],
+            dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON"],
             swiftSettings: functionSections
         ),
         // One listener's playback: the episode player and its queue, the voice-note player, the

@@ -41,6 +41,34 @@ def wav(path, seconds, seed):
             left -= n
 
 
+def ffmpeg(*arguments):
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", *arguments], check=True)
+
+
+def podcast_mp3(path, seconds):
+    """A 32 kb/s mono MP3 as podcasts come (ID3v2.4, a LAME/Info frame with its table of contents):
+    a minute of pink noise encoded once and copied end to end by ffmpeg's muxer, which writes the
+    info frame for the whole (a third of a second, not the 25 s of encoding two hours)."""
+    if os.path.exists(path):
+        return
+    chunk = path + ".chunk.mp3"
+    ffmpeg("-f", "lavfi", "-i", "anoisesrc=d=61:c=pink:r=22050:a=0.3:seed=11", "-ac", "1", "-c:a", "libmp3lame",
+           "-b:a", "32k", "-id3v2_version", "0", chunk)
+    ffmpeg("-stream_loop", str(int(seconds // 61)), "-i", chunk, "-c:a", "copy", "-t", str(seconds),
+           "-id3v2_version", "4", "-write_xing", "1", path + ".part.mp3")
+    os.rename(path + ".part.mp3", path)
+    os.unlink(chunk)
+
+
+def podcast_m4a(path, seconds):
+    """AAC-LC at 96 kb/s in an M4A (index first), stereo 48 kHz pink noise."""
+    if os.path.exists(path):
+        return
+    ffmpeg("-f", "lavfi", "-i", f"anoisesrc=d={seconds}:c=pink:r=48000:a=0.3:seed=12", "-ac", "2", "-c:a", "aac",
+           "-b:a", "96k", "-movflags", "+faststart", path + ".part.m4a")
+    os.rename(path + ".part.m4a", path)
+
+
 class Nginx:
     def __init__(self, root):
         self.dir = tempfile.mkdtemp(prefix="alicia-bench-nginx.")
@@ -61,10 +89,13 @@ http {{
   access_log {self.log} bench;
   client_body_temp_path {self.dir}/body; proxy_temp_path {self.dir}/proxy;
   fastcgi_temp_path {self.dir}/fcgi; uwsgi_temp_path {self.dir}/uwsgi; scgi_temp_path {self.dir}/scgi;
-  types {{ audio/wav wav; }}
+  types {{ audio/wav wav; audio/mpeg mp3; audio/mp4 m4a; }}
   server {{
     listen 127.0.0.1:{self.port};
     location /media/ {{ alias {root}/; }}
+    # A podcast's tracking prefixes: 302 to 302 to the file.
+    location /hop1/ {{ rewrite ^/hop1/(.*)$ /hop2/$1 redirect; }}
+    location /hop2/ {{ rewrite ^/hop2/(.*)$ /media/$1 redirect; }}
   }}
 }}
 """)
@@ -85,11 +116,17 @@ http {{
         return os.path.getsize(self.log) if os.path.exists(self.log) else 0
 
     def bytes_since(self, offset, settle=0.5):
+        lines = self.lines_since(offset, settle)
+        return sum(int(line.split()[2]) for line in lines if len(line.split()) > 2), len(lines)
+
+    def lines_since(self, offset, settle=0.5):
         time.sleep(settle)
         with open(self.log) as f:
             f.seek(offset)
-            lines = f.read().splitlines()
-        return sum(int(line.split()[2]) for line in lines if len(line.split()) > 2), len(lines)
+            return f.read().splitlines()
+
+    def redirect_url(self, name):
+        return f"http://127.0.0.1:{self.port}/hop1/{name}"
 
     def stop(self):
         self.process.terminate()
@@ -238,16 +275,18 @@ class Sink:
 
 
 def proc_stats(pid):
-    """(peak RSS in KiB, user+system CPU seconds) of a live process."""
-    hwm = 0
+    """(peak RSS in KiB, user+system CPU seconds, RSS now in KiB) of a live process."""
+    hwm = now = 0
     with open(f"/proc/{pid}/status") as f:
         for line in f:
             if line.startswith("VmHWM:"):
                 hwm = int(line.split()[1])
+            if line.startswith("VmRSS:"):
+                now = int(line.split()[1])
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
-    return hwm, (int(fields[11]) + int(fields[12])) / ticks
+    return hwm, (int(fields[11]) + int(fields[12])) / ticks, now
 
 
 def command(player, sink, url, start=None, speed=None, extra=None):
@@ -311,13 +350,15 @@ def run(player, url, start=None, play_for=None, nginx=None, speed=None, extra=No
         end = (sink.first_audio or began) + play_for
         while time.monotonic() < end and process.poll() is None:
             time.sleep(0.01)
-    stats = proc_stats(process.pid) if process.poll() is None else (None, None)
+    stats = proc_stats(process.pid) if process.poll() is None else (None, None, None)
     process.send_signal(signal.SIGINT)
     _wait_or_kill(process)
-    fetched = nginx.bytes_since(offset)[0] if nginx else None
+    lines = nginx.lines_since(offset) if nginx else []
+    fetched = sum(int(line.split()[2]) for line in lines if len(line.split()) > 2) if nginx else None
     audible = sink.audible_bytes / BYTE_RATE
     sink.close()
-    return {"ttfa": ttfa, "rss": stats[0], "cpu": stats[1], "fetched": fetched, "audible": audible}
+    return {"ttfa": ttfa, "rss": stats[0], "cpu": stats[1], "rss_now": stats[2], "fetched": fetched, "audible": audible,
+            "requests": len(lines), "hops": sum(1 for line in lines if line.startswith("/hop"))}
 
 
 def gaps_run(player, url, speed, seconds=20, loops=2):
@@ -403,7 +444,7 @@ def queue_rss_run(player, path, entries=1000, play_for=10):
     end = (sink.first_audio or time.monotonic()) + play_for
     while time.monotonic() < end and process.poll() is None:
         time.sleep(0.05)
-    stats = proc_stats(process.pid) if process.poll() is None else (None, None)
+    stats = proc_stats(process.pid) if process.poll() is None else (None, None, None)
     process.send_signal(signal.SIGINT)
     _wait_or_kill(process)
     sink.close()
@@ -602,6 +643,9 @@ def main():
     wav(os.path.join(media, "two-hours.wav"), 7200, 2)
     wav(os.path.join(media, "join-a.wav"), 5, 3)
     wav(os.path.join(media, "join-b.wav"), 5, 4)
+    log("generating a 2-hour MP3 and a 10-minute M4A (ffmpeg)")
+    podcast_mp3(os.path.join(media, "two-hours.mp3"), 7200)
+    podcast_m4a(os.path.join(media, "ten-minutes.m4a"), 600)
     nginx = Nginx(media)
     players = ["alicia-player", "mpv"]
     rows = []
@@ -692,6 +736,28 @@ def main():
                 lambda p: run(p, two_hours, play_for=10, nginx=nginx))
         compare("Bytes fetched, 10 s played from 80 % of 2 h", "fetched", "MiB", 1 / 2**20, 2,
                 lambda p: run(p, two_hours, start="5760", play_for=10, nginx=nginx))
+        compare("Peak RSS, 10-minute AAC (M4A, 96 kb/s), 10 s played (HTTP; the ratio is to the 10-minute WAV's)",
+                "rss", "MiB", 1 / 1024, 1, lambda p: run(p, nginx.url("ten-minutes.m4a"), play_for=10, nginx=nginx),
+                only=["alicia-player"], against="Peak RSS, 10-minute WAV, 10 s played (HTTP)")
+        wav_now = "RSS while playing (at 10 s), 10-minute WAV (HTTP)"
+        compare(wav_now, "rss_now", "MiB", 1 / 1024, 1,
+                lambda p: run(p, nginx.url("ten-minutes.wav"), play_for=10, nginx=nginx), only=["alicia-player"])
+        compare("RSS while playing (at 10 s), 10-minute AAC (M4A, 96 kb/s) (HTTP; the ratio is to the WAV's, a row up)",
+                "rss_now", "MiB", 1 / 1024, 1, lambda p: run(p, nginx.url("ten-minutes.m4a"), play_for=10, nginx=nginx),
+                only=["alicia-player"], against=wav_now)
+        # A resume reaches the engine as a start position: --start 90 % is the same path.
+        mp3_redirected = nginx.redirect_url("two-hours.mp3")
+        compare("Time to first audio, MP3 (2 h, 32 kb/s) from 90 % through a 302 → 302 chain", "ttfa", "ms", 1000, 0,
+                lambda p: run(p, mp3_redirected, start="6480", nginx=nginx))
+        hops = {}
+
+        def redirected(player):
+            result = run(player, mp3_redirected, start="6480", play_for=10, nginx=nginx)
+            hops.setdefault(player, []).append((result["requests"], result["hops"]))
+            return result
+
+        compare("Bytes fetched, MP3 (2 h, 32 kb/s) from 90 % through a 302 → 302 chain, 10 s played", "fetched", "MiB",
+                1 / 2**20, 2, redirected)
         ten_minutes = os.path.join(media, "ten-minutes.wav")
         compare("Download throughput, 10-minute WAV on loopback (the mpv column is `curl -o`)", "throughput", "MiB/s",
                 1 / 2**20, 0, lambda p: download_run(p, nginx.url("ten-minutes.wav"), os.path.getsize(ten_minutes)),
@@ -759,6 +825,11 @@ def main():
         "the two files' samples in order, nothing dropped or repeated), by run: "
         + "; ".join(f"{player} {where}: {', '.join('yes' if ok else 'no' for ok in runs)}"
                     for (player, where), runs in sorted(exact.items())) + ".",
+        "",
+        "MP3 through redirects: a 2-hour, 32 kb/s MP3 (28.8 MB; ffmpeg's Info frame with its table of",
+        "contents) behind `/hop1/` → 302 `/hop2/` → 302 `/media/`, started at 1:48:00 (90 %), as a resume",
+        "starts it. Requests (of them, through the hops), by run: "
+        + "; ".join(f"{player}: {', '.join(f'{r} ({h})' for r, h in runs)}" for player, runs in sorted(hops.items())) + ".",
         "",
     ])
     if not args.only:

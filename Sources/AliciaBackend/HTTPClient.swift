@@ -1,4 +1,3 @@
-internal import CCurl
 internal import AliciaCurl
 
 /// A response of the backend's API.
@@ -7,8 +6,7 @@ struct HTTPResponse: Sendable {
     var body: [UInt8]
 }
 
-/// Blocking requests over the same libcurl stack (and the same timeouts and
-/// connection handling) as the audio fetcher, on the caller's thread. One
+/// Blocking requests over the same libcurl stack (and the same `HTTPPolicy`) as the audio fetcher, on the caller's thread. One
 /// connection, reused between requests.
 final class HTTPClient {
     private let easy: CurlEasy
@@ -27,31 +25,26 @@ final class HTTPClient {
             throw .network(endpoint: hostAndPort, reason: error.message)
         }
         self.hostAndPort = hostAndPort
-        easy.set(CURLOPT_NOSIGNAL, 1)
-        easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        easy.set(CURLOPT_FOLLOWLOCATION, 1)
-        easy.set(CURLOPT_MAXREDIRS, 10)
-        easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        easy.set(CURLOPT_CONNECTTIMEOUT_MS, 10_000)
-        easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
-        easy.set(CURLOPT_LOW_SPEED_TIME, 30)
-        easy.set(CURLOPT_TCP_KEEPALIVE, 1)
-        easy.set(CURLOPT_USERAGENT, "alicia-player")
+        easy.apply(Self.httpPolicy)
     }
+
+    /// The program's HTTP policy as it stands: http and https only, and a reply (the chat's event
+    /// stream included) may be silent for 30 s before it is dropped.
+    static let httpPolicy = HTTPPolicy()
 
     /// GET (or POST when `body` is given) `url`; `endpoint` names it in errors.
     func request(_ url: String, endpoint: String, bearer: String?, jsonBody: [UInt8]? = nil,
                  onChunk: ((UnsafeRawBufferPointer) -> Bool)? = nil) throws(BackendError) -> HTTPResponse {
         var body: [UInt8] = []
         var tooLarge = false
-        easy.set(CURLOPT_URL, url)
+        easy.setURL(url)
         easy.setBearer(bearer)
         if let jsonBody {
             easy.setHeaders(["Content-Type: application/json", "Accept: text/event-stream, application/json"])
             easy.setPostBody(jsonBody)
         } else {
             easy.setHeaders(["Accept: application/json"])
-            easy.set(CURLOPT_HTTPGET, 1)
+            easy.setGet()
         }
         easy.onBody { [easy] bytes in
             if let onChunk, easy.responseCode < 300 {

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import CCurl
 internal import AliciaCurl
 internal import AliciaJSON
 import AliciaLocks
@@ -78,21 +77,22 @@ package final class MediaDownloader {
         } catch {
             throw .cache("cannot start libcurl: \(error.message)")
         }
-        easy.set(CURLOPT_NOSIGNAL, 1)
-        easy.set(CURLOPT_PROTOCOLS_STR, "http,https,file")
-        easy.set(CURLOPT_FOLLOWLOCATION, 1)
-        easy.set(CURLOPT_MAXREDIRS, 10)
-        easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        easy.set(CURLOPT_CONNECTTIMEOUT_MS, 10_000)
-        easy.set(CURLOPT_LOW_SPEED_LIMIT, 1000)
-        easy.set(CURLOPT_LOW_SPEED_TIME, 20)
-        easy.set(CURLOPT_TCP_KEEPALIVE, 1)
-        easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
-        easy.set(CURLOPT_USERAGENT, "alicia-player")
+        easy.apply(Self.httpPolicy)
         // 512 KiB reads from the socket instead of 16 KiB (libcurl's default). The body still
         // reaches the write callback in pieces of at most 16 KiB: `Transfer` gathers them.
-        easy.set(CURLOPT_BUFFERSIZE, 512 * 1024)
+        easy.setReceiveBuffer(bytes: 512 * 1024)
     }
+
+    /// The program's HTTP policy as a download uses it: `file://` too, HTTP/1.1, and a link slower
+    /// than 1 kB/s for 20 s is dropped and resumed (a download has no listener waiting on a byte).
+    static let httpPolicy: HTTPPolicy = {
+        var http = HTTPPolicy()
+        http.allowsFiles = true
+        http.http11Only = true
+        http.stallBytesPerSecond = 1000
+        http.stallSeconds = 20
+        return http
+    }()
 
     /// Downloads `request` into `cache`. `shouldStop` is asked about once a second and with every
     /// piece (a signal: the `.part` stays); `waiting` is told when another instance holds the file;
@@ -122,11 +122,7 @@ package final class MediaDownloader {
         let resumedFrom = transfer.position
         easy.abortWhen(shouldStop)
         defer { easy.abortWhen(nil) }
-        if let rate = request.rateLimit {
-            alicia_easy_setopt_off(easy.handle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(rate))
-        } else {
-            alicia_easy_setopt_off(easy.handle, CURLOPT_MAX_RECV_SPEED_LARGE, 0)
-        }
+        easy.limitReceiveRate(request.rateLimit)
         var failures = 0
         while !transfer.isComplete {
             if shouldStop() { throw .interrupted(kept: transfer.position) }
@@ -155,14 +151,14 @@ package final class MediaDownloader {
     /// One request, from `transfer.position` on.
     private func run(_ transfer: Transfer, warn: @escaping (String) -> Void, progress: @escaping (DownloadProgress) -> Void) -> MediaDownloaderAttempt {
         let request = transfer.request
-        easy.set(CURLOPT_URL, request.url)
-        easy.set(CURLOPT_HTTPGET, 1)
+        easy.setURL(request.url)
+        easy.setGet()
         var headers: [String] = []
         if transfer.position > 0 {
             easy.setRange(start: transfer.position, end: nil)
             if let validator = transfer.info.ifRange { headers.append("If-Range: " + validator) }
         } else {
-            easy.set(CURLOPT_RANGE, nil as String?)
+            easy.clearRange()
         }
         easy.setHeaders(headers)
         var decided = false
@@ -204,7 +200,7 @@ package final class MediaDownloader {
             if failure == nil { return stop }
         }
         if let failure {
-            if failure.code == CurlError.writeError || failure.code == Int(CURLE_ABORTED_BY_CALLBACK.rawValue) {
+            if failure.code == CurlError.writeError || failure.code == CurlError.abortedByCallback {
                 return .failed(.interrupted(kept: transfer.position))
             }
             return .failed(.network(url: request.display, reason: Self.describe(failure), kept: transfer.position))

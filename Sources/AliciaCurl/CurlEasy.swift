@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-package import CCurl
+internal import CCurl
 import AliciaLocks
 
 /// Owns one libcurl easy handle. Used by one thread at a time (the fetch thread).
@@ -10,7 +10,7 @@ package final class CurlEasy {
     /// `CurlEasy.pauseTransfer` to pause, anything else to abort.
     package typealias BodyHandler = (UnsafeRawBufferPointer) -> Int
 
-    package let handle: UnsafeMutableRawPointer
+    let handle: UnsafeMutableRawPointer
     private var onBody: BodyHandler?
     /// Asked about once a second and on every chunk while a transfer runs; true ends it.
     private var shouldAbort: (() -> Bool)?
@@ -30,7 +30,6 @@ package final class CurlEasy {
             throw CurlError(code: Int(CURLE_OUT_OF_MEMORY.rawValue), detail: "curl_easy_init failed")
         }
         self.handle = handle
-        if let caFile = Self.caFile.withLock({ $0 }) { set(CURLOPT_CAINFO, caFile) }
         errorBuffer.initialize(to: 0)
         alicia_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)
         alicia_easy_setopt_ptr(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())
@@ -62,11 +61,63 @@ package final class CurlEasy {
         }
     }
 
-    package func set(_ option: CURLoption, _ value: Int) {
+    /// Sets every option `policy` names, and the ones no user of ours ever wants otherwise: no
+    /// signals (libcurl's DNS timeouts would use SIGALRM across threads; SIGPIPE is ignored by
+    /// `CurlGlobal`) and no `.netrc` (it would send a password to whatever host a link names).
+    package func apply(_ policy: HTTPPolicy) {
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_NETRC, Int(CURL_NETRC_IGNORED.rawValue))
+        set(CURLOPT_PROTOCOLS_STR, policy.protocols)
+        set(CURLOPT_FOLLOWLOCATION, 1)
+        set(CURLOPT_MAXREDIRS, policy.maximumRedirects)
+        set(CURLOPT_REDIR_PROTOCOLS_STR, HTTPPolicy.redirectProtocols)
+        set(CURLOPT_CONNECTTIMEOUT_MS, policy.connectTimeoutMilliseconds)
+        set(CURLOPT_LOW_SPEED_LIMIT, policy.stallBytesPerSecond)
+        set(CURLOPT_LOW_SPEED_TIME, max(1, policy.stallSeconds))
+        set(CURLOPT_TCP_KEEPALIVE, 1)
+        set(CURLOPT_TCP_KEEPIDLE, policy.keepAliveIdle)
+        set(CURLOPT_TCP_KEEPINTVL, policy.keepAliveInterval)
+        set(CURLOPT_HTTP_VERSION, Int(policy.http11Only ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_NONE))
+        if let caFile = policy.caFile ?? Self.caFile.withLock({ $0 }) { set(CURLOPT_CAINFO, caFile) }
+        set(CURLOPT_USERAGENT, policy.userAgent)
+    }
+
+    /// The URL of the next request. Wraps `CURLOPT_URL`.
+    package func setURL(_ url: String) { set(CURLOPT_URL, url) }
+
+    /// Makes the next request a GET (after a POST on the same handle). Wraps `CURLOPT_HTTPGET`.
+    package func setGet() { set(CURLOPT_HTTPGET, 1) }
+
+    /// Asks for the whole resource again (no `Range`). Wraps `CURLOPT_RANGE`.
+    package func clearRange() { set(CURLOPT_RANGE, nil as String?) }
+
+    /// At most `bytesPerSecond` (nil: no limit). Wraps `CURLOPT_MAX_RECV_SPEED_LARGE`.
+    package func limitReceiveRate(_ bytesPerSecond: Int64?) {
+        alicia_easy_setopt_off(handle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(bytesPerSecond ?? 0))
+    }
+
+    /// The size of libcurl's receive buffer (its default is 16 KiB). Wraps `CURLOPT_BUFFERSIZE`.
+    package func setReceiveBuffer(bytes: Int) { set(CURLOPT_BUFFERSIZE, bytes) }
+
+    /// Where the last request ended after following its redirects. Wraps `CURLINFO_EFFECTIVE_URL`.
+    package var effectiveURL: String? {
+        var url: UnsafeMutablePointer<CChar>?
+        guard alicia_easy_getinfo_str(handle, CURLINFO_EFFECTIVE_URL, &url) == CURLE_OK, let url else { return nil }
+        return String(cString: url)
+    }
+
+    /// Redirects the last request followed. Wraps `CURLINFO_REDIRECT_COUNT`.
+    package var redirectCount: Int {
+        var count = 0
+        alicia_easy_getinfo_long(handle, CURLINFO_REDIRECT_COUNT, &count)
+        return count
+    }
+
+    func set(_ option: CURLoption, _ value: Int) {
         alicia_easy_setopt_long(handle, option, value)
     }
 
-    package func set(_ option: CURLoption, _ value: String?) {
+    func set(_ option: CURLoption, _ value: String?) {
         // libcurl copies string options (since 7.17), so a temporary C string is enough.
         if let value {
             value.withCString { _ = alicia_easy_setopt_str(handle, option, $0) }

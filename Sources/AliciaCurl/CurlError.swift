@@ -24,6 +24,7 @@ package struct CurlError: Error, Sendable, Equatable {
     package static let fileCouldNotRead = Int(CURLE_FILE_COULDNT_READ_FILE.rawValue)
     package static let http2 = Int(CURLE_HTTP2.rawValue)
     package static let http2Stream = Int(CURLE_HTTP2_STREAM.rawValue)
+    package static let abortedByCallback = Int(CURLE_ABORTED_BY_CALLBACK.rawValue)
 
     package init(code: Int, detail: String?) {
         self.code = code

@@ -8,6 +8,12 @@ import AliciaLocks
 /// - `/norange/NAME`: `max_ranges 0`, a server that ignores Range and answers 200 with the whole file.
 /// - `/slow/NAME`: `limit_rate` (``slowRate``, e.g. "256k" bytes per second).
 /// - `/redirect/NAME`: a 302 to `/media/NAME`.
+/// - `/hop1/NAME`: a 302 to `/hop2/NAME` (query kept), a 302 to `/cdn/NAME` (query dropped), as a
+///   podcast's tracking prefixes redirect to its host; after ``expireRedirectTarget()``, `/cdn/`
+///   answers 410 and `/hop2/` sends to `/cdn2/` instead (a signed URL that expired).
+/// - `/away/NAME`: a 302 to `http://localhost:PORT/media/NAME` with the query kept: another host
+///   (by name) for the same server, which must see neither an `Authorization` header nor more
+///   than the redirect passed on.
 /// - `/status/CODE…` for 401, 403, 404, 410, 500, 502, 503: that status, whatever follows the code.
 ///
 /// With `tls`, the same locations are also served over HTTPS on ``tlsPort``, with a self-signed
@@ -27,13 +33,20 @@ public final class NginxServer: Sendable {
         public let bytesSent: Int
         /// The request's Range header, nil if it had none.
         public let range: String?
+        /// The Host the client asked for (`127.0.0.1:PORT`, `localhost:PORT`).
+        public let host: String
+        /// The request carried an `Authorization` header (its value is not logged).
+        public let authorization: Bool
 
-        public init(method: String, uri: String, status: Int, bytesSent: Int, range: String?) {
+        public init(method: String, uri: String, status: Int, bytesSent: Int, range: String?,
+                    host: String = "", authorization: Bool = false) {
             self.method = method
             self.uri = uri
             self.status = status
             self.bytesSent = bytesSent
             self.range = range
+            self.host = host
+            self.authorization = authorization
         }
 
         public var description: String {
@@ -171,6 +184,23 @@ public final class NginxServer: Sendable {
         return Int(line.dropFirst("Active connections:".count).trimmingCharacters(in: .whitespaces))
     }
 
+    /// Takes `name` out of the fixture directory: every location answers 404 for it from now on.
+    public func remove(_ name: String) throws {
+        do {
+            try FileManager.default.removeItem(atPath: fixturesDirectory + "/" + name)
+        } catch {
+            throw HarnessError("cannot remove fixture \(name): \(error)")
+        }
+    }
+
+    /// Makes the end of the `/hop1/` chain go away: `/cdn/` answers 410 from now on, and the
+    /// chain ends at `/cdn2/` instead.
+    public func expireRedirectTarget() throws {
+        guard FileManager.default.createFile(atPath: fixturesDirectory + "/.expired", contents: Data()) else {
+            throw HarnessError("cannot write \(fixturesDirectory)/.expired")
+        }
+    }
+
     /// Starts nginx again after `stop()`, on the same port with the same files: a server that went
     /// away and came back.
     public func restart() throws {
@@ -215,7 +245,7 @@ public final class NginxServer: Sendable {
 
     private static func parse(_ line: Substring) -> Entry? {
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-        guard fields.count == 5, let status = Int(fields[2]), let bytes = Int(fields[3]) else {
+        guard fields.count >= 5, let status = Int(fields[2]), let bytes = Int(fields[3]) else {
             return nil
         }
         var range = String(fields[4])
@@ -227,7 +257,9 @@ public final class NginxServer: Sendable {
             uri: String(fields[1]),
             status: status,
             bytesSent: bytes,
-            range: range == "-" || range.isEmpty ? nil : range
+            range: range == "-" || range.isEmpty ? nil : range,
+            host: fields.count > 5 ? String(fields[5]) : "",
+            authorization: fields.count > 6 && fields[6] == "present"
         )
     }
 
@@ -251,7 +283,8 @@ public final class NginxServer: Sendable {
             error_log \(directory)/logs/error.log warn;
             events { worker_connections 256; }
             http {
-                log_format alicia '$request_method\t$request_uri\t$status\t$body_bytes_sent\t"$http_range"';
+                map $http_authorization $alicia_auth { "" "-"; default "present"; }
+                log_format alicia '$request_method\t$request_uri\t$status\t$body_bytes_sent\t"$http_range"\t$http_host\t$alicia_auth';
                 # No buffer= and no gzip: each entry is written as its request ends.
                 access_log \(directory)/logs/access.log alicia;
                 client_body_temp_path \(directory)/tmp/client_body;
@@ -262,6 +295,8 @@ public final class NginxServer: Sendable {
                 types {
                     audio/wav wav;
                     audio/mpeg mp3;
+                    audio/mp4 m4a m4b mp4;
+                    audio/aac aac;
                     audio/flac flac;
                     audio/ogg ogg opus;
                     text/plain txt;
@@ -278,6 +313,17 @@ public final class NginxServer: Sendable {
                     location /norange/ { alias \(directory)/files/; max_ranges 0; }
                     location /slow/ { alias \(directory)/files/; limit_rate \(slowRate); }
                     location /redirect/ { rewrite ^/redirect/(.*)$ /media/$1 redirect; }
+                    location /hop1/ { rewrite ^/hop1/(.*)$ /hop2/$1 redirect; }
+                    location /hop2/ {
+                        if (-f \(directory)/files/.expired) { rewrite ^/hop2/(.*)$ /cdn2/$1? redirect; }
+                        rewrite ^/hop2/(.*)$ /cdn/$1? redirect;
+                    }
+                    location /cdn/ {
+                        if (-f \(directory)/files/.expired) { return 410; }
+                        alias \(directory)/files/;
+                    }
+                    location /cdn2/ { alias \(directory)/files/; }
+                    location /away/ { rewrite ^/away/(.*)$ http://localhost:\(port)/media/$1 redirect; }
             \(statusLocations)
                 }
             }

@@ -1,4 +1,5 @@
-/// Opens bytes in memory as the player opens a file (libsndfile over the virtual I/O) and decodes
+/// Opens bytes in memory as the player opens a file (`DecoderOpener`: the MP3 frame walk and its
+/// ID3v2 tags, libsndfile over the virtual I/O and a WAV's cue chunks, FFmpeg) and decodes
 /// them as its feeder does, chunk by chunk: for the fuzz target `audio-header`
 /// (Sources/AliciaFuzzTargets) and for tests of hostile headers (truncated, lying sizes, huge chunk
 /// lengths, no channels). Never blocks: the bytes are all there.
@@ -16,14 +17,17 @@ package enum DecoderProbe {
     /// what the header claims and reads one chunk more, as a listener's seek would.
     package static func decode(_ bytes: [UInt8], maximumFrames: Int64 = 1 << 20) -> Outcome {
         var outcome = Outcome()
-        let decoder: SndFile
+        let decoder: any AudioDecoder
+        let format: AudioFormat
         do {
-            decoder = try SndFile(source: Bytes(bytes))
+            // A URL with no file beside it; no cover art written.
+            let opened = try DecoderOpener.open(Bytes(bytes), metadata: DecoderOpener.Metadata(location: memory, coverArt: nil))
+            decoder = opened.decoder
+            format = opened.format
         } catch {
-            outcome.failure = error.message
+            outcome.failure = "\(error)"
             return outcome
         }
-        let format = decoder.format
         outcome.format = format
         outcome.isTruncated = decoder.isTruncated
         // The feeder's buffer: one chunk of frames in the decoder's own layout.
@@ -32,7 +36,7 @@ package enum DecoderProbe {
         defer { buffer.deallocate() }
         while outcome.framesDecoded < maximumFrames {
             let got = decoder.read(into: buffer, frames: chunk)
-            precondition((0...chunk).contains(got), "SndFile.read returned \(got) frames for \(chunk) asked")
+            precondition((0...chunk).contains(got), "read returned \(got) frames for \(chunk) asked")
             outcome.framesDecoded += Int64(got)
             if got < chunk { break }
         }
@@ -41,6 +45,10 @@ package enum DecoderProbe {
         }
         return outcome
     }
+
+    private static let memory: MediaLocation = {
+        do { return try MediaLocation("http://memory.invalid/input") } catch { preconditionFailure("MediaLocation of a fixed URL: \(error)") }
+    }()
 
     /// The bytes as a source whose reads never wait.
     private final class Bytes: ByteSource {

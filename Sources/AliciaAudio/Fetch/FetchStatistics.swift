@@ -4,6 +4,9 @@ public struct FetchStatistics: Sendable, Equatable {
     public var bytesReceived: Int64 = 0
     /// Requests sent.
     public var requests = 0
+    /// Redirects followed: the chain is walked for the first request, then only again when the URL
+    /// it ended at fails.
+    public var redirects = 0
     /// The server ignored a Range request (answered 200).
     public var rangeIgnored = false
 

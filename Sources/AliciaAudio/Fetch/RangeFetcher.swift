@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import CCurl
 internal import AliciaCurl
 import AliciaLocks
 
@@ -88,6 +87,12 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     private var identity: Identity?
     private let policy: NetworkPolicy
     private var random = SystemRandomNumberGenerator()
+    /// Where requests go: the item's own URL until an answer is taken, then where its redirects
+    /// ended (libcurl's effective URL), so that later ranges skip the chain.
+    private var requestURL: String
+    /// The chain was walked again because the URL it had ended at failed; a failure right after
+    /// that is the item's.
+    private var rewalked = false
 
     /// Called on the reader's thread when it runs dry while playing (true) and when enough is
     /// buffered again (false): the player corks and uncorks around it.
@@ -97,6 +102,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
          userAgent: String = "alicia-player") throws(PlaybackError) {
         self.location = location
         policy = network
+        requestURL = location.url
         var window = StreamWindow(readAhead: readAhead)
         if let path = location.filePath {
             var info = stat()
@@ -120,24 +126,22 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     }
 
     private func configure(userAgent: String) {
-        easy.set(CURLOPT_URL, location.url)
-        easy.set(CURLOPT_NOSIGNAL, 1)
-        easy.set(CURLOPT_PROTOCOLS_STR, "http,https,file")
-        easy.set(CURLOPT_FOLLOWLOCATION, 1)
-        easy.set(CURLOPT_MAXREDIRS, 10)
-        easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        easy.set(CURLOPT_CONNECTTIMEOUT_MS, 10_000)
-        // No byte for the stall timeout: dropped and asked again (paused transfers are exempt).
-        easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
-        easy.set(CURLOPT_LOW_SPEED_TIME, max(1, Int(policy.stallTimeout.rounded())))
-        if let caFile = policy.caFile { easy.set(CURLOPT_CAINFO, caFile) }
-        easy.set(CURLOPT_TCP_KEEPALIVE, 1)
-        easy.set(CURLOPT_TCP_KEEPIDLE, 30)
-        easy.set(CURLOPT_TCP_KEEPINTVL, 15)
-        // HTTP/1.1: a pause is real TCP back-pressure (HTTP/2 keeps buffering in curl).
-        easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
-        easy.set(CURLOPT_USERAGENT, userAgent)
+        easy.apply(Self.httpPolicy(policy, userAgent: userAgent))
         easy.onBody { [unowned self] bytes in self.receive(bytes) }
+    }
+
+    /// The program's HTTP policy as the fetcher uses it: `file://` too; HTTP/1.1, so that a pause
+    /// is real TCP back-pressure (HTTP/2 keeps buffering in curl); no byte for the stall timeout
+    /// drops the transfer, which is asked again from the next missing byte.
+    static func httpPolicy(_ network: NetworkPolicy, userAgent: String = "alicia-player") -> HTTPPolicy {
+        var http = HTTPPolicy()
+        http.allowsFiles = true
+        http.http11Only = true
+        http.stallBytesPerSecond = 1
+        http.stallSeconds = max(1, Int(network.stallTimeout.rounded()))
+        http.caFile = network.caFile
+        http.userAgent = userAgent
+        return http
     }
 
     /// Starts the fetch thread.
@@ -383,6 +387,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         retryAt = nil
         transfer = Transfer(request: request, offset: request.start)
         easy.resetErrorDetail()
+        easy.setURL(requestURL)
         easy.setRange(start: request.start, end: request.end)
         // Never splice two files: a later range is taken only from the same file as the first
         // answer (the date form first: aiohttp, Alicia's server, ignores an ETag in If-Range).
@@ -468,6 +473,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
             }
             guard sameFile(total: range.total, ranges: true) else { return .noBody }
             resolveSize(range.total)
+            rememberWhereRedirectsEnded()
             return .body(first)
         case 200 where identity?.ranges == true:
             // Ranges were honoured before: a whole answer now means If-Range found another file.
@@ -479,6 +485,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
             let total = easy.contentLength
             guard sameFile(total: total, ranges: false) else { return .noBody }
             shared.withLock { $0.statistics.rangeIgnored = true }
+            rememberWhereRedirectsEnded()
             if request.start > 0 {
                 Log.warning(.fetch, "\(location.display) ignored Range; reading from byte 0 to reach \(request.start)")
             }
@@ -490,10 +497,34 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
             return .noBody
         case 429, 500...599:
             return .retry(status)
+        case _ where Self.goneStatuses.contains(status) && requestURL != location.url && !rewalked:
+            // Where the chain ended has gone (a signed URL expired, a CDN dropped the file): the
+            // item's own URL is asked again, and its chain may end somewhere new.
+            Log.info(.fetch, "HTTP \(status) from where \(location.display) redirected to; following its redirects again")
+            requestURL = location.url
+            rewalked = true
+            return .noBody
         default:
             fail(.httpStatus(status, url: location.display))
             return .noBody
         }
+    }
+
+    /// What a remembered end of the redirect chain answers once it has gone: not authorised
+    /// (an expired signed URL is 403, some stores say 400 or 401), not found, gone.
+    static let goneStatuses: Set<Int> = [400, 401, 403, 404, 410]
+
+    /// Keeps libcurl's effective URL of an answer that followed redirects, for the requests after
+    /// it. The token in the item's URL goes nowhere it did not: the effective URL is the last
+    /// `Location` as the server wrote it, and the fetcher sends no credentials of its own.
+    private func rememberWhereRedirectsEnded() {
+        rewalked = false
+        let hops = easy.redirectCount
+        guard hops > 0, let effective = easy.effectiveURL else { return }
+        shared.withLock { $0.statistics.redirects += hops }
+        guard effective != requestURL else { return }
+        requestURL = effective
+        Log.info(.fetch, "\(location.display) ends at \(RedactedURL.redact(effective)) after \(hops) redirects: later ranges go there")
     }
 
     /// Records what the first answer said the file is, and checks every later one against it: a

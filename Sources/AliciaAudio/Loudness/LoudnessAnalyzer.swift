@@ -2,7 +2,7 @@ import AliciaLocks
 /// Measures whole items ahead of playing them, on a thread of its own (`alicia-loudness`): local
 /// files, and every item of a player told to measure first (voice notes, which are too short for a
 /// running estimate to settle). Each measurement reads the item through its own Range fetcher and
-/// libsndfile decoder, so the playing one is never disturbed. Results go to `deliver`.
+/// decoder (the one `DecoderOpener` picks, as for playing), so the playing one is never disturbed. Results go to `deliver`.
 final class LoudnessAnalyzer: @unchecked Sendable {
     // @unchecked: `state` is lock-guarded; `thread` is written once in `init` and joined once in
     // `shutdown`.
@@ -74,7 +74,7 @@ final class LoudnessAnalyzer: @unchecked Sendable {
             s.reading = fetcher
             return s.shutdown
         }
-        guard !stop, let file = try? SndFile(source: fetcher) else { return nil }
+        guard !stop, let file = try? DecoderOpener.open(fetcher).decoder else { return nil }
         let format = file.format
         guard let meter = LoudnessMeter(channels: format.channels, sampleRate: format.sampleRate) else { return nil }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.blockFrames * format.bytesPerFrame, alignment: 16)
@@ -84,7 +84,7 @@ final class LoudnessAnalyzer: @unchecked Sendable {
             guard frames > 0 else { break }
             meter.add(buffer, frames: frames, type: format.sampleType)
         }
-        if file.interrupted || file.failed { return nil }
+        if file.interrupted || fetcher.failure != nil { return nil }
         return meter.figures
     }
 }

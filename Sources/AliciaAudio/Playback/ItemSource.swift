@@ -1,7 +1,8 @@
 import AliciaLocks
 
 /// One queue entry being fetched and decoded: a Range fetcher (started at once, so that a
-/// prefetched entry fills its buffer while another plays) and, once opened, a libsndfile decoder.
+/// prefetched entry fills its buffer while another plays) and, once opened, a decoder behind the
+/// `AudioDecoder` seam (libmpg123 for MP3, libsndfile, FFmpeg for AAC: `DecoderOpener` picks).
 ///
 /// An entry may be several files heard as one (a synthesis read aloud in chunks): its *parts*, one
 /// after another, with one length and one position. Only the part being read has a fetcher and a
@@ -25,7 +26,9 @@ final class ItemSource {
     private let reading: Locked<Reading>
 
     // Feeder thread only.
-    private var decoder: SndFile?
+    private var decoder: (any AudioDecoder)?
+    /// How the part being read opened, so that a reopen takes the same decoder without probing.
+    private var decoderKind: DecoderOpener.Kind?
     /// The part being read, and the fetcher already started for the one after it.
     private var part = 0
     private var nextFetcher: RangeFetcher?
@@ -37,6 +40,8 @@ final class ItemSource {
     private(set) var byteRate: Double = 0
     /// The decoder has just opened: it stands at frame 0 without a seek.
     private var fresh = false
+    /// A read was cut short and the decoder kept: it must be positioned before it is read.
+    private var needsPosition = false
     private var readAhead = 0
 
     private let network: NetworkPolicy
@@ -106,14 +111,14 @@ final class ItemSource {
     /// of several parts reads every part's header first, for its length.
     func open(readAheadSeconds: Double, readAheadMaximumBytes: Int, downstreamSeconds: Double) -> Opened {
         if let format, decoder != nil { return .opened(format) }
-        let first: SndFile
-        do {
-            first = try SndFile(source: fetcher)
-        } catch {
-            if error.code == SndfileError.interrupted { return .interrupted }
-            return .failed(fetcher.failure ?? .cannotDecode(url: item.location.display, reason: error.message))
+        let opened: DecoderOpener.Opened
+        switch openDecoder(fetcher, part: 0, metadata: DecoderOpener.Metadata(location: item.location, coverArt: .standard)) {
+        case .opened(let made): opened = made
+        case .stopped(let outcome): return outcome
         }
-        var format = first.format
+        let first = opened.decoder
+        decoderKind = opened.kind
+        var format = opened.format
         if parts.count > 1 {
             switch lengths(after: first.format) {
             case .frames(let frames):
@@ -124,6 +129,7 @@ final class ItemSource {
             }
         }
         decoder = first
+        needsPosition = false
         self.format = format
         fresh = true
         byteRate = sourceByteRate(first.format)
@@ -135,8 +141,31 @@ final class ItemSource {
         fetcher.setRefill(bytes: refillBytes, byteRate: byteRate)
         if !fetcher.location.isFile { fetcher.armStartGate() }
         Log.info(.decode, "\(item.location.display): \(format.description), \(format.sampleRate) Hz, \(format.channels) ch, read-ahead \(readAhead) bytes"
-            + (parts.count > 1 ? ", \(parts.count) parts" : ""))
+            + (parts.count > 1 ? ", \(parts.count) parts" : "") + (format.chapters.isEmpty ? "" : ", \(format.chapters.count) chapters"))
         return .opened(format)
+    }
+
+    /// What opening a part's decoder found.
+    private enum PartOpen {
+        case opened(DecoderOpener.Opened)
+        /// Interrupted, or failed: what `open` says.
+        case stopped(Opened)
+    }
+
+    /// Opens a decoder on `source` (part `part`), as `kind` when that is known.
+    private func openDecoder(_ source: RangeFetcher, part: Int, as kind: DecoderOpener.Kind? = nil,
+                             metadata: DecoderOpener.Metadata? = nil) -> PartOpen {
+        do {
+            return .opened(try DecoderOpener.open(source, as: kind, metadata: metadata))
+        } catch {
+            let reason: String
+            switch error {
+            case .interrupted: return .stopped(.interrupted)
+            case .sourceFailed: reason = "the source failed"
+            case .unreadable(let words): reason = words
+            }
+            return .stopped(.failed(source.failure ?? .cannotDecode(url: parts[part].display, reason: reason)))
+        }
     }
 
     /// The frames of every part (-1 where a header gives none), the first one's from `first`;
@@ -168,17 +197,16 @@ final class ItemSource {
                 fetcher.close()
             }
             if interrupted { return .stopped(.interrupted) }
-            do {
-                let header = try SndFile(source: fetcher)
-                let format = header.format
+            switch openDecoder(fetcher, part: index) {
+            case .opened(let header):
+                let format = header.decoder.format
                 guard format.sampleRate == first.sampleRate, format.channels == first.channels, format.sampleType == first.sampleType else {
                     return .stopped(.failed(.cannotDecode(url: location.display,
                         reason: "part \(index + 1) of \(item.title) is \(format.sampleRate) Hz, \(format.channels) ch, not like the first")))
                 }
                 frames.append(format.frames ?? -1)
-            } catch {
-                if error.code == SndfileError.interrupted { return .stopped(.interrupted) }
-                return .stopped(.failed(fetcher.failure ?? .cannotDecode(url: location.display, reason: error.message)))
+            case .stopped(let outcome):
+                return .stopped(outcome)
             }
         }
         return .frames(frames)
@@ -207,7 +235,7 @@ final class ItemSource {
     var interrupted: Bool { (decoder?.interrupted ?? false) || reading.withLock { $0.interrupted } }
     /// The header promised more than the file held.
     var isTruncated: Bool { decoder?.isTruncated ?? false }
-    var hasDecoder: Bool { decoder != nil }
+    var hasDecoder: Bool { decoder != nil && !needsPosition }
 
     /// Where the part being read starts, in the entry's frames.
     private func start(ofPart index: Int) -> Int64 {
@@ -256,15 +284,16 @@ final class ItemSource {
             made.start()
         }
         switchFetcher(to: made)
-        decoder = nil
+        (decoder, decoderKind, needsPosition) = (nil, nil, false)
         decodedInPart = 0
-        do {
-            decoder = try SndFile(source: made)
+        switch openDecoder(made, part: part) {
+        case .opened(let opened):
+            (decoder, decoderKind) = (opened.decoder, opened.kind)
             return true
-        } catch {
-            if error.code != SndfileError.interrupted {
-                partFailure = made.failure ?? .cannotDecode(url: parts[part].display, reason: error.message)
-            }
+        case .stopped(.failed(let error)):
+            partFailure = error
+            return false
+        case .stopped:
             return false
         }
     }
@@ -295,35 +324,42 @@ final class ItemSource {
             made.start()
             part = target.part
             switchFetcher(to: made)
-            decoder = nil
+            (decoder, decoderKind, needsPosition) = (nil, nil, false)
             fresh = false
         }
         decodedInPart = target.offset
         // A seek on a slow link starts with as much in hand as a start.
         if refillBytes > 0 && !fetcher.location.isFile { fetcher.armStartGate() }
-        if let decoder, fresh, target.offset == 0, !decoder.interrupted {
+        if let decoder, fresh, target.offset == 0, !decoder.interrupted, !needsPosition {
             fresh = false
             return format.map { .opened($0) } ?? .interrupted
         }
         fresh = false
-        if let decoder, !decoder.interrupted, decoder.seek(toFrame: target.offset), !decoder.interrupted {
-            return format.map { .opened($0) } ?? .interrupted
+        if let decoder, !decoder.interrupted || decoder.clearInterruption() {
+            if decoder.seek(toFrame: target.offset), !decoder.interrupted {
+                needsPosition = false
+                return format.map { .opened($0) } ?? .interrupted
+            }
+            // Cut short again: kept (its next seek starts afresh), or reopened below.
+            if decoder.interrupted && decoder.clearInterruption() { return .interrupted }
         }
-        decoder = nil
+        (decoder, needsPosition) = (nil, false)
         // No clearing of an interrupt here: one that came after the request was taken is for a
         // newer command, and must cut this reopen short.
-        do {
-            let reopened = try SndFile(source: fetcher)
+        switch openDecoder(fetcher, part: part, as: decoderKind) {
+        case .stopped(let outcome):
+            return outcome
+        case .opened(let opened):
+            let reopened = opened.decoder
+            decoderKind = opened.kind
             if target.offset > 0 && !reopened.seek(toFrame: target.offset) {
                 if reopened.interrupted { return .interrupted }
-                return .failed(.cannotDecode(url: parts[part].display, reason: "cannot seek to frame \(target.offset): \(reopened.lastError)"))
+                let detail = (reopened as? SndFile).map { ": \($0.lastError)" } ?? ""
+                return .failed(.cannotDecode(url: parts[part].display, reason: "cannot seek to frame \(target.offset)\(detail)"))
             }
             if reopened.interrupted { return .interrupted }
             decoder = reopened
-            return format.map { .opened($0) } ?? .opened(reopened.format)
-        } catch {
-            if error.code == SndfileError.interrupted { return .interrupted }
-            return .failed(fetcher.failure ?? .cannotDecode(url: parts[part].display, reason: error.message))
+            return format.map { .opened($0) } ?? .opened(opened.format)
         }
     }
 
@@ -339,8 +375,12 @@ final class ItemSource {
         return (0, frame)
     }
 
-    /// The decoder is gone (a cut-short read): `position(at:)` makes it again.
-    func dropDecoder() { decoder = nil }
+    /// A read was cut short: `position(at:)` makes the decoder usable again, by a seek where it
+    /// can recover that way (libmpg123, FFmpeg: nothing is read again), else by reopening it.
+    func dropDecoder() {
+        guard let decoder else { return }
+        if decoder.clearInterruption() { needsPosition = true } else { self.decoder = nil }
+    }
 
     func close() {
         decoder = nil

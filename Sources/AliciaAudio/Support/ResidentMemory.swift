@@ -49,4 +49,46 @@ public enum ResidentMemory {
         }
         return (start, end)
     }
+
+    /// After a library graph was loaded on demand (FFmpeg: about a hundred libraries): releases
+    /// the pages the loader read to relocate it and to resolve its symbols, which its code never
+    /// reads again: every executable file mapping, and every read-only file mapping no byte of
+    /// which was ever written (`Anonymous: 0` in `/proc/self/smaps`: its symbol and relocation
+    /// tables, its constants). A RELRO mapping (written by the loader, then made read-only) has
+    /// anonymous pages and is left alone. Returns the bytes of mappings released.
+    @discardableResult
+    static func releaseLoadedLibraryPages() -> Int {
+        if let keep = getenv("ALICIA_KEEP_CODE"), String(cString: keep) == "1" { return 0 }
+        guard let smaps = fopen("/proc/self/smaps", "r") else { return 0 }
+        defer { fclose(smaps) }
+        var released = 0
+        var candidate: (start: Int, end: Int)?
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, Int32(line.count), smaps) != nil {
+            if let range = mappingHeader(line) {
+                candidate = range
+                continue
+            }
+            guard let range = candidate, line.starts(with: Array("Anonymous:".utf8CString.dropLast())) else { continue }
+            candidate = nil
+            let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            guard text.split(separator: " ").dropFirst().first == "0",
+                  let start = UnsafeMutableRawPointer(bitPattern: range.start) else { continue }
+            if madvise(start, range.end - range.start, MADV_DONTNEED) == 0 { released += range.end - range.start }
+        }
+        Log.debug(.engine, "released \(released / 1024) KiB of loaded libraries' read-only pages")
+        return released
+    }
+
+    /// The range of an smaps header line of a read-only (`r-xp` or `r--p`) file mapping.
+    private static func mappingHeader(_ line: [CChar]) -> (start: Int, end: Int)? {
+        let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let fields = text.split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.count >= 6, fields[1] == "r-xp" || fields[1] == "r--p", fields[5].hasPrefix("/") else { return nil }
+        let bounds = fields[0].split(separator: "-")
+        guard bounds.count == 2, let start = Int(bounds[0], radix: 16), let end = Int(bounds[1], radix: 16), end > start else {
+            return nil
+        }
+        return (start, end)
+    }
 }

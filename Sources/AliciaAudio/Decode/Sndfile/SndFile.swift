@@ -59,6 +59,9 @@ final class SndFile: AudioDecoder {
     var interrupted: Bool { file.interrupted }
     var failed: Bool { file.failed }
 
+    /// libsndfile latches a short read as the end (audio-stack pitfall 1): it is reopened instead.
+    func clearInterruption() -> Bool { false }
+
     /// Wraps `sf_readf_short`, `sf_readf_int` and `sf_readf_float`.
     func read(into buffer: UnsafeMutableRawPointer, frames: Int) -> Int {
         let count = sf_count_t(frames)
@@ -73,6 +76,20 @@ final class SndFile: AudioDecoder {
     func seek(toFrame frame: Int64) -> Bool {
         sf_seek(handle, frame, SEEK_SET) == frame
     }
+
+    /// What the file says of itself: RIFF INFO, Vorbis comments (FLAC, Ogg), AIFF and CAF strings.
+    /// Wraps `sf_get_string`.
+    var tags: MediaTags {
+        func string(_ type: Int32) -> String? {
+            sf_get_string(handle, type).map { String(cString: $0) }?.tagValue
+        }
+        return MediaTags(title: string(Int32(SF_STR_TITLE)), artist: string(Int32(SF_STR_ARTIST)),
+                         album: string(Int32(SF_STR_ALBUM)), year: string(Int32(SF_STR_DATE)),
+                         comment: string(Int32(SF_STR_COMMENT)))
+    }
+
+    /// The container, as libsndfile names it ("WAV (Microsoft)", "FLAC", …).
+    var isRIFF: Bool { format.description.hasPrefix("WAV") }
 
     /// The last error libsndfile recorded for this handle. Wraps `sf_strerror`.
     var lastError: String { String(cString: sf_strerror(handle)) }

@@ -1,0 +1,157 @@
+/// Picks the decoder for an item's bytes and reads what the file says of itself.
+///
+/// MP3 first (an ID3v2 tag or a frame header at byte 0, with the frames that follow agreeing):
+/// libmpg123 driven frame by frame, for bounded seeks. Then libsndfile (WAV, FLAC, Ogg, AIFF…).
+/// What libsndfile cannot open goes to FFmpeg (AAC in MP4/M4A, ADTS), whose libraries are loaded
+/// only then, so a WAV never maps them.
+enum DecoderOpener {
+    /// Which decoder an item opened with, so that a reopen (after an interrupted read) takes the
+    /// same one without probing again.
+    enum Kind: Equatable {
+        case sndfile
+        case mp3(MP3Stream)
+        case ffmpeg
+    }
+
+    struct Opened {
+        let decoder: any AudioDecoder
+        let kind: Kind
+        /// Read at the first open only (`metadata` given).
+        var tags = MediaTags()
+        var chapters: [Chapter] = []
+
+        /// The decoder's format with the tags and chapters in it.
+        var format: AudioFormat {
+            var format = decoder.format
+            format.tags = tags
+            format.chapters = chapters
+            return format
+        }
+    }
+
+    /// What to read besides the audio at a first open.
+    struct Metadata {
+        /// The item (a local path finds a chapters file beside it).
+        var location: MediaLocation
+        /// Where cover art goes; nil: not extracted.
+        var coverArt: CoverArtStore?
+    }
+
+    /// Opens `source`, as `kind` when it is known from an earlier open.
+    static func open(_ source: ByteSource, as kind: Kind? = nil, metadata: Metadata? = nil) throws(DecoderFailure) -> Opened {
+        switch kind {
+        case .mp3(let stream):
+            return Opened(decoder: try Mpg123Decoder(source: source, stream: stream), kind: .mp3(stream))
+        case .sndfile:
+            return try openSndfile(source, metadata: metadata)
+        case .ffmpeg:
+            return try openFFmpeg(source, metadata: metadata, sndfileReason: nil)
+        case nil:
+            break
+        }
+        switch MP3Stream.probe(source) {
+        case .stream(let stream):
+            var opened = Opened(decoder: try Mpg123Decoder(source: source, stream: stream), kind: .mp3(stream))
+            if let metadata { try readMP3Metadata(&opened, stream: stream, source: source, metadata) }
+            return opened
+        case .empty: throw .unreadable("the file is empty")
+        case .interrupted: throw .interrupted
+        case .failed: throw .sourceFailed
+        case .notMP3: break
+        }
+        do {
+            return try openSndfile(source, metadata: metadata)
+        } catch .unreadable(let reason) {
+            return try openFFmpeg(source, metadata: metadata, sndfileReason: reason)
+        }
+    }
+
+    private static func openSndfile(_ source: ByteSource, metadata: Metadata?) throws(DecoderFailure) -> Opened {
+        let file: SndFile
+        do {
+            file = try SndFile(source: source)
+        } catch {
+            if error.code == SndfileError.interrupted { throw .interrupted }
+            if source.failure != nil { throw .sourceFailed }
+            throw .unreadable(error.message)
+        }
+        var opened = Opened(decoder: file, kind: .sndfile)
+        guard let metadata else { return opened }
+        opened.tags = file.tags
+        if file.isRIFF {
+            guard let cues = RIFFCues.chapters(in: source, sampleRate: file.format.sampleRate) else { throw .interrupted }
+            opened.chapters = cues
+        }
+        besideFile(&opened, metadata)
+        return opened
+    }
+
+    /// The ID3v2 tags before the first frame: text, cover art (stored once), chapters.
+    private static func readMP3Metadata(_ opened: inout Opened, stream: MP3Stream, source: ByteSource, _ metadata: Metadata) throws(DecoderFailure) {
+        var offset: Int64 = 0
+        while offset < stream.tagsEnd {
+            guard let head = source.bytes(at: offset, count: 10) else { throw source.failure == nil ? .interrupted : .sourceFailed }
+            guard let size = ID3v2Tag.totalSize(header: head) else { break }
+            defer { offset += Int64(size) }
+            guard size <= ID3v2Tag.byteLimit else { continue }
+            guard let bytes = source.bytes(at: offset, count: size) else { throw source.failure == nil ? .interrupted : .sourceFailed }
+            guard let tag = ID3v2Tag(bytes) else { continue }
+            opened.tags = opened.tags.filled(from: tag.tags)
+            if opened.tags.coverArt == nil, let picture = tag.picture {
+                opened.tags.coverArt = metadata.coverArt?.store(picture.data, mimeType: picture.mimeType)
+            }
+            if opened.chapters.isEmpty { opened.chapters = tag.chapters }
+        }
+        besideFile(&opened, metadata)
+    }
+
+    /// A Podcasting 2.0 chapters file beside a local file wins over the chapters inside it.
+    private static func besideFile(_ opened: inout Opened, _ metadata: Metadata) {
+        guard let path = metadata.location.filePath, let chapters = ChaptersFile.chapters(besideFile: path) else { return }
+        opened.chapters = chapters
+    }
+
+    /// FFmpeg for what libsndfile cannot open, when the bytes look like something it can.
+    private static func openFFmpeg(_ source: ByteSource, metadata: Metadata?, sndfileReason: String?) throws(DecoderFailure) -> Opened {
+        guard let head = source.bytes(at: 0, count: 12) else { throw source.failure == nil ? .interrupted : .sourceFailed }
+        let container = ContainerSniff(head)
+        guard container.isForFFmpeg else { throw .unreadable(sndfileReason ?? "format not recognised") }
+        let decoder = try FFmpegDecoder(source: source, sniff: container)
+        var opened = Opened(decoder: decoder, kind: .ffmpeg)
+        guard let metadata else { return opened }
+        opened.tags = decoder.tags
+        if let picture = decoder.picture {
+            opened.tags.coverArt = metadata.coverArt?.store(picture.data, mimeType: picture.mimeType)
+        }
+        opened.chapters = decoder.chapters
+        besideFile(&opened, metadata)
+        return opened
+    }
+}
+
+/// What the first bytes of a file say it is, for choosing FFmpeg and for words about what cannot
+/// be played ("AAC inside MP4 is not supported").
+struct ContainerSniff: Equatable {
+    enum Family: Equatable { case mp4, adts, other }
+    let family: Family
+
+    init(_ head: [UInt8]) {
+        if head.count >= 8, Array(head[4..<8]) == Array("ftyp".utf8) {
+            family = .mp4
+        } else if head.count >= 2, head[0] == 0xFF, head[1] & 0xF6 == 0xF0 {
+            family = .adts
+        } else {
+            family = .other
+        }
+    }
+
+    var isForFFmpeg: Bool { family != .other }
+
+    var name: String {
+        switch family {
+        case .mp4: return "AAC inside MP4"
+        case .adts: return "AAC (ADTS)"
+        case .other: return "this format"
+        }
+    }
+}
