@@ -244,8 +244,10 @@ struct NginxServerTests {
 
         let log = await server.settledAccessLog()
         #expect(log.count == 11, "\(log)")
-        #expect(log.first == NginxServer.Entry(method: "GET", uri: "/media/blob.bin", status: 206, bytesSent: 10, range: "bytes=10-19"))
-        #expect(log.dropFirst().first == NginxServer.Entry(method: "GET", uri: "/norange/blob.bin", status: 200, bytesSent: 100_000, range: "bytes=10-19"))
+        #expect(log.first == NginxServer.Entry(method: "GET", uri: "/media/blob.bin", status: 206, bytesSent: 10, range: "bytes=10-19",
+                                               host: "127.0.0.1:\(server.port)"))
+        #expect(log.dropFirst().first == NginxServer.Entry(method: "GET", uri: "/norange/blob.bin", status: 200, bytesSent: 100_000, range: "bytes=10-19",
+                                                           host: "127.0.0.1:\(server.port)"))
         #expect(log.contains { $0.uri == "/status/404/episode.wav?token=x" && $0.status == 404 && $0.range == nil })
         #expect(server.url("/media/x.wav") == "http://127.0.0.1:\(server.port)/media/x.wav")
     }
