@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What `alicia-player config` shows: every setting's effective value and where it came from,
 /// by the same precedence `resolve` follows (flag, then environment, then the config file).
 extension ConfigurationLoader {
@@ -51,22 +55,7 @@ extension ConfigurationLoader {
         let configPath = sources.configPath ?? defaultConfigPath(environment: sources.environment)
         var warnings: [String] = []
         var file: [String: (value: String, line: Int)] = [:]
-        let text = try FileText.readIfPresent(configPath)
-        if let text {
-            let entries: [ConfigFile.Entry]
-            do {
-                entries = try ConfigFile.entries(text)
-            } catch {
-                throw .unreadableFile(path: configPath, reason: error.message)
-            }
-            for entry in entries {
-                file[entry.key] = (entry.value, entry.line)
-                if !ConfigFile.keys.contains(entry.key) {
-                    warnings.append("\(configPath):\(entry.line): " + ConfigFile.unknownKeyMessage(entry.key))
-                }
-            }
-            if file["token"] != nil, let warning = FileText.exposureWarning(configPath) { warnings.append(warning) }
-        }
+        for entry in try fileEntries(configPath, warnings: &warnings) { file[entry.key] = (entry.value, entry.line) }
         func fromFile(_ key: String) -> Setting {
             guard let found = file[key] else { return Setting(key: key, value: nil, origin: .notSet) }
             return Setting(key: key, value: found.value, origin: .file(path: configPath, line: found.line))
@@ -99,6 +88,6 @@ extension ConfigurationLoader {
         }
         if token.value?.isEmpty == true { token.value = nil }
         if tokenFile.value?.isEmpty == true { tokenFile.value = nil }
-        return Effective(configPath: configPath, fileExists: text != nil, settings: [baseURL, token, tokenFile], warnings: warnings)
+        return Effective(configPath: configPath, fileExists: access(configPath, F_OK) == 0, settings: [baseURL, token, tokenFile], warnings: warnings)
     }
 }

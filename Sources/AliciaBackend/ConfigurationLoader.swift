@@ -44,26 +44,29 @@ public enum ConfigurationLoader {
         return Result(configuration: configuration, warnings: warnings)
     }
 
+    /// The config file's lines (none when there is no file), with a warning for each unknown key and
+    /// for a token others can read.
+    static func fileEntries(_ configPath: String, warnings: inout [String]) throws(BackendError) -> [ConfigFile.Entry] {
+        guard let text = try FileText.readIfPresent(configPath) else { return [] }
+        let entries: [ConfigFile.Entry]
+        do {
+            entries = try ConfigFile.entries(text)
+        } catch {
+            throw .unreadableFile(path: configPath, reason: error.message)
+        }
+        for entry in entries where !ConfigFile.keys.contains(entry.key) {
+            warnings.append("\(configPath):\(entry.line): " + ConfigFile.unknownKeyMessage(entry.key))
+        }
+        if entries.contains(where: { $0.key == "token" }), let warning = FileText.exposureWarning(configPath) { warnings.append(warning) }
+        return entries
+    }
+
     /// As `resolve(_:)`, with the warnings added to `warnings` also when it throws (a misspelt
     /// `base_url` is what makes it throw `notConfigured`).
     public static func resolve(_ sources: Sources, warnings: inout [String]) throws(BackendError) -> BackendConfiguration {
         let configPath = sources.configPath ?? defaultConfigPath(environment: sources.environment)
         var file: [String: String] = [:]
-        if let text = try FileText.readIfPresent(configPath) {
-            let entries: [ConfigFile.Entry]
-            do {
-                entries = try ConfigFile.entries(text)
-            } catch {
-                throw .unreadableFile(path: configPath, reason: error.message)
-            }
-            for entry in entries {
-                file[entry.key] = entry.value
-                if !ConfigFile.keys.contains(entry.key) {
-                    warnings.append("\(configPath):\(entry.line): " + ConfigFile.unknownKeyMessage(entry.key))
-                }
-            }
-            if file["token"] != nil, let warning = FileText.exposureWarning(configPath) { warnings.append(warning) }
-        }
+        for entry in try fileEntries(configPath, warnings: &warnings) { file[entry.key] = entry.value }
         let environment = sources.environment
         guard let base = sources.baseURL ?? nonEmpty(environment["ALICIA_BASE_URL"]) ?? file["base_url"] else {
             throw .notConfigured(configPath: configPath)

@@ -28,6 +28,16 @@ package enum OfflineCache {
         }
     }
 
+    /// The cache for a command that needs one: nil after saying why not, in one line.
+    package static func openOrSay() -> MediaCache? {
+        switch open() {
+        case .success(let cache): return cache
+        case .failure(let problem):
+            Console.fail(problem.message)
+            return nil
+        }
+    }
+
     /// The cache for lookups: nil (silently) when there is none to be had.
     private static let shared: MediaCache? = try? open().get()
 

@@ -14,13 +14,7 @@ import AliciaHost
 /// bound, kept in the config file as `cache_max_size`), `cache clear [REF…]`.
 enum CacheCommand {
     static func run(_ options: CacheOptions) -> Int32 {
-        let cache: MediaCache
-        switch OfflineCache.open() {
-        case .success(let opened): cache = opened
-        case .failure(let problem):
-            Console.fail(problem.message)
-            return ExitCode.failure
-        }
+        guard let cache = OfflineCache.openOrSay() else { return ExitCode.failure }
         if let size = options.maxSize {
             do {
                 let path = try ConfigurationLoader.setFileValue("cache_max_size", to: size, environment: BackendSession.environment())

@@ -21,13 +21,7 @@ struct DownloadCommand {
 
     func run() -> Int32 {
         let signals = SignalWatcher()
-        let cache: MediaCache
-        switch OfflineCache.open() {
-        case .success(let opened): cache = opened
-        case .failure(let problem):
-            Console.fail(problem.message)
-            return ExitCode.failure
-        }
+        guard let cache = OfflineCache.openOrSay() else { return ExitCode.failure }
         // Asked for only when a reference is not a URL.
         let backend: Result<BackendSession, BackendError>
         do {

@@ -66,14 +66,8 @@ extension SessionCommands {
     ]
 
     static let propertyCommands: [SessionCommand] = [
-        command("get_property", [argument("name", "String")], "a property's value") { arguments in
-            guard arguments.count == 1, let name = arguments[0].stringValue else { return invalid("get_property takes a property name") }
-            return .success(.getProperty(name, text: false))
-        },
-        command("get_property_string", [argument("name", "String")], "a property's value as text") { arguments in
-            guard arguments.count == 1, let name = arguments[0].stringValue else { return invalid("get_property takes a property name") }
-            return .success(.getProperty(name, text: true))
-        },
+        named("get_property", "name", "a property's value") { .getProperty($0, text: false) },
+        named("get_property_string", "name", "a property's value as text") { .getProperty($0, text: true) },
         command("set_property", [argument("name", "String"), argument("value", "Node")], "sets a property") { arguments in
             guard arguments.count == 2, let name = arguments[0].stringValue else { return invalid("set_property takes a property name and a value") }
             return .success(.setProperty(name, arguments[1]))
@@ -101,18 +95,21 @@ extension SessionCommands {
     ]
 
     static let sessionCommands: [SessionCommand] = [
-        command("enable_event", [argument("name", "String")], "sends an event again (all: every one)") { arguments in
-            guard arguments.count == 1, let name = arguments[0].stringValue else { return invalid("enable_event takes an event name") }
-            return .success(.event(name, enabled: true))
-        },
-        command("disable_event", [argument("name", "String")], "stops sending an event (all: every one)") { arguments in
-            guard arguments.count == 1, let name = arguments[0].stringValue else { return invalid("disable_event takes an event name") }
-            return .success(.event(name, enabled: false))
-        },
+        named("enable_event", "name", "sends an event again (all: every one)") { .event($0, enabled: true) },
+        named("disable_event", "name", "stops sending an event (all: every one)") { .event($0, enabled: false) },
         command("client_name", "this connection's name", none("client_name", .clientName)),
         command("get_version", "the client API version (mpv 0.35's)", none("get_version", .version)),
         command("status", "state, position, length, title, queue place, speed, volume, voice note", none("status", .status)),
     ]
+
+    /// A command of one string argument.
+    static func named(_ name: String, _ argumentName: String, _ help: String,
+                      _ make: @escaping @Sendable (String) -> CommandRequest) -> SessionCommand {
+        command(name, [argument(argumentName, "String")], help) { arguments in
+            guard arguments.count == 1, let value = arguments[0].stringValue else { return invalid("\(name) takes a \(argumentName)") }
+            return .success(make(value))
+        }
+    }
 
     static func quitRequest(_ arguments: [JSONValue], savePosition: Bool) -> Result<CommandRequest, CommandProblem> {
         // No number at all is 0; a number must be an exit status.

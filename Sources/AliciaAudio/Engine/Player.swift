@@ -164,20 +164,16 @@ public final class Player: Sendable {
     /// Plays the entry after the one heard now (not the one being decoded ahead of a join: a
     /// press just before an entry ends moves exactly one entry). False when there is none.
     @discardableResult
-    public func next() -> Bool {
-        core.command { c, s -> Bool in
-            guard let from = target(c, s), let next = c.queue.skipTarget(after: from) else { return false }
-            c.ask(.play(next.id, .itemStart))
-            return true
-        }
-    }
+    public func next() -> Bool { skip { queue, from in queue.skipTarget(after: from) } }
 
-    /// Plays the entry before the one heard now. False when there is none.
+    /// Plays the entry before the one heard now, from its start. False when there is none.
     @discardableResult
-    public func previous() -> Bool {
+    public func previous() -> Bool { skip { queue, from in queue.skipTarget(before: from) } }
+
+    private func skip(_ target: (PlayQueue, QueueEntryID) -> QueueEntry?) -> Bool {
         core.command { c, s -> Bool in
-            guard let from = target(c, s), let previous = c.queue.skipTarget(before: from) else { return false }
-            c.ask(.play(previous.id, .itemStart))
+            guard let from = self.target(c, s), let entry = target(c.queue, from) else { return false }
+            c.ask(.play(entry.id, .itemStart))
             return true
         }
     }
