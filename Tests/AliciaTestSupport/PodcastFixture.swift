@@ -44,6 +44,10 @@ public enum PodcastFixture {
     }
 
     private static let made = Locked<[String: String]>([:])
+    /// Held while a file is made, so two tests asking for the same file make it once and never see
+    /// the other's half-written parts (the chunk an MP3 is looped from, for one). Recursive: making
+    /// a tagged file makes the cover.
+    private static let making = NSRecursiveLock()
     private static let directory: TemporaryDirectory = {
         do { return try TemporaryDirectory(prefix: "podcast-fixtures") } catch { fatalError("\(error)") }
     }()
@@ -148,6 +152,9 @@ public enum PodcastFixture {
     }
 
     private static func cached(_ name: String, make: (String) throws -> Void) throws -> String {
+        if let path = made.withLock({ $0[name] }) { return path }
+        making.lock()
+        defer { making.unlock() }
         if let path = made.withLock({ $0[name] }) { return path }
         let path = directory.file(name)
         let temporary = path + ".part-\(UUID().uuidString)." + (name.split(separator: ".").last.map(String.init) ?? "bin")
