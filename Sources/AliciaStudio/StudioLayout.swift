@@ -170,10 +170,13 @@ package struct StudioLayout {
         }
         let visible = max(1, rows - 1)
         let first = min(max(0, queue.scroll), max(0, queue.entries.count - visible))
+        // The entry heard by its file's own title, once it has opened.
+        let heard = episode.entry.flatMap { entry in ItemDetails(episode).map { (entry, $0.title) } }
         for (index, entry) in queue.entries.enumerated().dropFirst(first).prefix(visible) {
             let marker = entry.id == queue.current ? "▶" : " "
             let label = entry.item.label.map { "  " + $0 } ?? ""
-            let text = DisplayWidth.pad(" \(marker) \(index + 1)  " + entry.item.title + label, to: columns)
+            let title = heard?.0 == entry.id ? heard?.1 ?? entry.item.title : entry.item.title
+            let text = DisplayWidth.pad(" \(marker) \(index + 1)  " + title + label, to: columns)
             lines.append(StyledLine(text, style: index == queue.selection ? .reverse : .plain))
         }
         return pad(lines, rows: rows)
