@@ -63,7 +63,7 @@ _alicia_player() {
             mapfile -t COMPREPLY < <(compgen -W "off -16 -19 -23" -- "$cur")
             return ;;
         --sleep)
-            mapfile -t COMPREPLY < <(compgen -W "15m 30m 45m 1h end" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "15m 30m 45m 1h end chapter" -- "$cur")
             return ;;
         --queue | --cacert | --ipc)
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")

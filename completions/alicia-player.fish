@@ -72,7 +72,7 @@ complete -c alicia-player -l give-up-after -x -n "__fish_seen_subcommand_from $p
 complete -c alicia-player -l stall-timeout -x -n "__fish_seen_subcommand_from $playing" -d 'seconds before a silent transfer is remade'
 complete -c alicia-player -l cacert -r -F -n "__fish_seen_subcommand_from $playing" -d 'a CA bundle for HTTPS'
 complete -c alicia-player -l skip-silence -n "__fish_seen_subcommand_from $playing" -d 'shorten pauses (=mild, medium, strong)'
-complete -c alicia-player -l sleep -x -a '15m 30m 45m 1h end' -n "__fish_seen_subcommand_from $playing" -d 'fade out and pause after T'
+complete -c alicia-player -l sleep -x -a '15m 30m 45m 1h end chapter' -n "__fish_seen_subcommand_from $playing" -d 'fade out and pause after T'
 complete -c alicia-player -l loudness -x -a 'off -16 -19 -23' -n "__fish_seen_subcommand_from $playing voice" -d 'match loudness (LUFS)'
 complete -c alicia-player -l auto-download -x -a '0 1 2 3' -n "__fish_seen_subcommand_from play queue script studio" -d 'download the next N queue items while playing'
 complete -c alicia-player -l queue -r -F -n "__fish_seen_subcommand_from download" -d 'what a queue file names'

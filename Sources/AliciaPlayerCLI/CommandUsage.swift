@@ -39,7 +39,8 @@ enum CommandUsage {
 
             Runs a playback script (- reads standard input), one command a line, # comments:
               play REF...  append REF...  next  previous  pause  resume  toggle
-              seek +30|-15|1:20|50%  volume 0-150|+5|-5  mute [on|off]  speed 0.5-3  voice REF  say TEXT
+              seek +30|-15|1:20|50%  chapter +1|-1|N  volume 0-150|+5|-5  mute [on|off]
+              speed 0.5-3  voice REF  say TEXT
               wait (the item)  wait end  wait voice  wait 5s  echo TEXT  status  quit
             The whole script is checked first, every reference resolved: a bad line is FILE:LINE:
             what is wrong, exit 2, and nothing plays.
@@ -137,6 +138,10 @@ enum CommandUsage {
               pause, resume, toggle
                                   pause, play on, or switch
               next, prev          the next item, or the one before where it was left
+              chapter next|prev|list|N
+                                  the next chapter, the one before (after its
+                                  first 3 s: its start), the list, or chapter N
+                                  (from 0)
               seek T [MODE]       T as scripts take it: 1:20 or 90 (from the start),
                                   +30 or -15 (from here), 50% (of the length); or
                                   seconds with relative, absolute, absolute-percent

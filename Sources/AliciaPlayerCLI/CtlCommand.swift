@@ -36,6 +36,11 @@ final class CtlCommand {
         case "mute": return arguments.count <= 1 && (arguments.first.map { LevelText.mute($0) != nil } ?? true) ? nil : "takes on, off or toggle"
         case "cycle": return arguments.count == 1 ? nil : "takes a property (ctl cycle pause)"
         case "wait": return arguments.count == 1 ? nil : "takes one event name (ctl wait end-file)"
+        case "chapter":
+            guard arguments.count == 1, ["next", "prev", "previous", "list"].contains(arguments[0]) || Int(arguments[0]) != nil else {
+                return "takes next, prev, list or a chapter's index (ctl chapter next)"
+            }
+            return nil
         case "loadfile": return (1...2).contains(arguments.count) ? nil : "takes a reference and optionally a mode (append, insert-next, ...)"
         case "pause", "resume", "toggle", "next", "prev", "previous", "status", "stop", "quit":
             return words.first == "quit" && arguments.count <= 1 || arguments.isEmpty ? nil : "takes no arguments"
@@ -56,6 +61,7 @@ final class CtlCommand {
         case "toggle": return [.string("cycle"), .string("pause")]
         case "next": return [.string("playlist-next")]
         case "prev", "previous": return [.string("playlist-prev")]
+        case "chapter": return chapter(arguments[0])
         case "seek" where arguments.count == 2: return [.string("seek"), value(arguments[0]), .string(arguments[1])]
         case "seek": return seek(TimeSpec.seekTarget(arguments[0]) ?? .by(0))
         case "volume", "speed": return level(words[0], arguments[0])
@@ -84,6 +90,27 @@ final class CtlCommand {
         case .toFraction(let fraction): return [.string("seek"), .number(fraction * 100), .string("absolute-percent")]
         case .byFraction(let fraction): return [.string("seek"), .number(fraction * 100), .string("relative-percent")]
         }
+    }
+
+    /// `chapter next|prev` steps (as `add chapter ±1`), `chapter list` reads `chapter-list`,
+    /// `chapter N` goes to chapter N (0-based, as the property).
+    private static func chapter(_ word: String) -> [JSONValue] {
+        switch word {
+        case "next": return [.string("add"), .string("chapter"), .number(1)]
+        case "prev", "previous": return [.string("add"), .string("chapter"), .number(-1)]
+        case "list": return [.string("get_property"), .string("chapter-list")]
+        default: return [.string("set_property"), .string("chapter"), .number(Double(Int(word) ?? 0))]
+        }
+    }
+
+    /// `chapter list`: a line a chapter, `INDEX  H:MM:SS  TITLE`.
+    static func chapterLines(_ data: JSONValue) -> String? {
+        guard case .array(let chapters) = data else { return text(data) }
+        guard !chapters.isEmpty else { return nil }
+        return chapters.enumerated().map { index, chapter in
+            let time = TimeSpec.clock(chapter["time"]?.numberValue ?? 0)
+            return "\(index)  \(time)  \(chapter["title"].flatMap(text) ?? "")"
+        }.joined(separator: "\n")
     }
 
     /// `volume 50` sets it, `volume +5` and `volume -5` move it from where it is (as `add` does).
@@ -154,7 +181,8 @@ final class CtlCommand {
             return ExitCode.failure
         }
         if !options.json, let data = reply["data"] {
-            let text = options.words[0] == "status" ? Self.statusLine(data) : Self.text(data)
+            let text = options.words[0] == "status" ? Self.statusLine(data)
+                : options.words == ["chapter", "list"] ? Self.chapterLines(data) : Self.text(data)
             if let text { Console.out(text + "\n") }
         }
         return ExitCode.success

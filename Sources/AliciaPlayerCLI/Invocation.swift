@@ -291,9 +291,10 @@ extension Invocation {
     }
 
     /// `30m`, `1.5h`, `90s`, `45min`: playing time; `end`: the end of the item; `N`: the end of
-    /// the Nth item (this one is the first); `off` or 0: none.
+    /// the Nth item (this one is the first); `chapter`: the end of the chapter heard; `off` or 0: none.
     static func sleepTimer(_ text: String) -> SleepTimer? {
         if text == "end" { return .endOfEntries(1) }
+        if text == "chapter" { return .endOfChapter }
         if text == "off" { return .off }
         if let count = Int(text), count >= 0 { return count == 0 ? .off : .endOfEntries(count) }
         let units: [(suffix: String, seconds: Double)] = [("min", 60), ("s", 1), ("m", 60), ("h", 3600)]

@@ -64,11 +64,11 @@ extension OptionTable {
             }
             line.play.skipSilence = level
         },
-        option("--sleep", .required("30m|end|N"), playing,
-               "fade out over 10 s and pause after 30 min of playing (90s, 1h), at the end of the item, or of the Nth; "
+        option("--sleep", .required("30m|end|chapter|N"), playing,
+               "fade out over 10 s and pause after 30 min of playing (90s, 1h), at the end of the item, of this chapter, or of the Nth item; "
                 + "off the Studio the command then exits 0") { value, line in
             guard let timer = Invocation.sleepTimer(value) else {
-                throw UsageError("--sleep '\(value)' is not a time (30m, 1h, 90s), end (of the item) or a number of items")
+                throw UsageError("--sleep '\(value)' is not a time (30m, 1h, 90s), end (of the item), chapter or a number of items")
             }
             line.play.sleep = timer
         },

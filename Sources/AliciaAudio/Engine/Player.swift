@@ -349,6 +349,18 @@ public final class Player: Sendable {
         }
     }
 
+    /// Seconds into the entry that a relative seek starts from now: the seek asked for and not yet
+    /// carried out, else the position heard (nil while nothing is).
+    public var seekOrigin: Double? {
+        core.read { state in
+            switch aim(state.commands, state.status) {
+            case .frame(_, let frame, let format?): return Double(frame) / Double(format.sampleRate)
+            case .opening(_, .seconds(let seconds)?): return seconds
+            default: return nil
+            }
+        }
+    }
+
     /// What a seek starts from.
     private enum Aim {
         /// A frame of an entry, with its format when known.
