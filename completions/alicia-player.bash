@@ -10,17 +10,17 @@ _alicia_player_cache() {
 _alicia_player_options() {
     local backend="--base-url --token --token-file --help"
     local playing="--start --speed --volume --device --read-ahead --from-start --skip-silence --sleep --loudness --auto-download"
-    local network="--ipc --no-ipc --give-up-after --stall-timeout --cacert"
+    local network="--ipc --ipc-name --no-ipc --give-up-after --stall-timeout --cacert"
     local voice="--voice-at --voice-focus --note-rewind"
     case $1 in
         play) echo "$backend $playing $network $voice --loop --shuffle" ;;
         queue) echo "$backend $playing $network --loop --shuffle --keep-going --save" ;;
         script) echo "$backend $playing $network $voice --check --loop --shuffle" ;;
         studio) echo "$backend $network --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --auto-download" ;;
-        demo) echo "--help --serve --port --token --ipc --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness" ;;
+        demo) echo "--help --serve --port --token --ipc --ipc-name --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness" ;;
         download) echo "$backend --queue --pin --rate" ;;
         cache) echo "$backend --max-size" ;;
-        ctl) echo "--ipc --json --help" ;;
+        ctl) echo "--ipc --player --json --help --format --waybar --rate --once" ;;
         playlists | tracks) echo "$backend --json" ;;
         playlist | notes) echo "$backend" ;;
         voice) echo "$backend --device --read-ahead --volume" ;;
@@ -121,7 +121,7 @@ _alicia_player() {
                 _alicia_player_add_lines < <(_alicia_player_cache labels)
             fi ;;
         ctl)
-            ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "get set pause resume toggle next prev seek volume speed status watch wait loadfile voice say quit stop" -- "$cur") ;;
+            ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "get set pause resume toggle next prev seek volume speed status watch follow idle list wait loadfile voice say quit stop" -- "$cur") ;;
         cache)
             ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "clear" -- "$cur") ;;
         play | notes | voice | download)

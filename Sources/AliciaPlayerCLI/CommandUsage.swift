@@ -152,6 +152,16 @@ enum CommandUsage {
               status              state, position, length and title in one line
               watch [PROPERTY...] print each change (every event when none) as a
                                   line, until the player goes or Ctrl-C
+              follow [PROPERTY...]
+                                  a push feed for status bars: a line at once and
+                                  one a change (the position at most once a
+                                  second); a final line when the player exits,
+                                  then it waits for the next one. Its options:
+                                  --json, --format '{title} {position} {state}',
+                                  --waybar (waybar's JSON), --rate SECONDS,
+                                  --once (end with the player)
+              idle [PROPERTY...]  block until the next change (any but the
+                                  position's when none), print it, exit 0
               wait EVENT          block until the event: end-file, start-file, ...
               loadfile REF [MODE] play REF now, or append, append-play, insert-next
                                   (a relative path is taken from here)
