@@ -107,7 +107,7 @@ public enum ConfigFile {
     }
 
     /// The keys alicia-player reads; any other gets a warning naming its file and line.
-    public static let keys: Set<String> = ["base_url", "token", "token_file", "cache_max_size", "auto_download"]
+    public static let keys: Set<String> = ["base_url", "token", "token_file", "cache_max_size", "auto_download", "accessible"]
 
     /// A `key = value` line: the key normalised (lower case, `_` for `-`), the line's number.
     public struct Entry: Equatable, Sendable {
@@ -129,7 +129,7 @@ public enum ConfigFile {
         if let (known, distance) = nearest, distance <= 2 {
             return "unknown key '\(key)' (did you mean '\(known)'?)"
         }
-        return "unknown key '\(key)' (the keys are base_url, token, token_file, cache_max_size and auto_download)"
+        return "unknown key '\(key)' (the keys are base_url, token, token_file, cache_max_size, auto_download and accessible)"
     }
 
     /// Levenshtein distance over characters.
