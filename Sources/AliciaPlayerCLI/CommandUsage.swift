@@ -188,8 +188,8 @@ enum CommandUsage {
             ($XDG_CONFIG_HOME/alicia/config, default ~/.config/alicia/config). The token shows
             as ***.
 
-            config set KEY VALUE sets base_url, token, token_file, cache_max_size or auto_download in the
-            config file (made with mode 0600 if there is none); VALUE - reads it from standard input.
+            config set KEY VALUE sets base_url, token, token_file, cache_max_size, auto_download or
+            accessible in the config file (made with mode 0600 if there is none); VALUE - reads it from standard input.
             """,
         "help": """
             Usage: alicia-player help [COMMAND]

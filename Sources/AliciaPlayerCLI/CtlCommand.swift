@@ -45,7 +45,7 @@ final class CtlCommand {
             if case .failure(let problem) = FollowOptions.parse(arguments) { return problem.message }
             return nil
         case "loadfile": return (1...2).contains(arguments.count) ? nil : "takes a reference and optionally a mode (append, insert-next, ...)"
-        case "pause", "resume", "toggle", "next", "prev", "previous", "status", "stop", "quit":
+        case "pause", "resume", "toggle", "next", "prev", "previous", "status", "stop", "quit", "transcript":
             return words.first == "quit" && arguments.count <= 1 || arguments.isEmpty ? nil : "takes no arguments"
         default: return nil
         }
@@ -57,6 +57,7 @@ final class CtlCommand {
         let arguments = Array(words.dropFirst())
         switch words.first! {
         case "get": return [.string("get_property"), .string(arguments[0])]
+        case "transcript": return [.string("get_property"), .string("transcript")]
         case "set": return set(arguments[0], arguments[1])
         case "pause": return [.string("set_property"), .string("pause"), .bool(true)]
         case "resume": return [.string("set_property"), .string("pause"), .bool(false)]
@@ -192,7 +193,13 @@ final class CtlCommand {
             Console.fail("\(options.words[0]): \(message.map { "\($0) (\(error))" } ?? error)")
             return ExitCode.failure
         }
-        if !options.json, let data = reply["data"] {
+        if !options.json, options.words[0] == "transcript" {
+            guard let text = reply["data"].flatMap(Self.transcriptText) else {
+                Console.fail("transcript: what plays has none (a NAME.vtt, NAME.srt or NAME.json beside a local file)")
+                return ExitCode.failure
+            }
+            Console.out(text)
+        } else if !options.json, let data = reply["data"] {
             let text = options.words[0] == "status" ? Self.statusLine(data)
                 : options.words == ["chapter", "list"] ? Self.chapterLines(data) : Self.text(data)
             if let text { Console.out(text + "\n") }
@@ -259,6 +266,17 @@ final class CtlCommand {
         guard case .object(let members) = object else { return event }
         let fields = members.filter { $0.key != "event" }.map { "\($0.key)=\(text($0.value) ?? "")" }
         return ([event] + fields).joined(separator: " ")
+    }
+
+    /// The `transcript` property as lines: `0:04  Alicia: Hello there` (the start as `seek` takes
+    /// it); nil when there are no cues.
+    static func transcriptText(_ data: JSONValue) -> String? {
+        guard case .array(let cues) = data, !cues.isEmpty else { return nil }
+        return cues.map { cue in
+            let start = cue["start"]?.numberValue.map(TimeSpec.clock) ?? "-"
+            let speaker = cue["speaker"].flatMap(text).map { $0 + ": " } ?? ""
+            return start + "  " + speaker + (cue["text"].flatMap(text) ?? "") + "\n"
+        }.joined()
     }
 
     /// `playing 83.42 3600.00 Title` (as a script's `status`).

@@ -20,7 +20,7 @@ extension Invocation {
         case "chat": return try chat(rest, line)
         case "playlists", "tracks":
             guard rest.isEmpty else { throw UsageError("\(command) takes no arguments, got '\(rest[0])'") }
-            return command == "tracks" ? .tracks(json: line.json, backend: line.backend) : .playlists(json: line.json, backend: line.backend)
+            return command == "tracks" ? .tracks(json: line.json, words: line.play.accessible, backend: line.backend) : .playlists(json: line.json, backend: line.backend)
         case "playlist": return try playlist(rest, line.backend)
         case "download":
             guard !rest.isEmpty || !line.download.queueFiles.isEmpty else {

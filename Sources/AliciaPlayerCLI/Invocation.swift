@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AliciaAudio
+import AliciaBackend
 import AliciaCache
 import AliciaSession
 import AliciaLocks
@@ -16,7 +17,7 @@ public enum Invocation: Equatable, Sendable {
     case play(PlayOptions)
     /// `script FILE` (`--check`: only check it).
     case script(path: String, check: Bool, PlayOptions)
-    case tracks(json: Bool, backend: BackendOptions)
+    case tracks(json: Bool, words: Bool, backend: BackendOptions)
     case playlists(json: Bool, backend: BackendOptions)
     /// `playlist create|rename|delete|add|remove|move …`: the action and its arguments.
     case playlist([String], backend: BackendOptions)
@@ -210,7 +211,8 @@ extension Invocation {
 
     private static func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
         if arguments.first == "ctl" { return try parseCtl(Array(arguments.dropFirst())) }
-        let (line, positionals, seen) = try scan(arguments)
+        var (line, positionals, seen) = try scan(arguments)
+        if !line.play.accessible { line.play.accessible = accessibleByDefault() }
         if line.help {
             let command = positionals.first.flatMap { CommandUsage.text(for: $0) != nil ? $0 : nil }
             return .help(command: command == "help" ? positionals.dropFirst().first.flatMap { CommandUsage.text(for: $0) != nil ? $0 : nil } : command)
@@ -313,8 +315,18 @@ extension Invocation {
     /// The commands, for an unknown one.
     static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, voice, chat, ctl, config and help"
 
+    /// `ACCESSIBLE` set to anything but empty or 0 (the convention of charmbracelet/huh and the
+    /// clack prompts), or `accessible = true` in the config file.
+    static func accessibleByDefault() -> Bool {
+        if let value = getenv("ACCESSIBLE").map({ String(cString: $0) }), !value.isEmpty {
+            return value != "0" && value.lowercased() != "false"
+        }
+        guard let value = ConfigurationLoader.fileValue("accessible", environment: BackendSession.environment()) else { return false }
+        return ["true", "yes", "1"].contains(value.lowercased())
+    }
+
     /// The keys `config set` takes.
-    static let configKeys = "base_url, token, token_file, cache_max_size or auto_download"
+    static let configKeys = "base_url, token, token_file, cache_max_size, auto_download or accessible"
 
     /// `T=REF`: a time (as `--start` takes it) and a voice note; the reference may hold `=` itself.
     static func trigger(_ text: String) throws(UsageError) -> VoiceTrigger {

@@ -87,6 +87,17 @@ extension OptionTable {
             line.play.autoDownload = count
         },
         option("--quiet", .none, ["studio", "demo", ""], "no status lines when stdout is not a terminal") { _, line in line.play.quiet = true },
+        option("--accessible", .none, playing.union(["tracks", ""]),
+               "linear text for screen readers: one line per event, in words, nothing redrawn (or ACCESSIBLE=1)") { _, line in
+            line.play.accessible = true
+        },
+        option("--progress-every", .required("T"), playing.union([""]),
+               "with --accessible, say where playback is each T of the item (5m, 90s; default: only on Tab)") { value, line in
+            guard let seconds = Invocation.duration(value), seconds >= 1 else {
+                throw UsageError("--progress-every '\(value)' is not a time of at least a second: 90s, 5m, 1h")
+            }
+            line.play.progressEvery = seconds
+        },
     ]
 
     static let networkOptions: [CommandOption] = [

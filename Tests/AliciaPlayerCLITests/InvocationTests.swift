@@ -109,8 +109,8 @@ import AliciaLocks
         (["demo", "--serve"], demo(DemoOptions(serve: true))),
         (["demo", "--serve", "--port=9000", "--token=x'y"], demo(DemoOptions(serve: true, port: 9000, token: "x'y"))),
         // The library, notes, a voice note, chat.
-        (["tracks"], .tracks(json: false, backend: BackendOptions())),
-        (["tracks", "--json", "--base-url", "http://h:1", "--token", "t", "--token-file", "/f"], .tracks(json: true, backend: backend)),
+        (["tracks"], .tracks(json: false, words: false, backend: BackendOptions())),
+        (["tracks", "--json", "--base-url", "http://h:1", "--token", "t", "--token-file", "/f"], .tracks(json: true, words: false, backend: backend)),
         (["notes", "s1e01"], .notes(reference: "s1e01", backend: BackendOptions())),
         (["voice", "/api/audio/voice-1.wav", "--volume", "40", "--device", "d", "--read-ahead", "2"],
          .voice({ var o = PlayOptions(reference: "/api/audio/voice-1.wav"); o.volume = 40; o.device = "d"; o.readAheadSeconds = 2; return o }())),
