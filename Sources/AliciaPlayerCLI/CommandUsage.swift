@@ -13,7 +13,7 @@ enum CommandUsage {
 
     /// The commands whose options come from `OptionTable` (`ctl` and `help` say their own).
     static let withTableOptions: Set<String> = ["play", "queue", "script", "studio", "demo", "playlists", "playlist", "tracks",
-                                                "download", "cache", "notes", "voice", "chat", "config"]
+                                                "download", "cache", "notes", "speak", "voice", "chat", "config"]
 
     static let texts: [String: String] = [
         "play": """
@@ -109,6 +109,17 @@ enum CommandUsage {
             Usage: alicia-player notes <ref>
 
             Prints an episode's show notes as plain text. <ref> is a label, an index or a piece of a title.
+            """,
+        "speak": """
+            Usage: alicia-player speak TEXT... [options]
+                   alicia-player speak --file FILE | speak - [options]
+
+            Reads a text aloud: posts it to the backend's /api/speak and plays it as it is voiced,
+            from its first chunk on, each later chunk joined without a gap as it is listed (while
+            the voice is behind, it waits in silence: "voicing…"). The words of TEXT are joined
+            with spaces; --file FILE reads the text from a file, - from standard input. The text
+            goes in one request; the backend says what it does past its limits (failed or empty:
+            one line, exit 1). Scripts say `speak TEXT`; the control socket takes `speak TEXT`.
             """,
         "voice": """
             Usage: alicia-player voice <ref> [--volume N] [--device SINK] [--read-ahead SECONDS] [--loudness off|TARGET]

@@ -45,6 +45,7 @@ final class CtlCommand {
             if case .failure(let problem) = FollowOptions.parse(arguments) { return problem.message }
             return nil
         case "loadfile": return (1...2).contains(arguments.count) ? nil : "takes a reference and optionally a mode (append, insert-next, ...)"
+        case "speak": return arguments.isEmpty ? "takes the text to read aloud (ctl speak \"some words\")" : nil
         case "pause", "resume", "toggle", "next", "prev", "previous", "status", "stop", "quit", "transcript":
             return words.first == "quit" && arguments.count <= 1 || arguments.isEmpty ? nil : "takes no arguments"
         default: return nil
@@ -74,6 +75,7 @@ final class CtlCommand {
             case .toggle: return [.string("cycle"), .string("mute")]
             case let change: return [.string("set_property"), .string("mute"), .bool(change == .on)]
             }
+        case "speak": return [.string("speak"), .string(arguments.joined(separator: " "))]
         case "loadfile": return [.string("loadfile"), .string(absolute(arguments[0], in: directory))] + arguments.dropFirst().map { .string($0) }
         case let name: return [.string(name)] + arguments.map(value)
         }
