@@ -174,7 +174,7 @@ final class MPRISService {
         switch view.snapshot.state {
         case .paused: return "Paused"
         case .idle, .ended, .failed: return "Stopped"
-        case .loading, .buffering, .reconnecting, .playing: return "Playing"
+        case .loading, .buffering, .reconnecting, .voicing, .playing: return "Playing"
         }
     }
 

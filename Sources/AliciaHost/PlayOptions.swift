@@ -56,6 +56,11 @@ public struct PlayOptions: Equatable, Sendable {
     /// `--auto-download N`: the next N queue entries download into the cache while it plays; nil
     /// when not given (then `auto_download` in the config file, else none).
     public var autoDownload: Int?
+    /// `--accessible` (or `ACCESSIBLE=1`, or `accessible = true` in the config file): the Studio as
+    /// linear text, words instead of glyphs.
+    public var accessible = false
+    /// `--progress-every T`: in the accessible Studio, a status line each T of the item (nil: none).
+    public var progressEvery: Double?
 
     public init(reference: String) {
         references = reference.isEmpty ? [] : [reference]

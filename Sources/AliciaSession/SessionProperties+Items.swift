@@ -20,6 +20,7 @@ extension SessionProperties {
             return .number(Double(info.st_size))
         },
         readOnly("audio-params") { reading in reading.hasItem ? reading.snapshot.format.map(audioParameters) : nil },
+        readOnly("transcript") { reading in reading.hasItem ? reading.snapshot.format.map { transcript($0.transcript) } : nil },
         readOnly("seekable") { .bool($0.hasItem && $0.snapshot.format?.frames != nil) },
         readOnly("mpv-version") { .string("alicia-player \($0.version)") },
     ]
@@ -39,6 +40,18 @@ extension SessionProperties {
             }
         },
     ]
+
+    /// `[{"start": 0.5, "end": 2, "speaker": "Alicia", "text": "Hello"}]` (no `end` or `speaker`
+    /// when the file has none).
+    static func transcript(_ cues: [TranscriptCue]) -> JSONValue {
+        .array(cues.map { cue in
+            var members: [JSONValue.Member] = [.init("start", .number(rounded(cue.start, places: 3)))]
+            if let end = cue.end { members.append(.init("end", .number(rounded(end, places: 3)))) }
+            if let speaker = cue.speaker { members.append(.init("speaker", .string(speaker))) }
+            members.append(.init("text", .string(cue.text)))
+            return .object(members)
+        })
+    }
 
     static let queueProperties: [SessionProperty] = [
         readOnly("playlist") { reading in .array(reading.queue.entries.map { playlistEntry($0, reading) }) },

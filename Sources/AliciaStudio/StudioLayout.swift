@@ -259,6 +259,7 @@ package struct StudioLayout {
         case .loading: state = "buffering"
         case .buffering: state = "buffering" + (episode.refill.map { " \(Int(($0 * 100).rounded()))%" } ?? "")
         case .reconnecting: state = "reconnecting" + (episode.reconnectingFor.map { " (\(Int($0)) s)" } ?? "")
+        case .voicing: state = "voicing…"
         case .ended: state = "ended"
         case .failed: state = "failed"
         case .idle: state = "stopped"

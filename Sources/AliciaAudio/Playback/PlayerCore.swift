@@ -446,6 +446,10 @@ final class PlayerCore: @unchecked Sendable {
             source.dropDecoder()
             return true
         }
+        if source.atEndOfKnownParts {
+            try waitForVoice(source, chain: chain, sink: sink)
+            return true
+        }
         return false
     }
 
@@ -574,7 +578,7 @@ final class PlayerCore: @unchecked Sendable {
 
     private func markPlaying() {
         let changed = shared.withLock { s -> QueueEntryID?? in
-            guard s.status.state == .buffering && !s.commands.paused else { return nil }
+            guard s.status.state == .buffering || s.status.state == .voicing, !s.commands.paused else { return nil }
             s.status.state = .playing
             return .some(s.status.heard)
         }

@@ -57,7 +57,7 @@ package struct Script: Equatable {
     static let maximumLineBytes = 64 * 1024
     package static let maximumLines = 100_000
 
-    static let vocabulary = "play, append, next, previous, pause, resume, toggle, seek, chapter, volume, mute, speed, voice, say, wait, echo, status, quit"
+    static let vocabulary = "play, append, next, previous, pause, resume, toggle, seek, chapter, volume, mute, speed, voice, speak, say, wait, echo, status, quit"
 
     package static func parse(_ bytes: [UInt8]) -> Script {
         var script = Script()
@@ -129,6 +129,9 @@ package struct Script: Equatable {
             }
         case "voice":
             return one("voice note").map { .voice($0) }
+        case "speak":
+            guard !rest.isEmpty else { return .failure(UsageError("speak needs a text to read aloud")) }
+            return .success(.play([QueueResolver.speakPrefix + rest]))
         case "say":
             guard !rest.isEmpty else { return .failure(UsageError("say needs something to say to Alicia")) }
             return .success(.say(rest))
