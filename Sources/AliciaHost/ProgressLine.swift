@@ -55,6 +55,7 @@ public enum ProgressLine {
         case .loading: line = "Loading \(title)"
         case .buffering: line = "Buffering \(title), \(time)" + (snapshot.refill.map { ", \(Int(($0 * 100).rounded()))% refilled" } ?? "")
         case .reconnecting: line = "Reconnecting" + (snapshot.reconnectingFor.map { " (\(Int($0)) s)" } ?? "") + ", \(title), \(time)"
+        case .voicing: line = "Voicing \(title), \(time)"
         case .ended: line = "Finished \(title)"
         case .failed: line = "Could not play \(title)" + (snapshot.error.map { ": " + $0.message } ?? "")
         case .idle: line = "Nothing is playing"

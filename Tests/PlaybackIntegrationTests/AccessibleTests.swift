@@ -89,8 +89,12 @@ struct AccessibleTests {
             let text = output()
             #expect(!text.contains("\u{1B}"), "an escape sequence was written: \(text.debugDescription)")
             let lines = Self.lines(text).filter { !$0.isEmpty }
-            for (first, second) in zip(lines, lines.dropFirst()) {
-                #expect(first != second, "a line was said twice: \(first)")
+            // Tab asks for the status: said again on demand even when nothing moved (a loaded
+            // machine may still be at the second the resume was said at), so that pair is not counted.
+            let playing = lines.indices.filter { lines[$0].hasPrefix("Playing episode.wav, ") }
+            let demanded = playing.count >= 3 ? playing[2] : nil
+            for index in lines.indices.dropFirst() where index != demanded {
+                #expect(lines[index - 1] != lines[index], "a line was said twice: \(lines[index])")
             }
             // Each event once, in the order of their times.
             let events = ["Chapter 1: Cold open", "Hello and welcome.", "Alicia: First question.", "Chapter 2: The interview",
