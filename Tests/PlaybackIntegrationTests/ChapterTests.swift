@@ -267,6 +267,35 @@ struct ChapterTests {
         #expect(abs(frames - expected) <= slack, "\(frames) frames played, \(expected) expected")
     }
 
+    /// Chapter 0: a 440 Hz tone, 2 s of silence, the tone again (0–4 s); chapter 1: 1 kHz (4–6 s).
+    @Test("--sleep chapter with --skip-silence strong: the pause is shortened and it still ends on chapter 0's last tone, none of chapter 1 heard")
+    func sleepAtChapterEndSkippingSilence() async throws {
+        let rate = 48_000
+        let a = Tone.samples(frequency: 440, seconds: 1, rate: rate, channels: 2, amplitude: 0.5)
+        let b = Tone.samples(frequency: 1000, seconds: 2, rate: rate, channels: 2, amplitude: 0.5)
+        let samples = a + [Int16](repeating: 0, count: 2 * 2 * rate) + a + b
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        let data = samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
+        let wav = Array("RIFF".utf8) + le32(36 + data.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(2)
+            + le32(rate) + le32(rate * 4) + le16(4) + le16(16) + Array("data".utf8) + le32(data.count) + data
+        let directory = try TemporaryDirectory(prefix: "chapters-skip")
+        let path = try directory.write(PodcastFixture.withCuePoints(wav, cues: [(0, "Pause"), (UInt32(4 * rate), "High")]), as: "pause.wav")
+        let capture = try PipeSinkCapture(format: .s16le, rate: rate, channels: 2)
+        let result = try await Playback.run(["play", path, "--device", capture.sinkName, "--sleep", "chapter", "--skip-silence=strong"])
+        expectSuccess(result)
+        let heard = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
+        let frames = heard.count / 2
+        // 2 s of tone and what is kept of the pause: at least a second of it skipped.
+        #expect(frames >= 2 * rate - 480 && frames <= 3 * rate, "\(frames) frames heard")
+        // The last 100 ms heard (the fade's quiet end) are the 440 Hz tone, not chapter 1's 1 kHz.
+        let scaled = heard.map { Double($0) / 32768 }
+        let start = max(0, frames - rate / 10 - 480)
+        let low = Tone.level(scaled, channels: 2, from: start, frames: rate / 10, frequency: 440, rate: rate)
+        let high = Tone.level(scaled, channels: 2, from: start, frames: rate / 10, frequency: 1000, rate: rate)
+        #expect(low > high + 20, "440 Hz at \(low) dB, 1 kHz at \(high) dB at the end")
+    }
+
     @Test("the Studio: the tag's title and the chapter heard in the panel, chapter marks on the bar, PgDn and PgUp jump chapters, c lists them and enter jumps")
     func studioChapters() async throws {
         try await Playback.gated {
