@@ -217,8 +217,8 @@ extension SessionProperties {
         case .string("end"): return .success(.endOfEntries(1))
         case .string("chapter"): return .success(.endOfChapter)
         default:
-            guard let seconds = value.numberValue ?? value.stringValue.flatMap(duration), seconds > 0 else {
-                return .failure(.format("seconds (or 30m, 1h), end, chapter, or off"))
+            guard let seconds = value.numberValue ?? value.stringValue.flatMap(duration), seconds > 0, seconds <= 86_400 else {
+                return .failure(.format("seconds up to a day (or 30m, 1h), end, chapter, or off"))
             }
             return .success(.after(seconds: seconds))
         }

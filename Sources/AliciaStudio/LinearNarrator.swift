@@ -113,8 +113,7 @@ package struct LinearNarrator {
 
     private mutating func chapterLines(_ snapshot: PlayerSnapshot) -> [String] {
         guard let chapters = snapshot.format?.chapters, !chapters.isEmpty else { return [] }
-        let index = chapters.lastIndex { $0.start <= snapshot.position + 0.05 }
-        guard let index, index != chapter else { return [] }
+        guard let index = ChapterMap.index(of: snapshot.position, in: chapters), index >= 0, index != chapter else { return [] }
         chapter = index
         let title = chapters[index].title
         let number = "Chapter \(index + 1)"

@@ -154,7 +154,7 @@ extension LinearStudio {
     private func choose(_ text: String, from entries: [Library.Entry]) {
         guard !text.isEmpty else { return say("Nothing chosen") }
         if let number = Int(text) {
-            guard entries.indices.contains(number - 1) else { return say("\(number) is not on the list: 1 to \(entries.count)") }
+            guard number >= 1, entries.indices.contains(number - 1) else { return say("\(number) is not on the list: 1 to \(entries.count)") }
             return play(entries[number - 1])
         }
         let wanted = text.lowercased()
@@ -180,7 +180,7 @@ extension LinearStudio {
         guard !text.isEmpty else { return }
         let words = text.split(separator: " ")
         let removing = words.first == "x" && words.count == 2
-        guard let number = Int(removing ? words[1] : Substring(text)), view.queue.entries.indices.contains(number - 1) else {
+        guard let number = Int(removing ? words[1] : Substring(text)), number >= 1, view.queue.entries.indices.contains(number - 1) else {
             return say("That is not a number on the queue: 1 to \(view.queue.entries.count)")
         }
         let entry = view.queue.entries[number - 1]

@@ -71,10 +71,9 @@ final class SleepTimerClock {
             let chapters = format.chapters
             var span = ChapterSpan(entry: entry, start: 0, end: nil)
             var end: Double?
-            if let index = chapters.lastIndex(where: { $0.start <= seconds + 0.01 }) {
+            if let index = ChapterMap.index(of: seconds, in: chapters), index >= 0 {
                 span.start = FrameCount.of(seconds: chapters[index].start, rate: rate)
-                end = chapters[index].end.flatMap { $0 > chapters[index].start ? $0 : nil }
-                    ?? (index + 1 < chapters.count ? chapters[index + 1].start : nil)
+                end = ChapterMap.end(of: index, in: chapters, duration: nil)
             } else {
                 // Before the first chapter: until it starts.
                 end = chapters.first?.start

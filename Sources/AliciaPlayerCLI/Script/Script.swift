@@ -122,7 +122,7 @@ package struct Script: Equatable {
         case "unmute": return none(.mute(.off))
         case "chapter":
             return one("chapter (+1, -1, or an index from 0)").flatMap { text in
-                guard let steps = Int(text.hasPrefix("+") ? String(text.dropFirst()) : text) else {
+                guard let steps = Int(text.hasPrefix("+") ? String(text.dropFirst()) : text), abs(steps) <= 10_000 else {
                     return .failure(UsageError("chapter '\(text)' is not +1, -1 or an index from 0"))
                 }
                 return .success(.chapter(text.hasPrefix("+") || text.hasPrefix("-") ? .by(steps) : .to(steps)))
