@@ -22,6 +22,7 @@ extension SessionProperties {
         readOnly("audio-params") { reading in reading.hasItem ? reading.snapshot.format.map(audioParameters) : nil },
         readOnly("seekable") { .bool($0.hasItem && $0.snapshot.format?.frames != nil) },
         readOnly("mpv-version") { .string("alicia-player \($0.version)") },
+        readOnly("pid") { _ in .number(Double(getpid())) },
     ]
 
     static let queueProperties: [SessionProperty] = [
