@@ -17,12 +17,13 @@ _alicia_player_options() {
         queue) echo "$backend $playing $network --loop --shuffle --keep-going --save" ;;
         script) echo "$backend $playing $network $voice --check --loop --shuffle" ;;
         studio) echo "$backend $network --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --auto-download" ;;
-        demo) echo "--help --serve --port --token --ipc --ipc-name --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness" ;;
+        demo) echo "--help --serve --port --token --voicing --ipc --ipc-name --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness" ;;
         download) echo "$backend --queue --pin --rate" ;;
         cache) echo "$backend --max-size" ;;
         ctl) echo "--ipc --player --json --help --format --waybar --rate --once" ;;
         playlists | tracks) echo "$backend --json" ;;
         playlist | notes) echo "$backend" ;;
+        speak) echo "$backend $network --file --speed --volume --device --read-ahead --skip-silence --sleep --loudness" ;;
         voice) echo "$backend --device --read-ahead --volume" ;;
         chat) echo "$backend --voice --react --device --voice-focus --volume" ;;
         config) echo "$backend --path" ;;
@@ -50,7 +51,7 @@ _alicia_player() {
         cword=$COMP_CWORD
     fi
     COMPREPLY=()
-    local commands="studio play queue script playlists playlist tracks notes download cache demo voice chat ctl config help"
+    local commands="studio play queue script playlists playlist tracks notes download cache demo speak voice chat ctl config help"
 
     case $prev in
         --device)
@@ -63,7 +64,7 @@ _alicia_player() {
             mapfile -t COMPREPLY < <(compgen -W "off -16 -19 -23" -- "$cur")
             return ;;
         --sleep)
-            mapfile -t COMPREPLY < <(compgen -W "15m 30m 45m 1h end" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "15m 30m 45m 1h end chapter" -- "$cur")
             return ;;
         --queue | --cacert | --ipc)
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
@@ -73,7 +74,7 @@ _alicia_player() {
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             compopt -o filenames 2>/dev/null
             return ;;
-        --start | --speed | --volume | --read-ahead | --voice-at | --note-rewind | --port | --token | --base-url | --react | \
+        --start | --speed | --volume | --read-ahead | --voice-at | --note-rewind | --port | --token | --voicing | --base-url | --react | \
             --give-up-after | --stall-timeout | --rate | --max-size)
             return ;;
     esac
@@ -84,7 +85,7 @@ _alicia_player() {
         case ${words[i]} in
             --start | --speed | --volume | --device | --read-ahead | --voice-at | --voice-focus | --note-rewind | \
                 --port | --token | --token-file | --base-url | --react | --save | --sleep | --loudness | --ipc | \
-                --give-up-after | --stall-timeout | --cacert | --queue | --rate | --max-size)
+                --give-up-after | --stall-timeout | --cacert | --queue | --rate | --max-size | --voicing | --file)
                 ((i++)) ;;
             -*) ;;
             *)

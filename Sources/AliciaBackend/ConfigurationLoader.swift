@@ -106,8 +106,11 @@ public enum ConfigFile {
         public let message: String
     }
 
-    /// The keys alicia-player reads; any other gets a warning naming its file and line.
-    public static let keys: Set<String> = ["base_url", "token", "token_file", "cache_max_size", "auto_download", "hook", "hook_time_limit"]
+    /// The keys alicia-player reads, in the order messages name them; any other gets a warning
+    /// naming its file and line.
+    public static let keyOrder = ["base_url", "token", "token_file", "cache_max_size", "auto_download", "accessible", "hook",
+                                  "hook_time_limit"]
+    public static let keys: Set<String> = Set(keyOrder)
 
     /// A `key = value` line: the key normalised (lower case, `_` for `-`), the line's number.
     public struct Entry: Equatable, Sendable {
@@ -129,7 +132,7 @@ public enum ConfigFile {
         if let (known, distance) = nearest, distance <= 2 {
             return "unknown key '\(key)' (did you mean '\(known)'?)"
         }
-        return "unknown key '\(key)' (the keys are base_url, token, token_file, cache_max_size, auto_download, hook and hook_time_limit)"
+        return "unknown key '\(key)' (the keys are \(keyOrder.dropLast().joined(separator: ", ")) and \(keyOrder.last ?? ""))"
     }
 
     /// Levenshtein distance over characters.

@@ -36,11 +36,17 @@ final class CtlCommand {
         case "mute": return arguments.count <= 1 && (arguments.first.map { LevelText.mute($0) != nil } ?? true) ? nil : "takes on, off or toggle"
         case "cycle": return arguments.count == 1 ? nil : "takes a property (ctl cycle pause)"
         case "wait": return arguments.count == 1 ? nil : "takes one event name (ctl wait end-file)"
+        case "chapter":
+            guard arguments.count == 1, ["next", "prev", "previous", "list"].contains(arguments[0]) || Int(arguments[0]) != nil else {
+                return "takes next, prev, list or a chapter's index (ctl chapter next)"
+            }
+            return nil
         case "follow", "idle":
             if case .failure(let problem) = FollowOptions.parse(arguments) { return problem.message }
             return nil
         case "loadfile": return (1...2).contains(arguments.count) ? nil : "takes a reference and optionally a mode (append, insert-next, ...)"
-        case "pause", "resume", "toggle", "next", "prev", "previous", "status", "stop", "quit", "list":
+        case "speak": return arguments.isEmpty ? "takes the text to read aloud (ctl speak \"some words\")" : nil
+        case "pause", "resume", "toggle", "next", "prev", "previous", "status", "stop", "quit", "transcript", "list":
             return words.first == "quit" && arguments.count <= 1 || arguments.isEmpty ? nil : "takes no arguments"
         default: return nil
         }
@@ -52,6 +58,7 @@ final class CtlCommand {
         let arguments = Array(words.dropFirst())
         switch words.first! {
         case "get": return [.string("get_property"), .string(arguments[0])]
+        case "transcript": return [.string("get_property"), .string("transcript")]
         case "set": return set(arguments[0], arguments[1])
         case "pause": return [.string("set_property"), .string("pause"), .bool(true)]
         case "resume": return [.string("set_property"), .string("pause"), .bool(false)]
@@ -59,6 +66,7 @@ final class CtlCommand {
         case "toggle": return [.string("cycle"), .string("pause")]
         case "next": return [.string("playlist-next")]
         case "prev", "previous": return [.string("playlist-prev")]
+        case "chapter": return chapter(arguments[0])
         case "seek" where arguments.count == 2: return [.string("seek"), value(arguments[0]), .string(arguments[1])]
         case "seek": return seek(TimeSpec.seekTarget(arguments[0]) ?? .by(0))
         case "volume", "speed": return level(words[0], arguments[0])
@@ -67,6 +75,7 @@ final class CtlCommand {
             case .toggle: return [.string("cycle"), .string("mute")]
             case let change: return [.string("set_property"), .string("mute"), .bool(change == .on)]
             }
+        case "speak": return [.string("speak"), .string(arguments.joined(separator: " "))]
         case "loadfile": return [.string("loadfile"), .string(absolute(arguments[0], in: directory))] + arguments.dropFirst().map { .string($0) }
         case let name: return [.string(name)] + arguments.map(value)
         }
@@ -87,6 +96,27 @@ final class CtlCommand {
         case .toFraction(let fraction): return [.string("seek"), .number(fraction * 100), .string("absolute-percent")]
         case .byFraction(let fraction): return [.string("seek"), .number(fraction * 100), .string("relative-percent")]
         }
+    }
+
+    /// `chapter next|prev` steps (as `add chapter ±1`), `chapter list` reads `chapter-list`,
+    /// `chapter N` goes to chapter N (0-based, as the property).
+    private static func chapter(_ word: String) -> [JSONValue] {
+        switch word {
+        case "next": return [.string("add"), .string("chapter"), .number(1)]
+        case "prev", "previous": return [.string("add"), .string("chapter"), .number(-1)]
+        case "list": return [.string("get_property"), .string("chapter-list")]
+        default: return [.string("set_property"), .string("chapter"), .number(Double(Int(word) ?? 0))]
+        }
+    }
+
+    /// `chapter list`: a line a chapter, `INDEX  H:MM:SS  TITLE`.
+    static func chapterLines(_ data: JSONValue) -> String? {
+        guard case .array(let chapters) = data else { return text(data) }
+        guard !chapters.isEmpty else { return nil }
+        return chapters.enumerated().map { index, chapter in
+            let time = TimeSpec.clock(chapter["time"]?.numberValue ?? 0)
+            return "\(index)  \(time)  \(chapter["title"].flatMap(text) ?? "")"
+        }.joined(separator: "\n")
     }
 
     /// `volume 50` sets it, `volume +5` and `volume -5` move it from where it is (as `add` does).
@@ -172,8 +202,15 @@ final class CtlCommand {
             Console.fail("\(options.words[0]): \(message.map { "\($0) (\(error))" } ?? error)")
             return ExitCode.failure
         }
-        if !options.json, let data = reply["data"] {
-            let text = options.words[0] == "status" ? Self.statusLine(data) : Self.text(data)
+        if !options.json, options.words[0] == "transcript" {
+            guard let text = reply["data"].flatMap(Self.transcriptText) else {
+                Console.fail("transcript: what plays has none (a NAME.vtt, NAME.srt or NAME.json beside a local file)")
+                return ExitCode.failure
+            }
+            Console.out(text)
+        } else if !options.json, let data = reply["data"] {
+            let text = options.words[0] == "status" ? Self.statusLine(data)
+                : options.words == ["chapter", "list"] ? Self.chapterLines(data) : Self.text(data)
             if let text { Console.out(text + "\n") }
         }
         return ExitCode.success
@@ -238,6 +275,17 @@ final class CtlCommand {
         guard case .object(let members) = object else { return event }
         let fields = members.filter { $0.key != "event" }.map { "\($0.key)=\(text($0.value) ?? "")" }
         return ([event] + fields).joined(separator: " ")
+    }
+
+    /// The `transcript` property as lines: `0:04  Alicia: Hello there` (the start as `seek` takes
+    /// it); nil when there are no cues.
+    static func transcriptText(_ data: JSONValue) -> String? {
+        guard case .array(let cues) = data, !cues.isEmpty else { return nil }
+        return cues.map { cue in
+            let start = cue["start"]?.numberValue.map(TimeSpec.clock) ?? "-"
+            let speaker = cue["speaker"].flatMap(text).map { $0 + ": " } ?? ""
+            return start + "  " + speaker + (cue["text"].flatMap(text) ?? "") + "\n"
+        }.joined()
     }
 
     /// `playing 83.42 3600.00 Title` (as a script's `status`).

@@ -452,7 +452,7 @@ struct ControlSocketTests {
             let metadata = try await playerctl(["metadata", "--format", "{{mpris:trackid}}|{{mpris:length}}|{{xesam:title}}|{{xesam:artist}}|{{xesam:url}}"])
             let fields = metadata.stdoutText.trimmingCharacters(in: .newlines).split(separator: "|", omittingEmptySubsequences: false).map(String.init)
             #expect(fields.count == 5 && fields[0].hasPrefix("'/org/mpris/MediaPlayer2/alicia_player/track/") && fields[1] == "30000000"
-                    && fields[2] == "a.wav" && fields[3] == "Alicia" && fields[4].hasPrefix("file://") && fields[4].hasSuffix("/a.wav"),
+                    && fields[2] == "a.wav" && fields[3].isEmpty && fields[4].hasPrefix("file://") && fields[4].hasSuffix("/a.wav"),
                     "\(metadata.stdoutText)")
             let position = try await playerctl(["position"])
             #expect((Double(position.stdoutText.trimmingCharacters(in: .newlines)) ?? -1) >= 0, "\(position.stdoutText)")
