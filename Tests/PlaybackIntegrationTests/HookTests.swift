@@ -57,16 +57,56 @@ struct HookTests {
             "hook = pause no-such-program-here",
         ], in: directory)
         let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        let started = ContinuousClock.now
         let result = try await Playback.run(["play", a, "--device", capture.sinkName], environment: environment)
-        let took = ContinuousClock.now - started
         let captured = await capture.finishInt16(quietFor: .milliseconds(200))
         #expect(result.status == 0 && result.stdout.isEmpty, "\(result)")
         #expect(result.stderrLines == ["alicia-player: warning: hook item-start sleep: stopped at its time limit of 1 s"], "\(result)")
         expectBitExact(captured: captured, expected: Self.three.samples16, channels: 2)
-        #expect(took < .seconds(10), "the player took \(took)")
+        // 3 s of audio; the hook was stopped 1 s in, so it does not hold the end up either.
+        #expect(result.duration < .seconds(8), "the player took \(result.duration)")
         // Nothing of the hook is left running.
         let left = try await ChildProcess.run("pgrep", ["-f", "^sleep 59.517$"])
         #expect(left.stdoutText.isEmpty, "still running: \(left.stdoutText)")
+    }
+
+    @Test("pause, resume and chapter hooks: each change once, with the chapter's number and title")
+    func pauseResumeAndChapters() async throws {
+        try TestEnvironment.requirePulseAudio()
+        let directory = try TemporaryDirectory(prefix: "hook-events")
+        let wav = PodcastFixture.withCuePoints(FollowTests.long.bytes, cues: [(0, "Opening"), (48_000, "The interview")])
+        let a = try directory.write(wav, as: "a.wav")
+        let socket = directory.file("socket")
+        var environment = try Self.configured([
+            "hook = pause tee -a \(directory.file("pause.log"))",
+            "hook = resume tee -a \(directory.file("resume.log"))",
+            "hook = chapter tee -a \(directory.file("chapter.log"))",
+        ], in: directory)
+        try PlayerProcess.isolate(&environment)
+        func lines(_ name: String) -> [[String: Any]] {
+            let text = (try? String(contentsOfFile: directory.file(name), encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        }
+        func waitFor(_ name: String, count: Int) async throws {
+            for _ in 0..<500 where lines(name).count < count { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        try await Playback.gated {
+            let player = try PlayerProcess.start(["play", a, "--ipc", socket, "--device", capture.sinkName], environment: environment)
+            try await ControlSocketTests.waitForSocket(socket, player: player)
+            try await waitFor("chapter.log", count: 2)
+            #expect(try await PlayerProcess.run(["ctl", "--ipc", socket, "pause"]).status == 0)
+            try await waitFor("pause.log", count: 1)
+            #expect(try await PlayerProcess.run(["ctl", "--ipc", socket, "resume"]).status == 0)
+            try await waitFor("resume.log", count: 1)
+            #expect(try await PlayerProcess.run(["ctl", "--ipc", socket, "quit"]).status == 0)
+            let ended = try await PlayerProcess.result(of: player, timeout: .seconds(20))
+            #expect(ended.status == 0 && ended.stderr.isEmpty, "\(ended)")
+        }
+        _ = await capture.finish(quietFor: .milliseconds(200))
+        let chapters = lines("chapter.log")
+        #expect(chapters.map { $0["chapter"] as? Double } == [1, 2] && chapters.map { $0["chapter_title"] as? String } == ["Opening", "The interview"],
+                "\(chapters)")
+        #expect(lines("pause.log").map { $0["event"] as? String } == ["pause"] && lines("resume.log").map { $0["event"] as? String } == ["resume"])
+        #expect(lines("pause.log").first?["title"] as? String == "a.wav")
     }
 }
