@@ -43,6 +43,8 @@ public struct PlayOptions: Equatable, Sendable {
     public var quiet = false
     /// `--ipc PATH`: the control socket's path (nil: the default one).
     public var ipcPath: String?
+    /// `--ipc-name NAME`: the socket NAME beside the default one.
+    public var ipcName: String?
     /// `--no-ipc`: no control socket.
     public var noIPC = false
     /// `--give-up-after`, `--stall-timeout`, `--cacert`.

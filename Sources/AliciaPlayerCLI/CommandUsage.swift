@@ -132,7 +132,7 @@ enum CommandUsage {
             Sends Alicia a message and prints her reply as it streams in, then `message N`.
             """,
         "ctl": """
-            Usage: alicia-player ctl [--ipc PATH] [--json] COMMAND [ARGS...]
+            Usage: alicia-player ctl [--ipc PATH | --player NAME|PID] [--json] COMMAND [ARGS...]
 
             Sends one command to the running player (play, queue, script, the Studio)
             over its control socket and prints the reply's data. The socket speaks
@@ -171,6 +171,7 @@ enum CommandUsage {
                                   --json, --format '{title} {position} {state}',
                                   --waybar (waybar's JSON), --rate SECONDS,
                                   --once (end with the player)
+              list                each player running: name, PID, state, title
               idle [PROPERTY...]  block until the next change (any but the
                                   position's when none), print it, exit 0
               wait EVENT          block until the event: end-file, start-file, ...
@@ -185,6 +186,8 @@ enum CommandUsage {
             Options:
               --ipc PATH          the socket (default:
                                   $XDG_RUNTIME_DIR/alicia-player/socket)
+              --player NAME|PID   the player started with --ipc-name NAME, or the
+                                  one with that PID (ctl list shows them)
               --json              print the raw replies (and events) as JSON lines
 
             Exit status: 0 success, 1 an error reply (its message on stderr),

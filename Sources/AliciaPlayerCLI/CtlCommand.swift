@@ -46,7 +46,7 @@ final class CtlCommand {
             return nil
         case "loadfile": return (1...2).contains(arguments.count) ? nil : "takes a reference and optionally a mode (append, insert-next, ...)"
         case "speak": return arguments.isEmpty ? "takes the text to read aloud (ctl speak \"some words\")" : nil
-        case "pause", "resume", "toggle", "next", "prev", "previous", "status", "stop", "quit", "transcript":
+        case "pause", "resume", "toggle", "next", "prev", "previous", "status", "stop", "quit", "transcript", "list":
             return words.first == "quit" && arguments.count <= 1 || arguments.isEmpty ? nil : "takes no arguments"
         default: return nil
         }
@@ -161,14 +161,21 @@ final class CtlCommand {
     }
 
     func run() -> Int32 {
-        let path = options.ipcPath ?? ControlSocket.defaultPath()
+        if options.words[0] == "list" { return CtlPlayers.list(json: options.json) }
+        let path: String
+        if let player = options.player {
+            guard let found = CtlPlayers.path(of: player) else { return Self.notListening }
+            path = found
+        } else {
+            path = options.ipcPath ?? ControlSocket.defaultPath()
+        }
         if options.words[0] == "follow" { return FollowFeed(options: followOptions, path: path).run() }
         let fd: Int32
         switch ControlSocket.connect(to: path) {
         case .success(let connected): fd = connected
         case .failure(let error):
             if error.code == ENOENT || error.code == ECONNREFUSED {
-                Console.fail("no player is listening on \(path) (start one: alicia-player play …, or pass --ipc PATH)")
+                Console.fail("no player is listening on \(path) (start one: alicia-player play …, or pass --ipc PATH or --player NAME; ctl list shows the players)")
             } else {
                 Console.fail("cannot reach \(path): \(error.message)")
             }

@@ -6,6 +6,9 @@ import AliciaSession
 extension Invocation {
     static func invocation(_ command: String, _ rest: [String], _ line: ParsedLine) throws(UsageError) -> Invocation {
         if line.play.ipcPath != nil && line.play.noIPC { throw UsageError("--ipc and --no-ipc cannot go together") }
+        if line.play.ipcName != nil && (line.play.noIPC || line.play.ipcPath != nil) {
+            throw UsageError("--ipc-name goes with neither --ipc nor --no-ipc")
+        }
         var play = line.play
         play.backend = line.backend
         switch command {

@@ -4,6 +4,7 @@ import Glibc
 import AliciaAudio
 import AliciaBackend
 import AliciaCache
+import AliciaControl
 import AliciaSession
 import AliciaLocks
 import AliciaLibrary
@@ -52,6 +53,8 @@ public enum ConfigAction: Equatable, Sendable {
 public struct CtlOptions: Equatable, Sendable {
     /// The socket (nil: the default one).
     public var ipcPath: String?
+    /// `--player NAME|PID`: the player started with `--ipc-name NAME`, or the one with that PID.
+    public var player: String?
     /// Print the raw reply (and events) as JSON lines.
     public var json = false
     /// The command and its arguments, as typed.
@@ -148,7 +151,7 @@ extension Invocation {
                alicia-player speak TEXT... | speak --file FILE | speak -
                alicia-player voice <ref> [--volume N] [--device SINK]
                alicia-player chat "text" [--voice] [--react EMOJI] [--volume N]
-               alicia-player ctl [--ipc PATH] [--json] COMMAND [ARGS...]
+               alicia-player ctl [--ipc PATH | --player NAME|PID] [--json] COMMAND [ARGS...]
                alicia-player download <ref>... [--queue FILE] [--pin] [--rate LIMIT]
                alicia-player cache [--max-size SIZE] | cache clear [REF...]
                alicia-player config [--path] | config set KEY VALUE
@@ -360,21 +363,25 @@ extension Invocation {
             case "-h", "--help": return .help(command: "ctl")
             case "--json": options.json = true
             case "--": break
-            case "--ipc":
+            case "--ipc", "--player":
                 let value: String
                 if let inline {
                     value = inline
                 } else {
-                    guard index < arguments.count else { throw UsageError("--ipc needs a socket path") }
+                    guard index < arguments.count else { throw UsageError(name == "--ipc" ? "--ipc needs a socket path" : "--player needs a name or a PID") }
                     value = arguments[index]
                     index += 1
                 }
-                guard !value.isEmpty else { throw UsageError("--ipc needs a socket path") }
-                options.ipcPath = value
+                guard !value.isEmpty else { throw UsageError(name == "--ipc" ? "--ipc needs a socket path" : "--player needs a name or a PID") }
+                if name == "--ipc" { options.ipcPath = value } else { options.player = value }
             default:
-                throw UsageError("unknown option '\(name)' (ctl's options come before the command: --ipc PATH, --json)")
+                throw UsageError("unknown option '\(name)' (ctl's options come before the command: --ipc PATH, --player NAME|PID, --json)")
             }
             if name == "--" { break }
+        }
+        if options.ipcPath != nil && options.player != nil { throw UsageError("ctl takes --ipc PATH or --player NAME|PID, not both") }
+        if let player = options.player, !player.allSatisfy(\.isNumber), let problem = ControlSocket.problem(withName: player) {
+            throw UsageError("--player \(problem)")
         }
         options.words = Array(arguments[index...])
         guard let command = options.words.first else {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AliciaAudio
 import AliciaCache
+import AliciaControl
 import AliciaHost
 import AliciaLibrary
 import AliciaSession
@@ -109,6 +110,11 @@ extension OptionTable {
                "the control socket (default $XDG_RUNTIME_DIR/alicia-player/socket)") { value, line in
             guard !value.isEmpty else { throw UsageError("--ipc needs a socket path") }
             line.play.ipcPath = value
+        },
+        option("--ipc-name", .required("NAME"), playing.union([""]),
+               "the control socket NAME beside the default one, for several players (ctl --player NAME)") { value, line in
+            if let problem = ControlSocket.problem(withName: value) { throw UsageError("--ipc-name \(problem)") }
+            line.play.ipcName = value
         },
         option("--no-ipc", .none, playing.union([""]), "no control socket (see: alicia-player ctl --help)") { _, line in line.play.noIPC = true },
         option("--give-up-after", .required("T"), ["play", "queue", "script", "studio", "demo"],

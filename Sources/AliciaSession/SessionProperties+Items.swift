@@ -23,6 +23,7 @@ extension SessionProperties {
         readOnly("transcript") { reading in reading.hasItem ? reading.snapshot.format.map { transcript($0.transcript) } : nil },
         readOnly("seekable") { .bool($0.hasItem && $0.snapshot.format?.frames != nil) },
         readOnly("mpv-version") { .string("alicia-player \($0.version)") },
+        readOnly("pid") { _ in .number(Double(getpid())) },
     ]
 
     /// mpv's chapter properties: `chapter` is 0-based (-1 before the first), `chapter-list` holds
