@@ -16,54 +16,78 @@ enum HookProcess {
     /// At most this much output is kept for the log.
     static let maximumOutput = 64 * 1024
 
-    static func run(_ arguments: [String], input: [UInt8], timeLimit: Double) -> Outcome {
+    /// Held from making a run's pipes until the child's ends are closed again: two hook lines
+    /// start their programs at the same moment on their own threads, and a hook that inherited the
+    /// other's output end would keep that reader waiting until it ended (`pipe2(O_CLOEXEC)` is
+    /// not in Swift's Glibc module).
+    private static let starting = Locked(())
+
+    /// `abandoned`: asked while it runs (every 100 ms at the most); true stops it now (the player quits).
+    static func run(_ arguments: [String], input: [UInt8], timeLimit: Double, abandoned: () -> Bool = { false }) -> Outcome {
+        let started = starting.withLock { _ in start(arguments) }
+        guard case .success(let (pid, inputEnd, outputEnd)) = started else {
+            if case .failure(let problem) = started { return Outcome(output: [], problem: problem.text) }
+            return Outcome(output: [], problem: "cannot start it")
+        }
+        // The event is small (well under a pipe's 64 KiB): it is written whole without blocking,
+        // read or not.
+        _ = fcntl(inputEnd, F_SETFL, fcntl(inputEnd, F_GETFL) | O_NONBLOCK)
+        _ = input.withUnsafeBytes { write(inputEnd, $0.baseAddress, $0.count) }
+        close(inputEnd)
+        let deadline = MonotonicClock.seconds() + timeLimit
+        let (output, timedOut) = collect(outputEnd, until: deadline, abandoned: abandoned)
+        close(outputEnd)
+        if timedOut { kill(-pid, SIGKILL) }
+        let status = reap(pid, timedOut: timedOut, until: deadline)
+        if timedOut && MonotonicClock.seconds() < deadline {
+            return Outcome(output: output, problem: "stopped: the player quit and its hooks' time was up")
+        }
+        if timedOut { return Outcome(output: output, problem: "stopped at its time limit of \(limitText(timeLimit))") }
+        return Outcome(output: output, problem: status)
+    }
+
+    struct StartProblem: Error {
+        let text: String
+    }
+
+    /// The pipes (our ends close-on-exec) and the child: its pid, our input end, our output end.
+    private static func start(_ arguments: [String]) -> Result<(pid_t, Int32, Int32), StartProblem> {
         var inputPipe: [Int32] = [-1, -1]
         var outputPipe: [Int32] = [-1, -1]
-        guard pipe(&inputPipe) == 0 else { return Outcome(output: [], problem: "cannot make a pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&inputPipe) == 0 else { return .failure(StartProblem(text: "cannot make a pipe: \(String(cString: strerror(errno)))")) }
         guard pipe(&outputPipe) == 0 else {
             close(inputPipe[0])
             close(inputPipe[1])
-            return Outcome(output: [], problem: "cannot make a pipe: \(String(cString: strerror(errno)))")
+            return .failure(StartProblem(text: "cannot make a pipe: \(String(cString: strerror(errno)))"))
         }
-        // Our ends are not inherited by the hook (nor by anything else started meanwhile).
         _ = fcntl(inputPipe[1], F_SETFD, FD_CLOEXEC)
         _ = fcntl(outputPipe[0], F_SETFD, FD_CLOEXEC)
         let started = spawn(arguments, stdin: inputPipe[0], output: outputPipe[1])
         close(inputPipe[0])
         close(outputPipe[1])
-        guard case .success(let pid) = started else {
+        switch started {
+        case .success(let pid): return .success((pid, inputPipe[1], outputPipe[0]))
+        case .failure(let error):
             close(inputPipe[1])
             close(outputPipe[0])
-            if case .failure(let error) = started { return Outcome(output: [], problem: "cannot start it: \(String(cString: strerror(error.code)))") }
-            return Outcome(output: [], problem: "cannot start it")
+            return .failure(StartProblem(text: "cannot start it: \(String(cString: strerror(error.code)))"))
         }
-        // The event is small (well under a pipe's 64 KiB): it is written whole without blocking,
-        // read or not.
-        _ = fcntl(inputPipe[1], F_SETFL, fcntl(inputPipe[1], F_GETFL) | O_NONBLOCK)
-        _ = input.withUnsafeBytes { write(inputPipe[1], $0.baseAddress, $0.count) }
-        close(inputPipe[1])
-        let deadline = MonotonicClock.seconds() + timeLimit
-        let (output, timedOut) = collect(outputPipe[0], until: deadline)
-        close(outputPipe[0])
-        if timedOut { kill(-pid, SIGKILL) }
-        let status = reap(pid, timedOut: timedOut, until: deadline)
-        if timedOut { return Outcome(output: output, problem: "stopped at its time limit of \(limitText(timeLimit))") }
-        return Outcome(output: output, problem: status)
     }
 
     private static func limitText(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
     }
 
-    /// Reads the output until it ends (every holder of the pipe has exited) or the deadline passes.
-    private static func collect(_ fd: Int32, until deadline: Double) -> (output: [UInt8], timedOut: Bool) {
+    /// Reads the output until it ends (every holder of the pipe has exited), the deadline passes
+    /// or it is abandoned (both: timed out).
+    private static func collect(_ fd: Int32, until deadline: Double, abandoned: () -> Bool) -> (output: [UInt8], timedOut: Bool) {
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let left = deadline - MonotonicClock.seconds()
-            guard left > 0 else { return (output, true) }
+            guard left > 0, !abandoned() else { return (output, true) }
             var fds = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&fds, 1, Int32(min(left * 1000, 60_000).rounded(.up)))
+            let ready = poll(&fds, 1, Int32(min(left * 1000, 100).rounded(.up)))
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else { continue }
             let n = read(fd, &chunk, chunk.count)

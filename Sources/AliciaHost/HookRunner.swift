@@ -72,8 +72,8 @@ package final class HookRunner {
                 case .failure(let problem): warn("\(path):\(entry.line): hook \(problem.message)")
                 }
             case "hook_time_limit":
-                if let seconds = SessionProperties.duration(entry.value), seconds > 0 { limit = seconds } else {
-                    warn("\(path):\(entry.line): hook_time_limit '\(entry.value)' is not a time (10, 10s, 1m)")
+                if let seconds = SessionProperties.duration(entry.value), seconds > 0, seconds <= 3600 { limit = seconds } else {
+                    warn("\(path):\(entry.line): hook_time_limit '\(entry.value)' is not a time up to an hour (10, 10s, 1m)")
                 }
             default: continue
             }
@@ -160,7 +160,8 @@ final class HookWorker: Sendable {
 
     struct Queue {
         var waiting: [[UInt8]] = []
-        var closing = false
+        /// Closing: when the runs must be done by (monotonic seconds).
+        var closing: Double?
     }
 
     init(_ hook: Hook, timeLimit: Double, warn: @escaping @Sendable (String) -> Void) {
@@ -180,18 +181,25 @@ final class HookWorker: Sendable {
         if dropped { warn("hook \(hook.event) \(hook.arguments[0]): \(Self.backlog) runs wait already; this one is dropped") }
     }
 
+    /// Lets the runs already asked for finish (the last `item-end` still reaches a scrobbler),
+    /// all of them within one time limit from now, then joins: what is left then is stopped or
+    /// dropped, so a player quits within one limit however many runs wait.
     func close() {
-        queue.update { $0.closing = true }
+        let deadline = MonotonicClock.seconds() + timeLimit
+        queue.update { $0.closing = deadline }
         thread.withLock { $0 }?.join()
     }
 
     private func work() {
         while true {
-            let next = queue.withLock(waitingUntil: { !$0.waiting.isEmpty || $0.closing }) { queue -> [UInt8]? in
-                queue.waiting.isEmpty ? nil : queue.waiting.removeFirst()
+            let next = queue.withLock(waitingUntil: { !$0.waiting.isEmpty || $0.closing != nil }) { queue -> [UInt8]? in
+                let late = queue.closing.map { MonotonicClock.seconds() >= $0 } ?? false
+                return queue.waiting.isEmpty || late ? nil : queue.waiting.removeFirst()
             }
             guard let event = next else { return }
-            let outcome = HookProcess.run(hook.arguments, input: event, timeLimit: timeLimit)
+            let outcome = HookProcess.run(hook.arguments, input: event, timeLimit: timeLimit) { [queue] in
+                queue.withLock { $0.closing }.map { MonotonicClock.seconds() >= $0 } ?? false
+            }
             let name = "hook \(hook.event) \(hook.arguments[0])"
             if !outcome.output.isEmpty {
                 Log.debug(.cli, "\(name): \(String(decoding: outcome.output, as: UTF8.self).trimmingSuffixNewlines())")
