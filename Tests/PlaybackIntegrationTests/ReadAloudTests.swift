@@ -101,6 +101,28 @@ struct ReadAloudTests {
                 "not the chunks back to back: \(AudioCompare.describeDifference(expected: expected, actual: captured, channels: 1))")
     }
 
+    @Test("each item at its own quality: a 48 kHz stereo episode after a 24 kHz mono synthesis is bit-exact stereo 48 kHz")
+    func episodeAfterSynthesisAtItsOwnQuality() async throws {
+        let backend = try DemoBackend(token: "ra-\(UInt32.random(in: 1000...9999))")
+        defer { backend.stop() }
+        let directory = try TemporaryDirectory(prefix: "readaloud")
+        let episode = WAVFixture(seconds: 2, sampleRate: 48_000, channels: 2, seed: 48)
+        let path = directory.file("episode.wav")
+        try episode.data.write(to: URL(fileURLWithPath: path))
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let text = Self.text("then an episode")
+        let result = try await Playback.run(["play", "speak:" + text, path, "--device", capture.sinkName],
+                                            environment: BackendCommandTests.isolatedEnvironment(backend), timeout: .seconds(60))
+        let captured = Self.trimmed(await capture.finishInt16())
+        #expect(result.status == 0, "\(result)")
+        let expected = Self.trimmed(episode.samples16)
+        let tail = Array(captured.suffix(expected.count))
+        let difference = AudioCompare.describeDifference(expected: expected, actual: tail, channels: 2)
+        #expect(tail == expected, "the episode is not bit-exact at the end of the capture: \(difference) \(result.stderr)")
+        // Not downmixed: its frames are not all L = R.
+        #expect(stride(from: 0, to: tail.count - 1, by: 2).contains { tail[$0] != tail[$0 + 1] })
+    }
+
     @Test("a voicing that fails after one chunk: that chunk plays, one line says so, the next item plays")
     func failsAfterOneChunk() async throws {
         let voicing = DemoBackend.Voicing(chunkDelays: [.zero, .seconds(2)], failAfter: 1)

@@ -368,7 +368,7 @@ final class PlayerCore: @unchecked Sendable {
 
     /// Maps what `source` writes from `frame` on and makes it the entry heard: posted as started
     /// (another entry) or as a seek.
-    private func began(_ source: ItemSource, title: String, at frame: Int64, speed: Double) {
+    func began(_ source: ItemSource, title: String, at frame: Int64, speed: Double) {
         guard let format = source.format else { return }
         let entry = source.entry
         let (changedEntry, state) = shared.update { s -> (Bool, PlayerState) in
