@@ -938,6 +938,12 @@ def main():
         "starts it. Requests (of them, through the hops), by run: "
         + "; ".join(f"{player}: {', '.join(f'{r} ({h})' for r, h in runs)}" for player, runs in sorted(hops.items())) + ".",
         "",
+        "Read-aloud: `alicia-player demo --serve --voicing 1,7` (its /api/speak voices a text's first chunk 1 s",
+        "after the text is first asked for, its second after 7 s, then says `ready`); the figure is the time",
+        "from starting the player to its first audio, less that 1 s. As it renders: `alicia-player speak TEXT`.",
+        "Waiting until ready, as the player did before: /api/speak asked once a second until `ready`, then",
+        "`alicia-player play` of the chunks.",
+        "",
     ])
     if not args.only:
         # bench/faults writes a section of its own (## Faults, to the end or the next section): keep it.
