@@ -174,6 +174,46 @@ struct ReadAloudTests {
         #expect(Self.silenceBetween(rest, chunks[0], chunks[1]) != nil, "not the first chunk, silence, the second: \(rest.count) samples")
     }
 
+    @Test("a synthesis's position is kept by its item id and resumed")
+    func synthesisResumes() async throws {
+        let backend = try DemoBackend(token: "ra-\(UInt32.random(in: 1000...9999))")
+        defer { backend.stop() }
+        var environment = try BackendCommandTests.isolatedEnvironment(backend)
+        let state = try PlayerProcess.freshStateDirectory()
+        environment["XDG_STATE_HOME"] = state
+        let letter = Self.trimmed(try (0..<3).flatMap { index -> [Int16] in
+            let url = backend.baseURL + "/api/audio/chunk-syn-letter-\(index).wav?token=" + backend.token
+            return Self.dataSamples(try ChildProcess.runBlocking(try ChildProcess.resolve("curl"), ["-sf", url], timeout: .seconds(30)).stdout)
+        })
+        let first = try PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        try await Playback.gated {
+            let player = try PlayerProcess.start(["play", "playlist:drive", "--device", first.sinkName], environment: environment)
+            // Waits (a hang guard, not a figure) for 3 s of the letter to have been heard.
+            for _ in 0..<600 where AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: first.bytesSoFar), channels: 1).count < 72_000 {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            player.send(SIGINT)
+            _ = try await PlayerProcess.result(of: player, timeout: .seconds(30))
+        }
+        let heard = Self.trimmed(await first.finishInt16()).count
+        let positions = try String(contentsOfFile: state + "/alicia-player/positions.json", encoding: .utf8)
+        #expect(positions.contains("synthesis:syn-letter"), "\(positions)")
+        let second = try PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        try await Playback.gated {
+            let player = try PlayerProcess.start(["play", "playlist:drive", "--device", second.sinkName], environment: environment)
+            for _ in 0..<600 where AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: second.bytesSoFar), channels: 1).count < 12_000 {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            player.send(SIGINT)
+            _ = try await PlayerProcess.result(of: player, timeout: .seconds(30))
+        }
+        let resumed = Self.trimmed(await second.finishInt16())
+        let probe = Array(resumed.prefix(64))
+        let start = (0..<max(0, letter.count - 64)).first { letter[$0..<$0 + 64].elementsEqual(probe) }
+        #expect(start != nil, "the second run's audio is not the letter's")
+        if let start { #expect(abs(start - heard) <= 24_000 / 2, "resumed at sample \(start), the first run was heard to \(heard)") }
+    }
+
     @Test("a voicing that fails after one chunk: that chunk plays, one line says so, the next item plays")
     func failsAfterOneChunk() async throws {
         let voicing = DemoBackend.Voicing(chunkDelays: [.zero, .seconds(2)], failAfter: 1)

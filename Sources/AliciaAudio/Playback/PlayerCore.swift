@@ -361,7 +361,8 @@ final class PlayerCore: @unchecked Sendable {
         case .itemStart, .heard: return source.frame(for: source.item.start)
         case .position(let position): return source.frame(for: position)
         case .frame(let frame):
-            guard let frames = source.format?.frames else { return max(0, frame) }
+            // No seek past what has been listed of a growing item.
+            guard let frames = source.format?.frames ?? (source.isGrowing ? source.knownFrames : nil) else { return max(0, frame) }
             return min(max(0, frame), frames)
         }
     }
