@@ -188,24 +188,19 @@ struct ReadAloudTests {
         let first = try PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", "playlist:drive", "--device", first.sinkName], environment: environment)
-            // Waits (a hang guard, not a figure) for 3 s of the letter to have been heard.
-            for _ in 0..<600 where AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: first.bytesSoFar), channels: 1).count < 72_000 {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            player.send(SIGINT)
-            _ = try await PlayerProcess.result(of: player, timeout: .seconds(30))
+            // Stopped once 3 s of the letter have been heard (on the capture's own thread).
+            first.whenAudible(frames: 72_000) { player.send(SIGINT) }
+            _ = try await PlayerProcess.result(of: player, timeout: .seconds(60))
         }
         let heard = Self.trimmed(await first.finishInt16()).count
+        #expect(heard < letter.count, "the first run was heard past the letter (\(heard) samples)")
         let positions = try String(contentsOfFile: state + "/alicia-player/positions.json", encoding: .utf8)
         #expect(positions.contains("synthesis:syn-letter"), "\(positions)")
         let second = try PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", "playlist:drive", "--device", second.sinkName], environment: environment)
-            for _ in 0..<600 where AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: second.bytesSoFar), channels: 1).count < 12_000 {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            player.send(SIGINT)
-            _ = try await PlayerProcess.result(of: player, timeout: .seconds(30))
+            second.whenAudible(frames: 12_000) { player.send(SIGINT) }
+            _ = try await PlayerProcess.result(of: player, timeout: .seconds(60))
         }
         let resumed = Self.trimmed(await second.finishInt16())
         let probe = Array(resumed.prefix(64))
