@@ -10,17 +10,17 @@ _alicia_player_cache() {
 _alicia_player_options() {
     local backend="--base-url --token --token-file --help"
     local playing="--start --speed --volume --device --read-ahead --from-start --skip-silence --sleep --loudness --auto-download"
-    local network="--ipc --no-ipc --give-up-after --stall-timeout --cacert"
+    local network="--ipc --ipc-name --no-ipc --give-up-after --stall-timeout --cacert"
     local voice="--voice-at --voice-focus --note-rewind"
     case $1 in
         play) echo "$backend $playing $network $voice --loop --shuffle" ;;
         queue) echo "$backend $playing $network --loop --shuffle --keep-going --save" ;;
         script) echo "$backend $playing $network $voice --check --loop --shuffle" ;;
         studio) echo "$backend $network --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --auto-download" ;;
-        demo) echo "--help --serve --port --token --voicing --ipc --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness" ;;
+        demo) echo "--help --serve --port --token --voicing --ipc --ipc-name --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness" ;;
         download) echo "$backend --queue --pin --rate" ;;
         cache) echo "$backend --max-size" ;;
-        ctl) echo "--ipc --json --help" ;;
+        ctl) echo "--ipc --player --json --help --format --waybar --rate --once" ;;
         playlists | tracks) echo "$backend --json" ;;
         playlist | notes) echo "$backend" ;;
         speak) echo "$backend $network --file --speed --volume --device --read-ahead --skip-silence --sleep --loudness" ;;
@@ -64,7 +64,7 @@ _alicia_player() {
             mapfile -t COMPREPLY < <(compgen -W "off -16 -19 -23" -- "$cur")
             return ;;
         --sleep)
-            mapfile -t COMPREPLY < <(compgen -W "15m 30m 45m 1h end" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "15m 30m 45m 1h end chapter" -- "$cur")
             return ;;
         --queue | --cacert | --ipc)
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
@@ -122,7 +122,7 @@ _alicia_player() {
                 _alicia_player_add_lines < <(_alicia_player_cache labels)
             fi ;;
         ctl)
-            ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "get set pause resume toggle next prev seek volume speed status watch wait loadfile voice say quit stop" -- "$cur") ;;
+            ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "get set pause resume toggle next prev seek volume speed status watch follow idle list wait loadfile voice say quit stop" -- "$cur") ;;
         cache)
             ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "clear" -- "$cur") ;;
         play | notes | voice | download)

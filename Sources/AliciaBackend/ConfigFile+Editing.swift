@@ -20,6 +20,9 @@ extension ConfigFile {
         if key == "auto_download", Int(value).map({ (0...100).contains($0) }) != true {
             throw EditError(message: "auto_download '\(value)' is not a number of queue items from 0 to 100 (0 is none)")
         }
+        if key == "accessible", !["true", "false", "yes", "no", "1", "0"].contains(value.lowercased()) {
+            throw EditError(message: "accessible '\(value)' is not true or false")
+        }
         if key == "base_url" {
             do {
                 _ = try BackendConfiguration(baseURL: value, token: nil)

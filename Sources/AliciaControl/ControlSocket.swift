@@ -20,10 +20,51 @@ public enum ControlSocket {
     /// `$XDG_RUNTIME_DIR/alicia-player/socket`; without a runtime directory,
     /// `/tmp/alicia-player-<uid>/socket` (the directory private to the user either way).
     public static func defaultPath() -> String {
+        path(named: defaultName)
+    }
+
+    /// The name of the default socket in `directory()`.
+    public static let defaultName = "socket"
+
+    /// Where the sockets of players started with `--ipc-name` (and the default one) are:
+    /// `$XDG_RUNTIME_DIR/alicia-player`, or `/tmp/alicia-player-<uid>`.
+    public static func directory() -> String {
         if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), runtime.hasPrefix("/") {
-            return runtime + "/alicia-player/socket"
+            return runtime + "/alicia-player"
         }
-        return "/tmp/alicia-player-\(getuid())/socket"
+        return "/tmp/alicia-player-\(getuid())"
+    }
+
+    /// `--ipc-name NAME`: the socket `NAME` in `directory()`.
+    public static func path(named name: String) -> String {
+        directory() + "/" + name
+    }
+
+    /// Nil when `name` can name a socket (letters, digits, `.`, `-`, `_`; not all digits, which
+    /// `ctl --player` takes for a PID); else what is wrong.
+    public static func problem(withName name: String) -> String? {
+        let allowed = name.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "._-".unicodeScalars.contains($0) }
+        guard !name.isEmpty, name.utf8.count <= 64, allowed, !name.hasPrefix("."), !name.hasPrefix("-") else {
+            return "'\(name)' is not a socket name: letters, digits, '.', '-' and '_', at most 64, not starting with '.' or '-'"
+        }
+        if name.allSatisfy(\.isNumber) { return "'\(name)' is not a socket name: all digits is a PID to ctl --player" }
+        return nil
+    }
+
+    /// The sockets in `directory()`, by name, sorted.
+    public static func names() -> [String] {
+        guard let handle = opendir(directory()) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            var info = stat()
+            guard name != ".", name != "..", lstat(path(named: name), &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { continue }
+            names.append(name)
+        }
+        return names.sorted()
     }
 
     /// A listening socket, bound and private; its file goes when it is closed.

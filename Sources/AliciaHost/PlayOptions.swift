@@ -43,19 +43,26 @@ public struct PlayOptions: Equatable, Sendable {
     public var quiet = false
     /// `--ipc PATH`: the control socket's path (nil: the default one).
     public var ipcPath: String?
+    /// `--ipc-name NAME`: the socket NAME beside the default one.
+    public var ipcName: String?
     /// `--no-ipc`: no control socket.
     public var noIPC = false
     /// `--give-up-after`, `--stall-timeout`, `--cacert`.
     public var network = NetworkPolicy()
     /// `--skip-silence[=LEVEL]`: how pauses are shortened.
     public var skipSilence: SilenceSkipping = .off
-    /// `--sleep 30m|end|N`.
+    /// `--sleep 30m|end|chapter|N`.
     public var sleep: SleepTimer = .off
     /// `--loudness off|TARGET`; nil when not given (then `ALICIA_LOUDNESS`, else −16 LUFS).
     public var loudness: LoudnessMatching?
     /// `--auto-download N`: the next N queue entries download into the cache while it plays; nil
     /// when not given (then `auto_download` in the config file, else none).
     public var autoDownload: Int?
+    /// `--accessible` (or `ACCESSIBLE=1`, or `accessible = true` in the config file): the Studio as
+    /// linear text, words instead of glyphs.
+    public var accessible = false
+    /// `--progress-every T`: in the accessible Studio, a status line each T of the item (nil: none).
+    public var progressEvery: Double?
 
     public init(reference: String) {
         references = reference.isEmpty ? [] : [reference]

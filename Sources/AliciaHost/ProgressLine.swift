@@ -42,6 +42,28 @@ public enum ProgressLine {
         return head + "  " + bar(fraction: snapshot.position / duration, width: barWidth) + tail
     }
 
+    /// The progress in words, for the accessible mode and screen readers: `Playing Slow Tide,
+    /// 12:00 of 45:00, at 1.5×`, `Paused at 12:03 of 45:00, Slow Tide`, `Buffering Slow Tide, 40%`.
+    public static func words(_ snapshot: PlayerSnapshot) -> String {
+        let title = snapshot.item?.title ?? "nothing"
+        let time = TimeSpec.clock(snapshot.position) + (snapshot.duration.map { " of " + TimeSpec.clock($0) } ?? "")
+        let speed = snapshot.speed != 1 ? ", at " + speedText(snapshot.speed) : ""
+        var line: String
+        switch snapshot.state {
+        case .playing: line = "Playing \(title), \(time)\(speed)"
+        case .paused: line = "Paused at \(time), \(title)"
+        case .loading: line = "Loading \(title)"
+        case .buffering: line = "Buffering \(title), \(time)" + (snapshot.refill.map { ", \(Int(($0 * 100).rounded()))% refilled" } ?? "")
+        case .reconnecting: line = "Reconnecting" + (snapshot.reconnectingFor.map { " (\(Int($0)) s)" } ?? "") + ", \(title), \(time)"
+        case .voicing: line = "Voicing \(title), \(time)"
+        case .ended: line = "Finished \(title)"
+        case .failed: line = "Could not play \(title)" + (snapshot.error.map { ": " + $0.message } ?? "")
+        case .idle: line = "Nothing is playing"
+        }
+        if let server = snapshot.noSoundServer { line += ", no sound server (trying \(server))" }
+        return line
+    }
+
     /// A speed as the progress shows it: `1.5×`, `2×`, `0.75×`.
     public static func speedText(_ speed: Double) -> String {
         let hundredths = Int((speed * 100).rounded())

@@ -15,7 +15,7 @@ package enum RemoteControl {
     /// why) when it cannot be had.
     package static func listen(_ options: PlayOptions) -> Result<ControlSocket.Listener?, ExitStatus> {
         guard !options.noIPC else { return .success(nil) }
-        let path = options.ipcPath ?? ControlSocket.defaultPath()
+        let path = options.ipcPath ?? options.ipcName.map(ControlSocket.path(named:)) ?? ControlSocket.defaultPath()
         do {
             return .success(try ControlSocket.listen(at: path, makeDirectory: options.ipcPath == nil))
         } catch {

@@ -24,6 +24,30 @@ package enum TrackList {
         return out
     }
 
+    /// The library in words, for screen readers (`tracks --accessible`): a line per shelf, then
+    /// one sentence an episode, numbered as `play` takes them: `3. Slow Tide, S01E02, calm,
+    /// 45:00, left at 12:03`. No columns, no marks.
+    package static func words(_ library: Library, progress: Progress = [:], unavailable: Set<String> = []) -> String {
+        guard !library.isEmpty else { return "The backend's library is empty.\n" }
+        var out = ""
+        for shelf in library.shelves {
+            out += "\(shelf.title), \(shelf.entries.count) episode\(shelf.entries.count == 1 ? "" : "s"):\n"
+            for entry in shelf.entries {
+                let episode = entry.episode
+                var parts = [episode.title]
+                if let label = episode.label { parts.append(label) }
+                if !episode.mood.isEmpty { parts.append(episode.mood) }
+                parts.append(episode.hasAudio ? TimeSpec.clock(episode.duration) : "no audio yet")
+                if let saved = episode.label.flatMap({ progress[$0] }) {
+                    if saved.played { parts.append("played") } else if saved.position > 0 { parts.append("left at " + TimeSpec.clock(saved.position)) }
+                }
+                if unavailable.contains(episode.label ?? episode.title) { parts.append("unavailable offline") }
+                out += "\(entry.index). " + parts.joined(separator: ", ") + "\n"
+            }
+        }
+        return out
+    }
+
     package static func lines(_ entries: [Library.Entry], hasAudioMark: Bool) -> [String] {
         let widths = columnWidths(entries)
         return entries.map { line($0, widths: widths, hasAudioMark: hasAudioMark) }

@@ -46,8 +46,8 @@ public enum CommandLineTool {
             return PlaylistCommands.list(json: json, backend: backend)
         case .playlist(let arguments, let backend):
             return PlaylistCommands.act(arguments, backend: backend)
-        case .tracks(let json, let backend):
-            return LibraryCommands.tracks(json: json, backend: backend)
+        case .tracks(let json, let words, let backend):
+            return LibraryCommands.tracks(json: json, words: words, backend: backend)
         case .notes(let reference, let backend):
             return LibraryCommands.notes(reference: reference, backend: backend)
         case .demo(let options, let demo):

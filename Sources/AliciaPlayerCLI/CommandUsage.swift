@@ -39,7 +39,8 @@ enum CommandUsage {
 
             Runs a playback script (- reads standard input), one command a line, # comments:
               play REF...  append REF...  next  previous  pause  resume  toggle
-              seek +30|-15|1:20|50%  volume 0-150|+5|-5  mute [on|off]  speed 0.5-3  voice REF  say TEXT
+              seek +30|-15|1:20|50%  chapter +1|-1|N  volume 0-150|+5|-5  mute [on|off]
+              speed 0.5-3  voice REF  say TEXT
               wait (the item)  wait end  wait voice  wait 5s  echo TEXT  status  quit
             The whole script is checked first, every reference resolved: a bad line is FILE:LINE:
             what is wrong, exit 2, and nothing plays.
@@ -131,7 +132,7 @@ enum CommandUsage {
             Sends Alicia a message and prints her reply as it streams in, then `message N`.
             """,
         "ctl": """
-            Usage: alicia-player ctl [--ipc PATH] [--json] COMMAND [ARGS...]
+            Usage: alicia-player ctl [--ipc PATH | --player NAME|PID] [--json] COMMAND [ARGS...]
 
             Sends one command to the running player (play, queue, script, the Studio)
             over its control socket and prints the reply's data. The socket speaks
@@ -148,6 +149,10 @@ enum CommandUsage {
               pause, resume, toggle
                                   pause, play on, or switch
               next, prev          the next item, or the one before where it was left
+              chapter next|prev|list|N
+                                  the next chapter, the one before (after its
+                                  first 3 s: its start), the list, or chapter N
+                                  (from 0)
               seek T [MODE]       T as scripts take it: 1:20 or 90 (from the start),
                                   +30 or -15 (from here), 50% (of the length); or
                                   seconds with relative, absolute, absolute-percent
@@ -158,6 +163,17 @@ enum CommandUsage {
               status              state, position, length and title in one line
               watch [PROPERTY...] print each change (every event when none) as a
                                   line, until the player goes or Ctrl-C
+              follow [PROPERTY...]
+                                  a push feed for status bars: a line at once and
+                                  one a change (the position at most once a
+                                  second); a final line when the player exits,
+                                  then it waits for the next one. Its options:
+                                  --json, --format '{title} {position} {state}',
+                                  --waybar (waybar's JSON), --rate SECONDS,
+                                  --once (end with the player)
+              list                each player running: name, PID, state, title
+              idle [PROPERTY...]  block until the next change (any but the
+                                  position's when none), print it, exit 0
               wait EVENT          block until the event: end-file, start-file, ...
               loadfile REF [MODE] play REF now, or append, append-play, insert-next
                                   (a relative path is taken from here)
@@ -170,6 +186,8 @@ enum CommandUsage {
             Options:
               --ipc PATH          the socket (default:
                                   $XDG_RUNTIME_DIR/alicia-player/socket)
+              --player NAME|PID   the player started with --ipc-name NAME, or the
+                                  one with that PID (ctl list shows them)
               --json              print the raw replies (and events) as JSON lines
 
             Exit status: 0 success, 1 an error reply (its message on stderr),
@@ -184,8 +202,8 @@ enum CommandUsage {
             ($XDG_CONFIG_HOME/alicia/config, default ~/.config/alicia/config). The token shows
             as ***.
 
-            config set KEY VALUE sets base_url, token, token_file, cache_max_size or auto_download in the
-            config file (made with mode 0600 if there is none); VALUE - reads it from standard input.
+            config set KEY VALUE sets base_url, token, token_file, cache_max_size, auto_download or
+            accessible in the config file (made with mode 0600 if there is none); VALUE - reads it from standard input.
             """,
         "help": """
             Usage: alicia-player help [COMMAND]

@@ -6,6 +6,9 @@ import AliciaSession
 extension Invocation {
     static func invocation(_ command: String, _ rest: [String], _ line: ParsedLine) throws(UsageError) -> Invocation {
         if line.play.ipcPath != nil && line.play.noIPC { throw UsageError("--ipc and --no-ipc cannot go together") }
+        if line.play.ipcName != nil && (line.play.noIPC || line.play.ipcPath != nil) {
+            throw UsageError("--ipc-name goes with neither --ipc nor --no-ipc")
+        }
         var play = line.play
         play.backend = line.backend
         switch command {
@@ -20,7 +23,7 @@ extension Invocation {
         case "chat": return try chat(rest, line)
         case "playlists", "tracks":
             guard rest.isEmpty else { throw UsageError("\(command) takes no arguments, got '\(rest[0])'") }
-            return command == "tracks" ? .tracks(json: line.json, backend: line.backend) : .playlists(json: line.json, backend: line.backend)
+            return command == "tracks" ? .tracks(json: line.json, words: line.play.accessible, backend: line.backend) : .playlists(json: line.json, backend: line.backend)
         case "playlist": return try playlist(rest, line.backend)
         case "download":
             guard !rest.isEmpty || !line.download.queueFiles.isEmpty else {

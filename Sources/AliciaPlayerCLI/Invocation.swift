@@ -2,7 +2,9 @@
 import Glibc
 #endif
 import AliciaAudio
+import AliciaBackend
 import AliciaCache
+import AliciaControl
 import AliciaSession
 import AliciaLocks
 import AliciaLibrary
@@ -16,7 +18,7 @@ public enum Invocation: Equatable, Sendable {
     case play(PlayOptions)
     /// `script FILE` (`--check`: only check it).
     case script(path: String, check: Bool, PlayOptions)
-    case tracks(json: Bool, backend: BackendOptions)
+    case tracks(json: Bool, words: Bool, backend: BackendOptions)
     case playlists(json: Bool, backend: BackendOptions)
     /// `playlist create|rename|delete|add|remove|move …`: the action and its arguments.
     case playlist([String], backend: BackendOptions)
@@ -51,6 +53,8 @@ public enum ConfigAction: Equatable, Sendable {
 public struct CtlOptions: Equatable, Sendable {
     /// The socket (nil: the default one).
     public var ipcPath: String?
+    /// `--player NAME|PID`: the player started with `--ipc-name NAME`, or the one with that PID.
+    public var player: String?
     /// Print the raw reply (and events) as JSON lines.
     public var json = false
     /// The command and its arguments, as typed.
@@ -147,7 +151,7 @@ extension Invocation {
                alicia-player speak TEXT... | speak --file FILE | speak -
                alicia-player voice <ref> [--volume N] [--device SINK]
                alicia-player chat "text" [--voice] [--react EMOJI] [--volume N]
-               alicia-player ctl [--ipc PATH] [--json] COMMAND [ARGS...]
+               alicia-player ctl [--ipc PATH | --player NAME|PID] [--json] COMMAND [ARGS...]
                alicia-player download <ref>... [--queue FILE] [--pin] [--rate LIMIT]
                alicia-player cache [--max-size SIZE] | cache clear [REF...]
                alicia-player config [--path] | config set KEY VALUE
@@ -217,7 +221,8 @@ extension Invocation {
 
     private static func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
         if arguments.first == "ctl" { return try parseCtl(Array(arguments.dropFirst())) }
-        let (line, positionals, seen) = try scan(arguments)
+        var (line, positionals, seen) = try scan(arguments)
+        if !line.play.accessible { line.play.accessible = accessibleByDefault() }
         if line.help {
             let command = positionals.first.flatMap { CommandUsage.text(for: $0) != nil ? $0 : nil }
             return .help(command: command == "help" ? positionals.dropFirst().first.flatMap { CommandUsage.text(for: $0) != nil ? $0 : nil } : command)
@@ -298,9 +303,10 @@ extension Invocation {
     }
 
     /// `30m`, `1.5h`, `90s`, `45min`: playing time; `end`: the end of the item; `N`: the end of
-    /// the Nth item (this one is the first); `off` or 0: none.
+    /// the Nth item (this one is the first); `chapter`: the end of the chapter heard; `off` or 0: none.
     static func sleepTimer(_ text: String) -> SleepTimer? {
         if text == "end" { return .endOfEntries(1) }
+        if text == "chapter" { return .endOfChapter }
         if text == "off" { return .off }
         if let count = Int(text), count >= 0 { return count == 0 ? .off : .endOfEntries(count) }
         let units: [(suffix: String, seconds: Double)] = [("min", 60), ("s", 1), ("m", 60), ("h", 3600)]
@@ -319,8 +325,18 @@ extension Invocation {
     /// The commands, for an unknown one.
     static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, speak, voice, chat, ctl, config and help"
 
+    /// `ACCESSIBLE` set to anything but empty or 0 (the convention of charmbracelet/huh and the
+    /// clack prompts), or `accessible = true` in the config file.
+    static func accessibleByDefault() -> Bool {
+        if let value = getenv("ACCESSIBLE").map({ String(cString: $0) }), !value.isEmpty {
+            return value != "0" && value.lowercased() != "false"
+        }
+        guard let value = ConfigurationLoader.fileValue("accessible", environment: BackendSession.environment()) else { return false }
+        return ["true", "yes", "1"].contains(value.lowercased())
+    }
+
     /// The keys `config set` takes.
-    static let configKeys = "base_url, token, token_file, cache_max_size or auto_download"
+    static let configKeys = "base_url, token, token_file, cache_max_size, auto_download or accessible"
 
     /// `T=REF`: a time (as `--start` takes it) and a voice note; the reference may hold `=` itself.
     static func trigger(_ text: String) throws(UsageError) -> VoiceTrigger {
@@ -347,21 +363,25 @@ extension Invocation {
             case "-h", "--help": return .help(command: "ctl")
             case "--json": options.json = true
             case "--": break
-            case "--ipc":
+            case "--ipc", "--player":
                 let value: String
                 if let inline {
                     value = inline
                 } else {
-                    guard index < arguments.count else { throw UsageError("--ipc needs a socket path") }
+                    guard index < arguments.count else { throw UsageError(name == "--ipc" ? "--ipc needs a socket path" : "--player needs a name or a PID") }
                     value = arguments[index]
                     index += 1
                 }
-                guard !value.isEmpty else { throw UsageError("--ipc needs a socket path") }
-                options.ipcPath = value
+                guard !value.isEmpty else { throw UsageError(name == "--ipc" ? "--ipc needs a socket path" : "--player needs a name or a PID") }
+                if name == "--ipc" { options.ipcPath = value } else { options.player = value }
             default:
-                throw UsageError("unknown option '\(name)' (ctl's options come before the command: --ipc PATH, --json)")
+                throw UsageError("unknown option '\(name)' (ctl's options come before the command: --ipc PATH, --player NAME|PID, --json)")
             }
             if name == "--" { break }
+        }
+        if options.ipcPath != nil && options.player != nil { throw UsageError("ctl takes --ipc PATH or --player NAME|PID, not both") }
+        if let player = options.player, !player.allSatisfy(\.isNumber), let problem = ControlSocket.problem(withName: player) {
+            throw UsageError("--player \(problem)")
         }
         options.words = Array(arguments[index...])
         guard let command = options.words.first else {

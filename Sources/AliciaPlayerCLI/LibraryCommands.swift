@@ -6,7 +6,8 @@ import AliciaHost
 
 /// `alicia-player tracks [--json]` and `alicia-player notes <ref>`.
 enum LibraryCommands {
-    static func tracks(json: Bool, backend options: BackendOptions) -> Int32 {
+    /// `words` (`--accessible`): one sentence an episode, no columns or marks.
+    static func tracks(json: Bool, words: Bool = false, backend options: BackendOptions) -> Int32 {
         do {
             let backend = try BackendSession(options)
             let library = try backend.library()
@@ -25,8 +26,12 @@ enum LibraryCommands {
                 }
                 if !json { Console.out("(\(banner); episodes not downloaded are unavailable)\n") }
             }
-            Console.out(json ? library.json(progress: progress) + "\n"
-                : TrackList.render(library, progress: progress, unavailable: unavailable))
+            if json {
+                Console.out(library.json(progress: progress) + "\n")
+            } else {
+                Console.out(words ? TrackList.words(library, progress: progress, unavailable: unavailable)
+                    : TrackList.render(library, progress: progress, unavailable: unavailable))
+            }
             return ExitCode.success
         } catch {
             Console.fail(error.message)

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AliciaAudio
 import AliciaCache
+import AliciaControl
 import AliciaHost
 import AliciaLibrary
 import AliciaSession
@@ -68,11 +69,11 @@ extension OptionTable {
             }
             line.play.skipSilence = level
         },
-        option("--sleep", .required("30m|end|N"), playing,
-               "fade out over 10 s and pause after 30 min of playing (90s, 1h), at the end of the item, or of the Nth; "
+        option("--sleep", .required("30m|end|chapter|N"), playing,
+               "fade out over 10 s and pause after 30 min of playing (90s, 1h), at the end of the item, of this chapter, or of the Nth item; "
                 + "off the Studio the command then exits 0") { value, line in
             guard let timer = Invocation.sleepTimer(value) else {
-                throw UsageError("--sleep '\(value)' is not a time (30m, 1h, 90s), end (of the item) or a number of items")
+                throw UsageError("--sleep '\(value)' is not a time (30m, 1h, 90s), end (of the item), chapter or a number of items")
             }
             line.play.sleep = timer
         },
@@ -91,6 +92,17 @@ extension OptionTable {
             line.play.autoDownload = count
         },
         option("--quiet", .none, ["studio", "demo", ""], "no status lines when stdout is not a terminal") { _, line in line.play.quiet = true },
+        option("--accessible", .none, playing.union(["tracks", ""]),
+               "linear text for screen readers: one line per event, in words, nothing redrawn (or ACCESSIBLE=1)") { _, line in
+            line.play.accessible = true
+        },
+        option("--progress-every", .required("T"), playing.union([""]),
+               "with --accessible, say where playback is each T of the item (5m, 90s; default: only on Tab)") { value, line in
+            guard let seconds = Invocation.duration(value), seconds >= 1 else {
+                throw UsageError("--progress-every '\(value)' is not a time of at least a second: 90s, 5m, 1h")
+            }
+            line.play.progressEvery = seconds
+        },
     ]
 
     static let networkOptions: [CommandOption] = [
@@ -98,6 +110,11 @@ extension OptionTable {
                "the control socket (default $XDG_RUNTIME_DIR/alicia-player/socket)") { value, line in
             guard !value.isEmpty else { throw UsageError("--ipc needs a socket path") }
             line.play.ipcPath = value
+        },
+        option("--ipc-name", .required("NAME"), playing.union([""]),
+               "the control socket NAME beside the default one, for several players (ctl --player NAME)") { value, line in
+            if let problem = ControlSocket.problem(withName: value) { throw UsageError("--ipc-name \(problem)") }
+            line.play.ipcName = value
         },
         option("--no-ipc", .none, playing.union([""]), "no control socket (see: alicia-player ctl --help)") { _, line in line.play.noIPC = true },
         option("--give-up-after", .required("T"), ["play", "queue", "script", "studio", "demo"],

@@ -57,18 +57,19 @@ final class PlayCommand {
             Console.fail("nothing to play: the list is empty")
             return ExitCode.usage
         }
-        if Studio.isInteractive && options.voiceAt.isEmpty {
-            // On a terminal, `play` opens the Studio with the queue playing, and ends with it. What
-            // plays is what was asked for (an episode named alone does not bring the library after it).
-            return Studio.open(backend: backend, backendName: backend?.client.configuration.hostAndPort ?? "",
-                               autoplay: .items(items), mode: .play, options: options, signals: signals)
-        }
         var cues: [(at: StartPosition, note: QueueItem)] = []
         for trigger in options.voiceAt {
             guard let note = References.voiceNote(trigger.reference, backend: options.backend) else {
                 return ExitCode.failure
             }
             cues.append((trigger.at, QueueItem(location: note.location, title: note.title)))
+        }
+        if options.accessible || Studio.isInteractive && options.voiceAt.isEmpty {
+            // On a terminal, `play` opens the Studio with the queue playing, and ends with it. What
+            // plays is what was asked for (an episode named alone does not bring the library after it).
+            // The accessible Studio is linear text, so it serves off a terminal too.
+            return Studio.open(backend: backend, backendName: backend?.client.configuration.hostAndPort ?? "",
+                               autoplay: .items(items), mode: .play, options: options, signals: signals, voiceCues: cues)
         }
         // With a control socket, `voice REF` can come at any time.
         switch SessionHost.open(options, signals: signals, voiceNotes: !cues.isEmpty) {

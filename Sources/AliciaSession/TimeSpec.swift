@@ -61,7 +61,8 @@ public enum TimeSpec {
 
     /// `m:ss` under an hour, `h:mm:ss` from an hour on.
     public static func clock(_ seconds: Double) -> String {
-        let total = seconds.isFinite ? max(0, Int(seconds.rounded(.down))) : 0
+        // Clamped before the conversion, which traps past Int's range (a hostile chapter or cue time).
+        let total = seconds.isFinite ? Int(min(max(0, seconds), 1e9).rounded(.down)) : 0
         let hours = total / 3600
         let minutes = total / 60 % 60
         let secs = total % 60

@@ -44,9 +44,16 @@ package enum Studio {
     /// Whether the Studio can take the terminal: stdin and stdout both are one.
     package static var isInteractive: Bool { isatty(0) == 1 && isatty(1) == 1 }
 
-    /// `signals` must have been made before any thread started.
+    /// `signals` must have been made before any thread started. `--accessible`: the linear
+    /// Studio, on a terminal or not; `voiceCues` (`play --voice-at`) are only taken there.
     package static func open(backend: BackendSession?, backendName: String, autoplay: StudioApp.Autoplay?,
-                     mode: StudioApp.Mode, options: PlayOptions, signals: SignalWatcher) -> Int32 {
+                     mode: StudioApp.Mode, options: PlayOptions, signals: SignalWatcher,
+                     voiceCues: [(at: StartPosition, note: QueueItem)] = []) -> Int32 {
+        if options.accessible {
+            var setup = StudioApp.Setup(backend: backend, backendName: backendName, autoplay: autoplay, mode: mode, options: options)
+            setup.voiceCues = voiceCues
+            return LinearStudio.open(setup: setup, signals: signals)
+        }
         guard isInteractive else {
             return PlainStudio.run(backend: backend, options: options, signals: signals, startingAt: autoplay)
         }

@@ -25,6 +25,8 @@ package final class StudioApp: HostedFrontEnd {
         package var autoplay: Autoplay?
         package var mode: Mode = .browse
         package var options: PlayOptions
+        /// `play --voice-at` in the accessible Studio: voice notes at positions of the first item.
+        package var voiceCues: [(at: StartPosition, note: QueueItem)] = []
     }
 
     package enum Mode {
@@ -145,6 +147,14 @@ package final class StudioApp: HostedFrontEnd {
 
     /// Opens the Studio's session (the remembered volume and speed unless flags say otherwise).
     package static func open(setup: Setup, terminal: Terminal, signals: SignalWatcher) -> Int32 {
+        switch make(setup: setup, terminal: terminal, signals: signals) {
+        case .failure(let failure): return failure.status
+        case .success(let app): return app.run()
+        }
+    }
+
+    /// The Studio on its session, not yet shown (the accessible Studio narrates one it never draws).
+    package static func make(setup: Setup, terminal: Terminal, signals: SignalWatcher) -> Result<StudioApp, SessionHost.HostFailure> {
         var environment: [String: String] = [:]
         for key in ["XDG_STATE_HOME", "HOME"] {
             if let value = getenv(key) { environment[key] = String(cString: value) }
@@ -157,11 +167,8 @@ package final class StudioApp: HostedFrontEnd {
         let opened = SessionHost.open(options, signals: signals) { session in
             if let backend = setup.backend { session.chat = SessionSetup.chatLink(backend.client.configuration) }
         }
-        switch opened {
-        case .failure(let failure): return failure.status
-        case .success(let host):
-            let app = StudioApp(setup: setup, terminal: terminal, host: host, remembered: remembered, statePath: statePath)
-            return app.run()
+        return opened.map { host in
+            StudioApp(setup: setup, terminal: terminal, host: host, remembered: remembered, statePath: statePath)
         }
     }
 
@@ -344,7 +351,7 @@ package final class StudioApp: HostedFrontEnd {
     }
 
     /// Keeps the volume or speed the listener changed with keys (a flag holds for its run only).
-    private func rememberVolumeAndSpeed() {
+    package func rememberVolumeAndSpeed() {
         var now = remembered
         let volume = view.levels.volumePercent
         if volume != opened.volume { now.volume = volume }

@@ -29,6 +29,9 @@ public struct AudioFormat: Sendable, Equatable {
     public var tags = MediaTags()
     /// The item's chapters, in order, in its own time; empty when it has none.
     public var chapters: [Chapter] = []
+    /// A transcript beside a local file (`NAME.vtt`, `NAME.srt`, Podcasting 2.0 JSON), in order;
+    /// empty when there is none.
+    public var transcript: [TranscriptCue] = []
 
     public init(sampleRate: Int, channels: Int, sampleType: SampleType, frames: Int64?, description: String = "") {
         self.sampleRate = sampleRate

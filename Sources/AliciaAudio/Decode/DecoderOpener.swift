@@ -19,12 +19,14 @@ enum DecoderOpener {
         /// Read at the first open only (`metadata` given).
         var tags = MediaTags()
         var chapters: [Chapter] = []
+        var transcript: [TranscriptCue] = []
 
-        /// The decoder's format with the tags and chapters in it.
+        /// The decoder's format with the tags, chapters and transcript in it.
         var format: AudioFormat {
             var format = decoder.format
             format.tags = tags
             format.chapters = chapters
+            format.transcript = transcript
             return format
         }
     }
@@ -105,10 +107,12 @@ enum DecoderOpener {
         besideFile(&opened, metadata)
     }
 
-    /// A Podcasting 2.0 chapters file beside a local file wins over the chapters inside it.
+    /// A Podcasting 2.0 chapters file beside a local file wins over the chapters inside it; a
+    /// transcript beside it is read too.
     private static func besideFile(_ opened: inout Opened, _ metadata: Metadata) {
-        guard let path = metadata.location.filePath, let chapters = ChaptersFile.chapters(besideFile: path) else { return }
-        opened.chapters = chapters
+        guard let path = metadata.location.filePath else { return }
+        if let chapters = ChaptersFile.chapters(besideFile: path) { opened.chapters = chapters }
+        if let transcript = Transcript.cues(besideFile: path) { opened.transcript = transcript }
     }
 
     /// FFmpeg for what libsndfile cannot open, when the bytes look like something it can.

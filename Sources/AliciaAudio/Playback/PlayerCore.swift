@@ -469,7 +469,7 @@ final class PlayerCore: @unchecked Sendable {
     private func beforeChunk(_ source: ItemSource, format: AudioFormat, chain: StageChain, sink: any AudioSink) throws(Detour) {
         applyGain()
         try wrote(feeder.skip.followLevel(format: format) { chain.process($0) { self.write($0, to: sink) } }, for: source.entry)
-        guard feeder.sleep.followChunk(format: format, gain: feeder.gainStage) else { return }
+        guard feeder.sleep.followChunk(format: format, entry: source.entry, gain: feeder.gainStage) else { return }
         try fallAsleep(source.entry, chain: chain, sink: sink)
         throw .again
     }

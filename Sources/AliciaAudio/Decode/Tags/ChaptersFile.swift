@@ -54,7 +54,8 @@ enum ChaptersFile {
         return Chapter.ordered(chapters)
     }
 
-    private static func readFile(_ path: String) -> [UInt8]? {
+    /// A regular file of at most `byteLimit` bytes, whole; nil when it is not there or not that.
+    static func readFile(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -1,0 +1,72 @@
+import Testing
+import AliciaAudio
+import AliciaSession
+@testable import AliciaHost
+@testable import AliciaStudio
+
+/// What the accessible Studio says of the player, from snapshots: each change once, in words.
+@Suite struct LinearNarratorTests {
+    static func snapshot(_ state: PlayerState, at position: Double, entry: UInt64 = 1, speed: Double = 1,
+                         sleep: SleepTimer = .off) throws -> PlayerSnapshot {
+        var snapshot = PlayerSnapshot()
+        snapshot.state = state
+        snapshot.entry = QueueEntryID(rawValue: entry)
+        snapshot.item = QueueItem(location: try MediaLocation("/tmp/slow-tide.wav"), title: "Slow Tide")
+        var format = AudioFormat(sampleRate: 48_000, channels: 2, sampleType: .int16, frames: 48_000 * 2700)
+        format.chapters = [Chapter(title: "Cold open", start: 0), Chapter(title: "The interview", start: 600), Chapter(title: "Chapter 3", start: 1200)]
+        format.transcript = [TranscriptCue(start: 1, text: "Hello."), TranscriptCue(start: 3, speaker: "Alicia", text: "Hi."),
+                             TranscriptCue(start: 700, end: 710, text: "Later.")]
+        snapshot.format = format
+        snapshot.duration = 2700
+        snapshot.position = position
+        snapshot.speed = speed
+        snapshot.sleepTimer = sleep
+        return snapshot
+    }
+
+    @Test func eachChangeIsSaidOnceInWords() throws {
+        var narrator = LinearNarrator()
+        #expect(narrator.lines(try Self.snapshot(.loading, at: 0), now: 0) == [])
+        #expect(narrator.lines(try Self.snapshot(.buffering, at: 0), now: 0.1) == [])
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 0, speed: 1.5), now: 0.2)
+            == ["Playing Slow Tide, 0:00 of 45:00, at 1.5×", "Chapter 1: Cold open"])
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 0.5, speed: 1.5), now: 0.5) == [])
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 1.5, speed: 1.5), now: 1.2) == ["Hello."])
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 3.2, speed: 1.5), now: 2.3) == ["Alicia: Hi."])
+        #expect(narrator.lines(try Self.snapshot(.paused, at: 3.4), now: 2.5) == ["Paused at 0:03"])
+        #expect(narrator.lines(try Self.snapshot(.paused, at: 3.4), now: 9) == [])
+        // A seek into the interview: its chapter, and the cue being spoken there.
+        #expect(narrator.lines(try Self.snapshot(.paused, at: 705), now: 9.5) == ["Chapter 2: The interview", "Later."])
+        #expect(narrator.lines(try Self.snapshot(.buffering, at: 705), now: 10) == ["Buffering"])
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 1200.5), now: 11) == ["Playing Slow Tide, 20:00 of 45:00", "Chapter 3"])
+        // A new entry is said when it plays, from its first chapter.
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 0, entry: 2), now: 12) == ["Playing Slow Tide, 0:00 of 45:00", "Chapter 1: Cold open"])
+    }
+
+    @Test func theDeadlineIsTheNextCueOrChapterAtTheSpeed() throws {
+        var narrator = LinearNarrator()
+        _ = narrator.lines(try Self.snapshot(.playing, at: 0, speed: 2), now: 100)
+        let due = try #require(narrator.deadline(try Self.snapshot(.playing, at: 0, speed: 2), now: 100))
+        #expect(abs(due - 100.52) < 0.001)
+        #expect(narrator.deadline(try Self.snapshot(.paused, at: 0), now: 100) == nil)
+    }
+
+    @Test func milestonesAndTheSleepTimer() throws {
+        var narrator = LinearNarrator(progressEvery: 300)
+        _ = narrator.lines(try Self.snapshot(.playing, at: 299, entry: 1), now: 0)
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 300.1), now: 1.1) == ["Playing Slow Tide, 5:00 of 45:00"])
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 301, sleep: .after(seconds: 900)), now: 2) == ["Sleep in 15 minutes"])
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 302, sleep: .after(seconds: 899)), now: 3) == [])
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 303, sleep: .after(seconds: 59)), now: 4) == ["Sleep in 1 minute"])
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 304, sleep: .endOfEntries(1)), now: 5) == ["Sleep at the end of this item"])
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 305), now: 6) == ["Sleep timer off"])
+    }
+
+    @Test func theProgressInWords() throws {
+        #expect(ProgressLine.words(try Self.snapshot(.paused, at: 723)) == "Paused at 12:03 of 45:00, Slow Tide")
+        #expect(ProgressLine.words(PlayerSnapshot()) == "Nothing is playing")
+        #expect(LinearStudio.keyWords("← / →") == "left or right")
+        #expect(LinearStudio.keyWords("↑ ↓ j k") == "up, down, j, k")
+        #expect(LinearStudio.keyWords("0 – 9") == "0 to 9")
+    }
+}

@@ -1,0 +1,154 @@
+import AliciaTestSupport
+import Foundation
+import Testing
+
+/// `--accessible`: the Studio as linear text, driven in a real pseudo-terminal (tmux), its raw
+/// output recorded byte for byte (`pipe-pane`), against a test PulseAudio sink.
+@Suite("The accessible Studio in a terminal", .serialized)
+struct AccessibleTests {
+    /// A 16 s episode with three chapters (RIFF cue points) and a WebVTT transcript beside it, and
+    /// a one-second voice note.
+    static func episode(in directory: TemporaryDirectory) throws -> (episode: String, note: String) {
+        let rate: UInt32 = 48_000
+        let wav = PodcastFixture.withCuePoints(WAVFixture(seconds: 16).bytes, cues: [
+            (0, "Cold open"), (5 * rate, "The interview"), (10 * rate, "Listener mail"),
+        ])
+        let episode = try directory.write(wav, as: "episode.wav")
+        try directory.write(Array("""
+            WEBVTT
+
+            00:00.500 --> 00:01.900
+            Hello and welcome.
+
+            00:02.000 --> 00:04.000
+            <v Alicia>First question.
+
+            00:06.000 --> 00:07.000
+            A second point.
+
+            00:11.000 --> 00:12.500
+            Goodbye for now.
+            """.utf8), as: "episode.vtt")
+        let note = try directory.write(WAVFixture(seconds: 1, seed: 9).bytes, as: "note.wav")
+        return (episode, note)
+    }
+
+    /// The lines the terminal received, without the shell's.
+    static func lines(_ raw: String) -> [String] {
+        raw.replacingOccurrences(of: "\r", with: "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    @Test("play --accessible: one line per event, in words, at their times; keys work; no cursor addressing; ctl transcript")
+    func linearPlayback() async throws {
+        try StudioTests.requireTmux()
+        try await Playback.gated {
+            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let directory = try TemporaryDirectory(prefix: "accessible")
+            defer { directory.remove() }
+            let (episode, note) = try Self.episode(in: directory)
+            let socket = directory.file("socket")
+            let raw = directory.file("raw")
+            let go = directory.file("go")
+            let player = try PlayerProcess.executablePath()
+            let environment = try StudioTests.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()])
+            let tmux = try StudioTests.Tmux(command: "while [ ! -e '\(go)' ]; do sleep 0.05; done; '\(player)' play --accessible "
+                + "--device \(capture.sinkName) --ipc '\(socket)' --voice-at '7=\(note)' '\(episode)'", environment: environment)
+            try tmux.run(["pipe-pane", "-t", "studio", "-o", "cat >> '\(raw)'"])
+            _ = FileManager.default.createFile(atPath: go, contents: nil)
+            func output() -> String { (try? String(contentsOfFile: raw, encoding: .utf8)) ?? "" }
+
+            try tmux.waitFor("the first cue") { _ in output().contains("Hello and welcome.") }
+            #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio reached the sink")
+            let transcript = try await ControlSocketTests.ctl(socket, ["transcript"])
+            #expect(transcript.status == 0, "\(transcript)")
+            #expect(transcript.stdout == """
+                0:00  Hello and welcome.
+                0:02  Alicia: First question.
+                0:06  A second point.
+                0:11  Goodbye for now.
+
+                """)
+
+            // Keys: pause (the session says so too), play on, the status on demand, speed up and down.
+            try tmux.keys("Space")
+            try tmux.waitFor("the pause line") { _ in output().contains("Paused at ") }
+            #expect(try await ControlSocketTests.ctl(socket, ["get", "pause"]).stdout == "yes\n")
+            try tmux.keys("Space")
+            try tmux.waitFor("playing again") { _ in Self.lines(output()).filter { $0.hasPrefix("Playing episode.wav, ") }.count >= 2 }
+            try tmux.keys("Tab")
+            try tmux.waitFor("the status on demand") { _ in Self.lines(output()).filter { $0.hasPrefix("Playing episode.wav, ") }.count >= 3 }
+            try tmux.keys("]")
+            try tmux.waitFor("the speed line") { _ in output().contains("Speed 1.25×") }
+            try tmux.keys("[")
+            try tmux.waitFor("the speed line") { _ in output().contains("Speed 1×") }
+
+            try tmux.waitFor("the end", timeout: .seconds(60)) { _ in output().contains("End of the queue") }
+            #expect(try StudioTests.status(tmux) == "0")
+            #expect(try StudioTests.terminalRestored(tmux), "terminal modes not restored")
+
+            let text = output()
+            #expect(!text.contains("\u{1B}"), "an escape sequence was written: \(text.debugDescription)")
+            let lines = Self.lines(text).filter { !$0.isEmpty }
+            // Tab asks for the status: said again on demand even when nothing moved (a loaded
+            // machine may still be at the second the resume was said at), so that pair is not counted.
+            let playing = lines.indices.filter { lines[$0].hasPrefix("Playing episode.wav, ") }
+            let demanded = playing.count >= 3 ? playing[2] : nil
+            for index in lines.indices.dropFirst() where index != demanded {
+                #expect(lines[index - 1] != lines[index], "a line was said twice: \(lines[index])")
+            }
+            // Each event once, in the order of their times.
+            let events = ["Chapter 1: Cold open", "Hello and welcome.", "Alicia: First question.", "Chapter 2: The interview",
+                          "A second point.", "Voice note: note.wav, 0:01", "Chapter 3: Listener mail", "Goodbye for now.",
+                          "Finished episode.wav", "End of the queue"]
+            var last = -1
+            for event in events {
+                let found = lines.indices.filter { lines[$0] == event }
+                #expect(found.count == 1, "'\(event)' said \(found.count) times:\n\(lines.joined(separator: "\n"))")
+                if let index = found.first {
+                    #expect(index > last, "'\(event)' out of order:\n\(lines.joined(separator: "\n"))")
+                    last = index
+                }
+            }
+            #expect(lines.filter { $0.hasPrefix("Paused at ") }.count == 1, "\(lines)")
+        }
+    }
+
+    @Test("prompts are lines: a search, its numbered list, and a choice by number; help in words; q quits")
+    func promptsAndLists() async throws {
+        try StudioTests.requireTmux()
+        try await Playback.gated {
+            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let directory = try TemporaryDirectory(prefix: "accessible")
+            defer { directory.remove() }
+            let (episode, note) = try Self.episode(in: directory)
+            let raw = directory.file("raw")
+            let go = directory.file("go")
+            let player = try PlayerProcess.executablePath()
+            let environment = try StudioTests.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory(), "ACCESSIBLE": "1"])
+            let tmux = try StudioTests.Tmux(command: "while [ ! -e '\(go)' ]; do sleep 0.05; done; '\(player)' play "
+                + "--device \(capture.sinkName) --no-ipc '\(episode)' '\(note)'", environment: environment)
+            try tmux.run(["pipe-pane", "-t", "studio", "-o", "cat >> '\(raw)'"])
+            _ = FileManager.default.createFile(atPath: go, contents: nil)
+            func output() -> String { (try? String(contentsOfFile: raw, encoding: .utf8)) ?? "" }
+
+            try tmux.waitFor("playing") { _ in output().contains("Playing episode.wav, ") }
+            try tmux.keys("?")
+            try tmux.waitFor("the keys in words") { _ in output().contains("End of the keys") }
+            #expect(output().contains("Left or right: back 15 s or forward 30 s"), "\(output())")
+            try tmux.keys("/")
+            try tmux.waitFor("the search prompt") { _ in output().contains("Search titles:") }
+            try tmux.keys("-l", "note")
+            try tmux.keys("Enter")
+            try tmux.waitFor("the numbered list") { _ in output().contains("Play which? A number or a title") }
+            #expect(output().contains("1 match for note\r\n1. note.wav"), "\(output().debugDescription)")
+            try tmux.keys("-l", "1")
+            try tmux.keys("Enter")
+            try tmux.waitFor("the note playing") { _ in output().contains("Playing note.wav, ") }
+            try tmux.keys("q")
+            #expect(try StudioTests.status(tmux) == "0")
+            #expect(try StudioTests.terminalRestored(tmux), "terminal modes not restored")
+            let text = output()
+            #expect(!text.contains("\u{1B}["), "a control sequence was written: \(text.debugDescription)")
+        }
+    }
+}
