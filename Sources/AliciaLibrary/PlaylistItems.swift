@@ -35,7 +35,9 @@ package enum PlaylistItems {
                     continue
                 }
                 switch SpeechVoicing.item(body, title: item.title, reference: "playlist:" + playlist.name, client: backend.client, stop: stop) {
-                case .success(let voiced): items.append(voiced)
+                case .success(var voiced):
+                    voiced.positionKey = positionKey(of: item)
+                    items.append(voiced)
                 case .failure(let problem): Console.fail("warning: \(playlist.name): \(problem.message) (skipped)")
                 }
                 continue
@@ -50,11 +52,15 @@ package enum PlaylistItems {
                                          positionKey: PositionStore.key(label: label, location: first), reference: label)
                 items.append(OfflineCache.substitute(streamed, key: label, mediaPath: chunks[0].url))
             } else {
-                var queued = QueueItem(location: first, title: item.title, reference: "playlist:" + playlist.name)
+                var queued = QueueItem(location: first, title: item.title, positionKey: positionKey(of: item), reference: "playlist:" + playlist.name)
                 queued.moreParts = Array(locations.dropFirst())
                 items.append(OfflineCache.substitute(chunks: chunks.map(\.url), of: queued))
             }
         }
         return .success(items)
     }
+
+    /// Under what a synthesis's position is kept: its item id, as an episode's is its label, so it
+    /// resumes however its chunks are listed (voiced as it played, then all there).
+    static func positionKey(of item: PlaylistItem) -> String { "synthesis:" + item.id }
 }

@@ -101,6 +101,114 @@ struct ReadAloudTests {
                 "not the chunks back to back: \(AudioCompare.describeDifference(expected: expected, actual: captured, channels: 1))")
     }
 
+    @Test("each item at its own quality: a 48 kHz stereo episode after a 24 kHz mono synthesis is bit-exact stereo 48 kHz")
+    func episodeAfterSynthesisAtItsOwnQuality() async throws {
+        let backend = try DemoBackend(token: "ra-\(UInt32.random(in: 1000...9999))")
+        defer { backend.stop() }
+        let directory = try TemporaryDirectory(prefix: "readaloud")
+        let episode = WAVFixture(seconds: 2, sampleRate: 48_000, channels: 2, seed: 48)
+        let path = directory.file("episode.wav")
+        try episode.data.write(to: URL(fileURLWithPath: path))
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let text = Self.text("then an episode")
+        let result = try await Playback.run(["play", "speak:" + text, path, "--device", capture.sinkName],
+                                            environment: BackendCommandTests.isolatedEnvironment(backend), timeout: .seconds(60))
+        let captured = Self.trimmed(await capture.finishInt16())
+        #expect(result.status == 0, "\(result)")
+        let expected = Self.trimmed(episode.samples16)
+        let tail = Array(captured.suffix(expected.count))
+        let difference = AudioCompare.describeDifference(expected: expected, actual: tail, channels: 2)
+        #expect(tail == expected, "the episode is not bit-exact at the end of the capture: \(difference) \(result.stderr)")
+        // Not downmixed: its frames are not all L = R.
+        #expect(stride(from: 0, to: tail.count - 1, by: 2).contains { tail[$0] != tail[$0 + 1] })
+    }
+
+    @Test("a script's speak TEXT plays the text as it is voiced, its chunks bit-exact back to back")
+    func scriptSpeaks() async throws {
+        let voicing = DemoBackend.Voicing(chunkDelays: [.zero, .milliseconds(700), .milliseconds(1400)])
+        let backend = try DemoBackend(token: "ra-\(UInt32.random(in: 1000...9999))", faults: .init(voicing: voicing))
+        defer { backend.stop() }
+        let directory = try TemporaryDirectory(prefix: "readaloud")
+        let text = Self.text("from a script")
+        let script = try directory.write(Array("speak \(text)\nwait end\n".utf8), as: "speak.txt")
+        let capture = try PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        let result = try await Playback.run(["script", script, "--device", capture.sinkName],
+                                            environment: BackendCommandTests.isolatedEnvironment(backend), timeout: .seconds(60))
+        let captured = Self.trimmed(await capture.finishInt16())
+        #expect(result.status == 0, "\(result)")
+        let expected = Self.trimmed(try (0..<3).flatMap { try Self.chunk(backend, text, $0) })
+        #expect(captured == expected, "not the chunks back to back: \(AudioCompare.describeDifference(expected: expected, actual: captured, channels: 1))")
+    }
+
+    @Test("the socket's speak queues a text after what plays; while the voice is behind, ctl status says voicing with no length")
+    func socketSpeaks() async throws {
+        let voicing = DemoBackend.Voicing(chunkDelays: [.zero, .seconds(12)])
+        let backend = try DemoBackend(token: "ra-\(UInt32.random(in: 1000...9999))", faults: .init(voicing: voicing))
+        defer { backend.stop() }
+        let directory = try TemporaryDirectory(prefix: "readaloud")
+        let note = WAVFixture(seconds: 4, sampleRate: 24_000, channels: 1, seed: 99)
+        let path = try directory.write(note.bytes, as: "note.wav")
+        let socket = directory.file("socket")
+        let capture = try PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        let environment = try BackendCommandTests.isolatedEnvironment(backend)
+        let text = Self.text("over the socket")
+        try await Playback.gated {
+            let player = try PlayerProcess.start(["play", path, "--ipc", socket, "--device", capture.sinkName], environment: environment)
+            try await ControlSocketTests.waitForSocket(socket, player: player)
+            let asked = try await ControlSocketTests.ctl(socket, ["speak", text])
+            #expect(asked.status == 0, "\(asked)")
+            // Waits (a hang guard, not a figure) for the voice to fall behind the first chunk.
+            var status = ""
+            for _ in 0..<300 where !status.hasPrefix("voicing") {
+                status = try await ControlSocketTests.ctl(socket, ["status"]).stdout
+                if !status.hasPrefix("voicing") { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(status.hasPrefix("voicing ") && status.contains(" - "), "\(status)")
+            let ended = try await PlayerProcess.result(of: player, timeout: .seconds(60))
+            #expect(ended.status == 0, "\(ended)")
+        }
+        let captured = Self.trimmed(await capture.finishInt16())
+        let chunks = try [Self.chunk(backend, text, 0), Self.chunk(backend, text, 1)]
+        #expect(Array(captured.prefix(note.samples16.count)) == note.samples16, "the note is not first, bit-exact")
+        let rest = Self.trimmed(Array(captured.dropFirst(note.samples16.count)))
+        #expect(Self.silenceBetween(rest, chunks[0], chunks[1]) != nil, "not the first chunk, silence, the second: \(rest.count) samples")
+    }
+
+    @Test("a synthesis's position is kept by its item id and resumed")
+    func synthesisResumes() async throws {
+        let backend = try DemoBackend(token: "ra-\(UInt32.random(in: 1000...9999))")
+        defer { backend.stop() }
+        var environment = try BackendCommandTests.isolatedEnvironment(backend)
+        let state = try PlayerProcess.freshStateDirectory()
+        environment["XDG_STATE_HOME"] = state
+        let letter = Self.trimmed(try (0..<3).flatMap { index -> [Int16] in
+            let url = backend.baseURL + "/api/audio/chunk-syn-letter-\(index).wav?token=" + backend.token
+            return Self.dataSamples(try ChildProcess.runBlocking(try ChildProcess.resolve("curl"), ["-sf", url], timeout: .seconds(30)).stdout)
+        })
+        let first = try PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        try await Playback.gated {
+            let player = try PlayerProcess.start(["play", "playlist:drive", "--device", first.sinkName], environment: environment)
+            // Stopped once 3 s of the letter have been heard (on the capture's own thread).
+            first.whenAudible(frames: 72_000) { player.send(SIGINT) }
+            _ = try await PlayerProcess.result(of: player, timeout: .seconds(60))
+        }
+        let heard = Self.trimmed(await first.finishInt16()).count
+        #expect(heard < letter.count, "the first run was heard past the letter (\(heard) samples)")
+        let positions = try String(contentsOfFile: state + "/alicia-player/positions.json", encoding: .utf8)
+        #expect(positions.contains("synthesis:syn-letter"), "\(positions)")
+        let second = try PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        try await Playback.gated {
+            let player = try PlayerProcess.start(["play", "playlist:drive", "--device", second.sinkName], environment: environment)
+            second.whenAudible(frames: 12_000) { player.send(SIGINT) }
+            _ = try await PlayerProcess.result(of: player, timeout: .seconds(60))
+        }
+        let resumed = Self.trimmed(await second.finishInt16())
+        let probe = Array(resumed.prefix(64))
+        let start = (0..<max(0, letter.count - 64)).first { letter[$0..<$0 + 64].elementsEqual(probe) }
+        #expect(start != nil, "the second run's audio is not the letter's")
+        if let start { #expect(abs(start - heard) <= 24_000 / 2, "resumed at sample \(start), the first run was heard to \(heard)") }
+    }
+
     @Test("a voicing that fails after one chunk: that chunk plays, one line says so, the next item plays")
     func failsAfterOneChunk() async throws {
         let voicing = DemoBackend.Voicing(chunkDelays: [.zero, .seconds(2)], failAfter: 1)

@@ -48,6 +48,12 @@ extension ItemSource {
         return nil
     }
 
+    /// The frames of the parts listed so far, when each one's is known.
+    var knownFrames: Int64? {
+        guard partFrames.count == parts.count, !partFrames.contains(-1) else { return nil }
+        return partFrames.reduce(0, +)
+    }
+
     /// The length of the item once every part is there and known, else nil.
     var completeFrames: Int64? {
         guard !isGrowing, partFrames.count == parts.count, !partFrames.contains(-1) else { return nil }

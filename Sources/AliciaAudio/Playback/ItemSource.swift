@@ -425,6 +425,8 @@ final class ItemSource {
         }
         target = max(0, target)
         if let frames = format.frames { target = min(target, frames) }
+        // A growing item starts no later than what has been listed of it (the rest, as it comes).
+        if isGrowing, let known = knownFrames { target = min(target, known) }
         return target
     }
 

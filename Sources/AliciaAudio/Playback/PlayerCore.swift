@@ -361,14 +361,15 @@ final class PlayerCore: @unchecked Sendable {
         case .itemStart, .heard: return source.frame(for: source.item.start)
         case .position(let position): return source.frame(for: position)
         case .frame(let frame):
-            guard let frames = source.format?.frames else { return max(0, frame) }
+            // No seek past what has been listed of a growing item.
+            guard let frames = source.format?.frames ?? (source.isGrowing ? source.knownFrames : nil) else { return max(0, frame) }
             return min(max(0, frame), frames)
         }
     }
 
     /// Maps what `source` writes from `frame` on and makes it the entry heard: posted as started
     /// (another entry) or as a seek.
-    private func began(_ source: ItemSource, title: String, at frame: Int64, speed: Double) {
+    func began(_ source: ItemSource, title: String, at frame: Int64, speed: Double) {
         guard let format = source.format else { return }
         let entry = source.entry
         let (changedEntry, state) = shared.update { s -> (Bool, PlayerState) in
