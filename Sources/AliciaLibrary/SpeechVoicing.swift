@@ -122,6 +122,8 @@ package enum SpeechVoicing {
             growth.finish(failure: "no client")
             return
         }
+        // An ask in flight ends when the item is done with (left the queue, the player closed).
+        client.cancel { growth.state.abandoned }
         let deadline = ContinuousClock.now + growthPatience
         var listed = known
         var misses = 0

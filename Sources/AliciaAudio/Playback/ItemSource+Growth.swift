@@ -48,9 +48,11 @@ extension ItemSource {
         return nil
     }
 
-    /// The frames of the parts listed so far, when each one's is known.
+    /// The frames of the parts whose length is known so far (those opened: a part listed after
+    /// the item opened is learnt when it is reached), when none of them has an unknown length.
+    /// A start or seek in a growing item goes no further: past it, no part could be mapped.
     var knownFrames: Int64? {
-        guard partFrames.count == parts.count, !partFrames.contains(-1) else { return nil }
+        guard !partFrames.contains(-1) else { return nil }
         return partFrames.reduce(0, +)
     }
 

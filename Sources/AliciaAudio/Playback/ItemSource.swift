@@ -289,6 +289,9 @@ final class ItemSource {
     /// Moves to the next part, its decoder open at its start. False (the entry ends there) when it
     /// cannot be opened.
     private func nextPart() -> Bool {
+        // A part of unknown length (0xFFFFFFFF sizes) has just ended: its length is known now, so
+        // later frames map past it and a reopen never goes back into it.
+        if partFrames.indices.contains(part), partFrames[part] < 0 { partFrames[part] = decodedInPart }
         part += 1
         let made: RangeFetcher
         if let nextFetcher {

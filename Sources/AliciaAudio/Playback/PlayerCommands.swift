@@ -74,7 +74,7 @@ struct PlayerCommands {
 
     /// A new queue of `items`; their ids.
     mutating func replaceQueue(with items: [QueueItem]) -> [QueueEntryID] {
-        queue.clear()
+        queue.clear(keeping: items)
         queuesReplaced += 1
         return items.map { queue.append($0) }
     }

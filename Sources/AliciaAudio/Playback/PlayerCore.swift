@@ -57,10 +57,13 @@ final class PlayerCore: @unchecked Sendable {
 
     /// Ends the feeder thread and closes everything. Call once.
     func shutdown() {
-        shared.update { s in
+        let growing = shared.update { s in
             s.commands.shutdown = true
             s.status.interrupt()
+            return s.commands.queue.entries.compactMap(\.item.growth)
         }
+        // Items still being voiced: their makers stop asking the backend.
+        for growth in growing { growth.abandon() }
         // A feeder stuck inside a decoder's C code (no interruption reaches it there) is left to
         // the process's exit rather than holding the exit forever.
         if let thread, !thread.join(within: feederPatience) {

@@ -28,6 +28,8 @@ public final class GrowingParts: Sendable, Equatable, CustomStringConvertible {
         var interrupted = false
         /// The maker is to stop asking (the item is done with).
         public var abandoned = false
+        /// What `awaitDemand` counts as running short (seconds of known parts left to read).
+        var shortSeconds = 0.0
 
         /// Seconds of the known parts not yet read.
         public var secondsLeft: Double { max(0, seconds.reduce(0, +) - readSeconds) }
@@ -69,11 +71,16 @@ public final class GrowingParts: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The reader has read `seconds` of the known parts (it is not waiting).
+    /// The maker is woken when what is left crosses `shortSeconds` of `awaitDemand` (it asks
+    /// sooner), not on every chunk read.
     func readerAt(seconds: Double) {
-        lock.withLock { s in
+        let ranShort = lock.withLock { s -> Bool in
+            let before = s.secondsLeft
             s.readSeconds = seconds
             s.readerWaiting = false
+            return s.secondsLeft < s.shortSeconds && before >= s.shortSeconds
         }
+        if ranShort { lock.broadcast() }
     }
 
     /// What a wait for a part after the first `known` found.
@@ -106,6 +113,7 @@ public final class GrowingParts: Sendable, Equatable, CustomStringConvertible {
     public func awaitDemand(interval: Duration, minimum: Duration, shortSeconds: Double) -> Bool {
         let clock = ContinuousClock()
         let start = clock.now
+        lock.withLock { $0.shortSeconds = shortSeconds }
         lock.withLock(waitingUntil: { $0.abandoned || $0.finished }, timeout: minimum) { _ in }
         let waited = clock.now - start
         guard waited < interval else { return lock.withLock { !$0.abandoned && !$0.finished } }

@@ -104,9 +104,17 @@ public struct PlayQueue: Sendable, Equatable {
     @discardableResult
     public mutating func remove(_ id: QueueEntryID) -> Bool {
         guard let index = index(of: id) else { return false }
-        entries.remove(at: index)
+        let removed = entries.remove(at: index)
         if currentID == id { currentID = nil }
+        abandonGrowth(of: removed)
         return true
+    }
+
+    /// An item still being voiced that has left the queue: its maker stops asking (unless another
+    /// entry holds the same parts).
+    private func abandonGrowth(of entry: QueueEntry) {
+        guard let growth = entry.item.growth, !entries.contains(where: { $0.item.growth === growth }) else { return }
+        growth.abandon()
     }
 
     /// Moves an entry to `position` (clamped), counted in the queue as it is after the entry left
@@ -120,9 +128,15 @@ public struct PlayQueue: Sendable, Equatable {
     }
 
     /// Removes every entry.
-    public mutating func clear() {
+    /// Items still being voiced stop growing, but those of `keeping` (a queue replaced by one
+    /// that holds them again).
+    public mutating func clear(keeping: [QueueItem] = []) {
+        let removed = entries
         entries.removeAll()
         currentID = nil
+        for entry in removed where !keeping.contains(where: { $0.growth != nil && $0.growth === entry.item.growth }) {
+            abandonGrowth(of: entry)
+        }
     }
 
     /// Plays `id` from `location` from now on, the rest of its item unchanged; false when there is
