@@ -69,16 +69,16 @@ struct AccessibleTests {
 
                 """)
 
-            // Keys: pause (the session says so too), play on, the status on demand, speed up and down.
+            // Keys: pause (the session says so too), play on, faster, the status on demand, slower.
             try tmux.keys("Space")
             try tmux.waitFor("the pause line") { _ in output().contains("Paused at ") }
             #expect(try await ControlSocketTests.ctl(socket, ["get", "pause"]).stdout == "yes\n")
             try tmux.keys("Space")
             try tmux.waitFor("playing again") { _ in Self.lines(output()).filter { $0.hasPrefix("Playing episode.wav, ") }.count >= 2 }
-            try tmux.keys("Tab")
-            try tmux.waitFor("the status on demand") { _ in Self.lines(output()).filter { $0.hasPrefix("Playing episode.wav, ") }.count >= 3 }
             try tmux.keys("]")
             try tmux.waitFor("the speed line") { _ in output().contains("Speed 1.25×") }
+            try tmux.keys("Tab")
+            try tmux.waitFor("the status on demand") { _ in Self.lines(output()).contains { $0.hasPrefix("Playing episode.wav, ") && $0.hasSuffix(", at 1.25×") } }
             try tmux.keys("[")
             try tmux.waitFor("the speed line") { _ in output().contains("Speed 1×") }
 
@@ -90,7 +90,7 @@ struct AccessibleTests {
             #expect(!text.contains("\u{1B}"), "an escape sequence was written: \(text.debugDescription)")
             let lines = Self.lines(text).filter { !$0.isEmpty }
             for (first, second) in zip(lines, lines.dropFirst()) {
-                #expect(first != second, "a line was said twice: \(first)")
+                #expect(first != second, "a line was said twice: \(first)\n\(text.debugDescription)")
             }
             // Each event once, in the order of their times.
             let events = ["Chapter 1: Cold open", "Hello and welcome.", "Alicia: First question.", "Chapter 2: The interview",
