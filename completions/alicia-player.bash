@@ -9,19 +9,20 @@ _alicia_player_cache() {
 
 _alicia_player_options() {
     local backend="--base-url --token --token-file --help"
-    local playing="--start --speed --volume --device --read-ahead --from-start --skip-silence --sleep --loudness --auto-download"
+    local playing="--start --speed --volume --device --read-ahead --from-start --skip-silence --sleep --loudness --auto-download --accessible --progress-every"
     local network="--ipc --no-ipc --give-up-after --stall-timeout --cacert"
     local voice="--voice-at --voice-focus --note-rewind"
     case $1 in
         play) echo "$backend $playing $network $voice --loop --shuffle" ;;
         queue) echo "$backend $playing $network --loop --shuffle --keep-going --save" ;;
         script) echo "$backend $playing $network $voice --check --loop --shuffle" ;;
-        studio) echo "$backend $network --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --auto-download" ;;
-        demo) echo "--help --serve --port --token --ipc --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness" ;;
+        studio) echo "$backend $network --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --auto-download --accessible --progress-every" ;;
+        demo) echo "--help --serve --port --token --ipc --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --accessible --progress-every" ;;
         download) echo "$backend --queue --pin --rate" ;;
         cache) echo "$backend --max-size" ;;
         ctl) echo "--ipc --json --help" ;;
-        playlists | tracks) echo "$backend --json" ;;
+        playlists) echo "$backend --json" ;;
+        tracks) echo "$backend --json --accessible" ;;
         playlist | notes) echo "$backend" ;;
         voice) echo "$backend --device --read-ahead --volume" ;;
         chat) echo "$backend --voice --react --device --voice-focus --volume" ;;
@@ -110,7 +111,7 @@ _alicia_player() {
             if ((positional == 0)); then
                 mapfile -t COMPREPLY < <(compgen -W "set" -- "$cur")
             elif ((positional == 1)); then
-                mapfile -t COMPREPLY < <(compgen -W "base_url token token_file cache_max_size auto_download" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "base_url token token_file cache_max_size auto_download accessible" -- "$cur")
             fi ;;
         playlist)
             if ((positional == 0)); then
@@ -121,7 +122,7 @@ _alicia_player() {
                 _alicia_player_add_lines < <(_alicia_player_cache labels)
             fi ;;
         ctl)
-            ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "get set pause resume toggle next prev seek volume speed status watch wait loadfile voice say quit stop" -- "$cur") ;;
+            ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "get set pause resume toggle next prev seek volume speed status watch wait loadfile voice say quit stop transcript" -- "$cur") ;;
         cache)
             ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "clear" -- "$cur") ;;
         play | notes | voice | download)

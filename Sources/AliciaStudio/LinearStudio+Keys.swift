@@ -41,6 +41,7 @@ extension LinearStudio {
             app.handle(key)
             if app.model.composer != nil { ask("Say to Alicia:", .say) }
         case .showQueue: showQueue()
+        case .showTranscript: sayCurrentCue()
         case .redraw: say(ProgressLine.words(view.snapshot()))
         case .suspend: suspend()
         default: app.handle(key)
@@ -91,6 +92,18 @@ extension LinearStudio {
         for (short, word) in [("PgUp", "page up"), ("PgDn", "page down"), ("Esc", "escape")] { text = text.replacing(short, with: word) }
         if !text.contains(" or "), !text.contains(" to "), text.contains(" ") { text = text.split(separator: " ").joined(separator: ", ") }
         return text
+    }
+
+    /// `T`: the cue being spoken now, with its start (`ctl transcript` prints the whole).
+    private func sayCurrentCue() {
+        let snapshot = view.snapshot()
+        guard let cues = snapshot.format?.transcript, !cues.isEmpty else {
+            return say("No transcript: a NAME.vtt, NAME.srt or NAME.json beside a local file has one")
+        }
+        guard let index = StudioLayout.currentCue(cues, at: snapshot.position) else {
+            return say("The transcript begins at \(TimeSpec.clock(cues[0].start))")
+        }
+        say("Cue \(index + 1) of \(cues.count), at \(TimeSpec.clock(cues[index].start)): \(cues[index].line)")
     }
 
     private func saySelection() {

@@ -20,6 +20,7 @@ extension StudioApp {
         }
         if model.notes != nil, notesPane(key) { return }
         if model.queueView != nil, queueKeys(key) { return }
+        if model.transcript != nil, transcriptKeys(key) { return }
         // Esc or space while a voice note plays skips it (the episode has the focus back at once).
         if key == .escape || key == .character(" "), view.voice.title != nil {
             session.perform(.skipVoiceNote)
@@ -58,6 +59,14 @@ extension StudioApp {
             model.search = LineEditor()
             setFilter("")
         case .showNotes: openNotes()
+        case .showTranscript:
+            if model.transcript != nil {
+                model.transcript = nil
+            } else if view.snapshot().format?.transcript.isEmpty == false {
+                model.transcript = StudioModel.TranscriptPane()
+            } else {
+                setStatus("no transcript: a NAME.vtt, NAME.srt or NAME.json beside a local file has one")
+            }
         case .showQueue:
             model.queueView = model.queueView == nil ? refreshedQueue(StudioModel.QueueView()) : nil
         case .saveQueue: saveQueue()
@@ -147,6 +156,27 @@ extension StudioApp {
         if shown.selection < shown.scroll { shown.scroll = shown.selection }
         if shown.selection >= shown.scroll + visible { shown.scroll = shown.selection - visible + 1 }
         return shown
+    }
+
+    /// Keys of the transcript pane: select a cue (the pane stops following the audio), enter seeks
+    /// there (and it follows again), Esc closes; true when `key` was one.
+    private func transcriptKeys(_ key: Key) -> Bool {
+        let snapshot = view.snapshot()
+        let cues = snapshot.format?.transcript ?? []
+        let current = StudioLayout.currentCue(cues, at: snapshot.position) ?? 0
+        let selected = model.transcript?.selection ?? current
+        switch key {
+        case .escape, .character("T"), .character("q"): model.transcript = nil
+        case .up, .character("k"): model.transcript?.selection = max(0, selected - 1)
+        case .down, .character("j"): model.transcript?.selection = min(max(0, cues.count - 1), selected + 1)
+        case .home, .character("g"): model.transcript?.selection = 0
+        case .end, .character("G"): model.transcript?.selection = max(0, cues.count - 1)
+        case .enter:
+            if cues.indices.contains(selected) { session.perform(.seek(.to(cues[selected].start))) }
+            model.transcript?.selection = nil
+        default: return false
+        }
+        return true
     }
 
     /// Keys of the queue view: select, play, remove (x), move (J down, K up), close.

@@ -35,6 +35,9 @@ package struct StudioModel {
     package var showHelp = false
     /// The show notes pane of `i`, over the list, when open.
     package var notes: NotesPane?
+    /// The transcript pane of `T`, over the list, when open: the cue chosen with ↑ ↓, nil while it
+    /// follows the audio.
+    package var transcript: TranscriptPane?
     /// The queue view of `Q`, over the list, when open.
     package var queueView: QueueView?
     /// A one-line message (an error, a hint) and whether it is an error.
@@ -67,6 +70,10 @@ package struct StudioModel {
     }
 
     /// One episode's show notes, as plain text (markdown rendered as the chat's is), scrolled.
+    package struct TranscriptPane: Equatable {
+        package var selection: Int?
+    }
+
     package struct NotesPane: Equatable {
         package var title: String
         /// What the backend knows the episode by (the notes that arrive must be this one's).
