@@ -147,4 +147,18 @@ struct AccessibleTests {
             #expect(!text.contains("\u{1B}["), "a control sequence was written: \(text.debugDescription)")
         }
     }
+
+    @Test("off a terminal: play --accessible says its lines to a pipe, and plays on after stdin ends")
+    func offATerminal() async throws {
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let directory = try TemporaryDirectory(prefix: "accessible")
+        defer { directory.remove() }
+        let episode = try directory.write(WAVFixture(seconds: 2).bytes, as: "short.wav")
+        try directory.write(Array("1\n00:00:00,300 --> 00:00:01,000\nOne.\n\n2\n00:00:01,200 --> 00:00:01,800\nTwo.\n".utf8), as: "short.srt")
+        let result = try await Playback.run(["play", "--accessible", "--no-ipc", "--device", capture.sinkName, episode])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasSuffix("Playing short.wav, 0:00 of 0:02\nOne.\nTwo.\nFinished short.wav\nEnd of the queue\n"),
+                "\(result.stdout.debugDescription)")
+        #expect(!result.stdout.contains("\u{1B}") && !result.stderr.contains("\u{1B}"))
+    }
 }
