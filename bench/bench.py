@@ -620,6 +620,78 @@ def _drain(fd):
             return
 
 
+class DemoVoice:
+    """`alicia-player demo --serve --voicing ...`: a demo backend whose /api/speak voices each text in
+    time (chunk n `delays[n]` seconds after the text's first ask), for the read-aloud rows."""
+
+    def __init__(self, delays):
+        self.port = free_port()
+        self.token = "bench%d" % os.getpid()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen([os.path.join(ROOT, ".build/release/alicia-player"), "demo", "--serve",
+                                         "--port", str(self.port), "--token", self.token,
+                                         "--voicing", ",".join(str(d) for d in delays)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("the demo backend did not start")
+
+    def env(self):
+        return {"ALICIA_BASE_URL": self.base, "ALICIA_TOKEN": self.token}
+
+    def speak(self, text):
+        import json, urllib.request
+        request = urllib.request.Request(self.base + "/api/speak", data=json.dumps({"text": text, "kind": "synthesis"}).encode(),
+                                         headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=5) as reply:
+            return json.load(reply)
+
+    def stop(self):
+        self.process.send_signal(signal.SIGINT)
+        _wait_or_kill(self.process)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def first_chunk_run(voice, first_delay, wait_until_ready=False):
+    """A warming synthesis read aloud: seconds from its first chunk being voiced (`first_delay` after
+    the first ask) to the first audio. As it renders: `alicia-player speak TEXT`. Waiting until
+    ready (as before): /api/speak asked once a second until `ready`, then its chunks played."""
+    sink = Sink()
+    text = f"Bench read-aloud {time.time_ns()}."
+    player = os.path.join(ROOT, ".build/release/alicia-player")
+    env = dict(os.environ, **voice.env())
+    began = time.monotonic()
+    if wait_until_ready:
+        while True:
+            status = voice.speak(text)
+            if status["status"] == "ready":
+                break
+            time.sleep(1)
+        cmd = [player, "play", "--device", sink.name, "--loudness", "off"] + \
+              [voice.base + c["url"] + "?token=" + voice.token for c in status["chunks"]]
+    else:
+        cmd = [player, "speak", text, "--device", sink.name, "--loudness", "off"]
+    process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    deadline = time.monotonic() + 30
+    while sink.first_audio is None and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.002)
+    after = (sink.first_audio - began - first_delay) if sink.first_audio else None
+    process.send_signal(signal.SIGINT)
+    _wait_or_kill(process)
+    sink.close()
+    return {"after_chunk": after}
+
+
 def summary(values, unit, scale=1.0, digits=1):
     values = [v * scale for v in values if v is not None]
     if not values:
@@ -762,6 +834,18 @@ def main():
         compare("Download throughput, 10-minute WAV on loopback (the mpv column is `curl -o`)", "throughput", "MiB/s",
                 1 / 2**20, 0, lambda p: download_run(p, nginx.url("ten-minutes.wav"), os.path.getsize(ten_minutes)),
                 only=["alicia-player", "curl"])
+        voice = DemoVoice([1, 7])
+        try:
+            compare("Read-aloud: first audio of a warming synthesis, after its first chunk is voiced (voiced at 1 s and 7 s; "
+                    "alicia-player speak)", "after_chunk", "ms", 1000, 0, lambda p: first_chunk_run(voice, 1.0),
+                    only=["alicia-player"])
+            compare("Read-aloud: the same, waiting until ready (as before: /api/speak asked once a second until ready, "
+                    "then played; the ratio is to playing as it renders, a row up)", "after_chunk", "ms", 1000, 0,
+                    lambda p: first_chunk_run(voice, 1.0, wait_until_ready=True), only=["alicia-player"],
+                    against="Read-aloud: first audio of a warming synthesis, after its first chunk is voiced (voiced at 1 s and 7 s; "
+                            "alicia-player speak)")
+        finally:
+            voice.stop()
         speech = os.path.join(media, "speech-like.wav")
         pauses = speech_wav(speech, 60, seed=0x5EC)
         for level in SILENCE_LEVELS:

@@ -10,20 +10,21 @@ _alicia_player_cache() {
 _alicia_player_options() {
     local backend="--base-url --token --token-file --help"
     local playing="--start --speed --volume --device --read-ahead --from-start --skip-silence --sleep --loudness --auto-download --accessible --progress-every"
-    local network="--ipc --no-ipc --give-up-after --stall-timeout --cacert"
+    local network="--ipc --ipc-name --no-ipc --give-up-after --stall-timeout --cacert"
     local voice="--voice-at --voice-focus --note-rewind"
     case $1 in
         play) echo "$backend $playing $network $voice --loop --shuffle" ;;
         queue) echo "$backend $playing $network --loop --shuffle --keep-going --save" ;;
         script) echo "$backend $playing $network $voice --check --loop --shuffle" ;;
         studio) echo "$backend $network --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --auto-download --accessible --progress-every" ;;
-        demo) echo "--help --serve --port --token --ipc --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --accessible --progress-every" ;;
+        demo) echo "--help --serve --port --token --voicing --ipc --ipc-name --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --accessible --progress-every" ;;
         download) echo "$backend --queue --pin --rate" ;;
         cache) echo "$backend --max-size" ;;
-        ctl) echo "--ipc --json --help" ;;
+        ctl) echo "--ipc --player --json --help --format --waybar --rate --once" ;;
         playlists) echo "$backend --json" ;;
         tracks) echo "$backend --json --accessible" ;;
         playlist | notes) echo "$backend" ;;
+        speak) echo "$backend $network --file --speed --volume --device --read-ahead --skip-silence --sleep --loudness" ;;
         voice) echo "$backend --device --read-ahead --volume" ;;
         chat) echo "$backend --voice --react --device --voice-focus --volume" ;;
         config) echo "$backend --path" ;;
@@ -51,7 +52,7 @@ _alicia_player() {
         cword=$COMP_CWORD
     fi
     COMPREPLY=()
-    local commands="studio play queue script playlists playlist tracks notes download cache demo voice chat ctl config help"
+    local commands="studio play queue script playlists playlist tracks notes download cache demo speak voice chat ctl config help"
 
     case $prev in
         --device)
@@ -64,7 +65,7 @@ _alicia_player() {
             mapfile -t COMPREPLY < <(compgen -W "off -16 -19 -23" -- "$cur")
             return ;;
         --sleep)
-            mapfile -t COMPREPLY < <(compgen -W "15m 30m 45m 1h end" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "15m 30m 45m 1h end chapter" -- "$cur")
             return ;;
         --queue | --cacert | --ipc)
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
@@ -74,7 +75,7 @@ _alicia_player() {
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             compopt -o filenames 2>/dev/null
             return ;;
-        --start | --speed | --volume | --read-ahead | --voice-at | --note-rewind | --port | --token | --base-url | --react | \
+        --start | --speed | --volume | --read-ahead | --voice-at | --note-rewind | --port | --token | --voicing | --base-url | --react | \
             --give-up-after | --stall-timeout | --rate | --max-size)
             return ;;
     esac
@@ -85,7 +86,7 @@ _alicia_player() {
         case ${words[i]} in
             --start | --speed | --volume | --device | --read-ahead | --voice-at | --voice-focus | --note-rewind | \
                 --port | --token | --token-file | --base-url | --react | --save | --sleep | --loudness | --ipc | \
-                --give-up-after | --stall-timeout | --cacert | --queue | --rate | --max-size)
+                --give-up-after | --stall-timeout | --cacert | --queue | --rate | --max-size | --voicing | --file)
                 ((i++)) ;;
             -*) ;;
             *)
@@ -122,7 +123,7 @@ _alicia_player() {
                 _alicia_player_add_lines < <(_alicia_player_cache labels)
             fi ;;
         ctl)
-            ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "get set pause resume toggle next prev seek volume speed status watch wait loadfile voice say quit stop transcript" -- "$cur") ;;
+            ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "get set pause resume toggle next prev seek volume speed status watch follow idle list wait loadfile voice say quit stop transcript" -- "$cur") ;;
         cache)
             ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "clear" -- "$cur") ;;
         play | notes | voice | download)

@@ -18,8 +18,8 @@ function __alicia_player_sinks
     pactl list short sinks 2>/dev/null | cut -f2
 end
 
-set -l commands studio play queue script playlists playlist tracks notes download cache demo voice chat ctl config help
-set -l playing play queue script studio demo
+set -l commands studio play queue script playlists playlist tracks notes download cache demo speak voice chat ctl config help
+set -l playing play queue script studio demo speak
 complete -c alicia-player -f
 
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a studio -d 'the interactive Studio'
@@ -31,6 +31,8 @@ complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a play
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a tracks -d 'list the episodes'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a notes -d "an episode's show notes"
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a demo -d 'the Studio over a demo backend'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a speak -d 'read a text aloud as it is voiced'
+complete -c alicia-player -l file -r -F -n "__fish_seen_subcommand_from speak" -d 'read the text from a file'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a voice -d 'play one voice note'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a chat -d 'send Alicia a message'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a download -d 'download episodes to play offline'
@@ -63,16 +65,23 @@ complete -c alicia-player -l check -n "__fish_seen_subcommand_from script" -d 'o
 complete -c alicia-player -l json -n "__fish_seen_subcommand_from playlists tracks" -d 'as JSON'
 complete -c alicia-player -l serve -n "__fish_seen_subcommand_from demo" -d 'the backend alone'
 complete -c alicia-player -l port -x -n "__fish_seen_subcommand_from demo" -d 'the port'
+complete -c alicia-player -l voicing -x -n "__fish_seen_subcommand_from demo" -d 'voice /api/speak in time (seconds, by commas)'
 complete -c alicia-player -l voice -n "__fish_seen_subcommand_from chat" -d 'ask for a voice note'
 complete -c alicia-player -l react -x -n "__fish_seen_subcommand_from chat" -d 'react to the reply'
 complete -c alicia-player -l path -n "__fish_seen_subcommand_from config" -d 'the config file path'
 complete -c alicia-player -l ipc -r -F -n "__fish_seen_subcommand_from $playing ctl" -d 'the control socket'
 complete -c alicia-player -l no-ipc -n "__fish_seen_subcommand_from $playing" -d 'no control socket'
+complete -c alicia-player -l ipc-name -r -n "__fish_seen_subcommand_from $playing" -d 'the control socket by name'
+complete -c alicia-player -l player -r -n "__fish_seen_subcommand_from ctl" -d 'the player by name or PID'
+complete -c alicia-player -l format -r -n "__fish_seen_subcommand_from ctl" -d 'a follow line'
+complete -c alicia-player -l waybar -n "__fish_seen_subcommand_from ctl" -d 'waybar JSON'
+complete -c alicia-player -l rate -r -n "__fish_seen_subcommand_from ctl" -d 'position lines at most this often'
+complete -c alicia-player -l once -n "__fish_seen_subcommand_from ctl" -d 'end with the player'
 complete -c alicia-player -l give-up-after -x -n "__fish_seen_subcommand_from $playing" -d 'how long to retry a server'
 complete -c alicia-player -l stall-timeout -x -n "__fish_seen_subcommand_from $playing" -d 'seconds before a silent transfer is remade'
 complete -c alicia-player -l cacert -r -F -n "__fish_seen_subcommand_from $playing" -d 'a CA bundle for HTTPS'
 complete -c alicia-player -l skip-silence -n "__fish_seen_subcommand_from $playing" -d 'shorten pauses (=mild, medium, strong)'
-complete -c alicia-player -l sleep -x -a '15m 30m 45m 1h end' -n "__fish_seen_subcommand_from $playing" -d 'fade out and pause after T'
+complete -c alicia-player -l sleep -x -a '15m 30m 45m 1h end chapter' -n "__fish_seen_subcommand_from $playing" -d 'fade out and pause after T'
 complete -c alicia-player -l loudness -x -a 'off -16 -19 -23' -n "__fish_seen_subcommand_from $playing voice" -d 'match loudness (LUFS)'
 complete -c alicia-player -l auto-download -x -a '0 1 2 3' -n "__fish_seen_subcommand_from play queue script studio" -d 'download the next N queue items while playing'
 complete -c alicia-player -l accessible -n "__fish_seen_subcommand_from $playing tracks" -d 'linear text for screen readers'
@@ -82,7 +91,7 @@ complete -c alicia-player -l pin -n "__fish_seen_subcommand_from download" -d 'k
 complete -c alicia-player -l rate -x -n "__fish_seen_subcommand_from download" -d 'at most this many bytes a second'
 complete -c alicia-player -l max-size -x -n "__fish_seen_subcommand_from cache" -d 'the cache bound'
 complete -c alicia-player -l json -n "__fish_seen_subcommand_from ctl" -d 'raw replies'
-complete -c alicia-player -n "__fish_seen_subcommand_from ctl" -a 'get set pause resume toggle next prev seek volume speed status watch wait loadfile voice say quit stop transcript'
+complete -c alicia-player -n "__fish_seen_subcommand_from ctl" -a 'get set pause resume toggle next prev seek volume speed status watch follow idle list wait loadfile voice speak say quit stop transcript'
 complete -c alicia-player -n "__fish_seen_subcommand_from cache" -a clear
 complete -c alicia-player -n "__fish_seen_subcommand_from download" -a '(__alicia_player_references)'
 

@@ -23,10 +23,7 @@ public final class BackendClient {
 
     /// `GET /api/tracks`.
     public func tracks() throws(BackendError) -> [Episode] {
-        let body = try get("/api/tracks")
-        let tracks = try Self.decodeTracks(body)
-        onLibraryReply?("/api/tracks", body)
-        return tracks
+        try libraryList("/api/tracks", decode: Self.decodeTracks)
     }
 
     /// A body of `/api/tracks` (as kept for offline use).
@@ -58,6 +55,29 @@ public final class BackendClient {
 
     func post(_ endpoint: String, body: [UInt8]) throws(BackendError) -> [UInt8] {
         try http.request(configuration.apiURL(endpoint), endpoint: endpoint, bearer: configuration.token, jsonBody: body).body
+    }
+
+    /// POSTs `json` encoded.
+    func post<Body: Encodable>(_ endpoint: String, json: Body) throws(BackendError) -> [UInt8] {
+        try post(endpoint, body: Self.requestBody(json, endpoint: endpoint))
+    }
+
+    /// A request's JSON body: the one place one is made.
+    static func requestBody<Body: Encodable>(_ json: Body, endpoint: String) throws(BackendError) -> [UInt8] {
+        do {
+            return try JSON.encode(json)
+        } catch {
+            throw .badReply(endpoint: endpoint, detail: "cannot encode the request")
+        }
+    }
+
+    /// GETs one of the library's lists (`/api/tracks`, `/api/playlists`), decoded by `decode`, and
+    /// tells `onLibraryReply` the body once it decoded.
+    func libraryList<T>(_ endpoint: String, decode: ([UInt8]) throws(BackendError) -> T) throws(BackendError) -> T {
+        let body = try get(endpoint)
+        let list = try decode(body)
+        onLibraryReply?(endpoint, body)
+        return list
     }
 
     /// POSTs and hands the reply's body to `onChunk` as it arrives; `onChunk`

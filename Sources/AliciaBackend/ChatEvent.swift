@@ -50,12 +50,7 @@ extension BackendClient {
     /// arrives (on this thread), and returns the whole reply.
     public func chat(_ text: String, voice: Bool, onEvent: @escaping (ChatEvent) -> Void) throws(BackendError) -> ChatReply {
         struct Request: Encodable { var text: String; var voice: Bool }
-        let body: [UInt8]
-        do {
-            body = try JSON.encode(Request(text: text, voice: voice))
-        } catch {
-            throw .badReply(endpoint: "/api/chat", detail: "cannot encode the request")
-        }
+        let body = try Self.requestBody(Request(text: text, voice: voice), endpoint: "/api/chat")
         var parser = EventStreamParser()
         var reply = ChatReply()
         var tooLong: EventStreamParser.LineTooLong?
@@ -98,12 +93,6 @@ extension BackendClient {
     /// `POST /api/react`: reacts to one of Alicia's messages.
     public func react(messageID: Int, emoji: String) throws(BackendError) {
         struct Request: Encodable { var message_id: Int; var emoji: String }
-        let body: [UInt8]
-        do {
-            body = try JSON.encode(Request(message_id: messageID, emoji: emoji))
-        } catch {
-            throw .badReply(endpoint: "/api/react", detail: "cannot encode the request")
-        }
-        _ = try post("/api/react", body: body)
+        _ = try post("/api/react", json: Request(message_id: messageID, emoji: emoji))
     }
 }

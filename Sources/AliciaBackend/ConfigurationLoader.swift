@@ -106,8 +106,11 @@ public enum ConfigFile {
         public let message: String
     }
 
-    /// The keys alicia-player reads; any other gets a warning naming its file and line.
-    public static let keys: Set<String> = ["base_url", "token", "token_file", "cache_max_size", "auto_download", "accessible"]
+    /// The keys alicia-player reads, in the order messages name them; any other gets a warning
+    /// naming its file and line.
+    public static let keyOrder = ["base_url", "token", "token_file", "cache_max_size", "auto_download", "accessible", "hook",
+                                  "hook_time_limit"]
+    public static let keys: Set<String> = Set(keyOrder)
 
     /// A `key = value` line: the key normalised (lower case, `_` for `-`), the line's number.
     public struct Entry: Equatable, Sendable {
@@ -129,7 +132,7 @@ public enum ConfigFile {
         if let (known, distance) = nearest, distance <= 2 {
             return "unknown key '\(key)' (did you mean '\(known)'?)"
         }
-        return "unknown key '\(key)' (the keys are base_url, token, token_file, cache_max_size, auto_download and accessible)"
+        return "unknown key '\(key)' (the keys are \(keyOrder.dropLast().joined(separator: ", ")) and \(keyOrder.last ?? ""))"
     }
 
     /// Levenshtein distance over characters.
@@ -173,6 +176,14 @@ extension String {
 }
 
 extension ConfigurationLoader {
+    /// The config file's path and its lines of `keys`, in order (none when there is no file or it
+    /// cannot be read): for keys that may come more than once (`hook`).
+    public static func fileEntries(_ keys: Set<String>, environment: [String: String]) -> (path: String, entries: [ConfigFile.Entry]) {
+        let path = defaultConfigPath(environment: environment)
+        guard let text = try? FileText.readIfPresent(path), let entries = try? ConfigFile.entries(text) else { return (path, []) }
+        return (path, entries.filter { keys.contains($0.key) })
+    }
+
     /// The value of `key` in the config file (nil when it is not set, or there is no file).
     public static func fileValue(_ key: String, environment: [String: String]) -> String? {
         let path = defaultConfigPath(environment: environment)

@@ -91,10 +91,7 @@ public enum PlaylistAction: Sendable, Equatable {
 extension BackendClient {
     /// `GET /api/playlists`.
     public func playlists() throws(BackendError) -> [Playlist] {
-        let body = try get("/api/playlists")
-        let playlists = try Self.decodePlaylists(body)
-        onLibraryReply?("/api/playlists", body)
-        return playlists
+        try libraryList("/api/playlists", decode: Self.decodePlaylists)
     }
 
     /// A body of `/api/playlists` (as kept for offline use).
@@ -131,13 +128,7 @@ extension BackendClient {
             var playlists: [Playlist]?
             var error: String?
         }
-        let bytes: [UInt8]
-        do {
-            bytes = try JSON.encode(body)
-        } catch {
-            throw .badReply(endpoint: "/api/playlist", detail: "cannot encode the request")
-        }
-        let reply = try decode(Reply.self, from: post("/api/playlist", body: bytes), endpoint: "/api/playlist")
+        let reply = try decode(Reply.self, from: post("/api/playlist", json: body), endpoint: "/api/playlist")
         guard reply.ok else { throw .backend(endpoint: "/api/playlist", message: reply.error ?? "the backend refused it") }
         return reply.playlists ?? []
     }
@@ -145,12 +136,6 @@ extension BackendClient {
     /// `POST /api/speak`: voices `text` on demand (ask again while `rendering` or `streaming`).
     public func speak(_ text: String) throws(BackendError) -> SpeechStatus {
         struct Body: Encodable { var text: String; var kind: String }
-        let bytes: [UInt8]
-        do {
-            bytes = try JSON.encode(Body(text: text, kind: "synthesis"))
-        } catch {
-            throw .badReply(endpoint: "/api/speak", detail: "cannot encode the request")
-        }
-        return try decode(SpeechStatus.self, from: post("/api/speak", body: bytes), endpoint: "/api/speak")
+        return try decode(SpeechStatus.self, from: post("/api/speak", json: Body(text: text, kind: "synthesis")), endpoint: "/api/speak")
     }
 }

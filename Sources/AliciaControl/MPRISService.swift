@@ -160,7 +160,7 @@ final class MPRISService {
             "LoopStatus": loopStatus,
             "Rate": "\(snapshot.speed)",
             "Volume": "\(volume)",
-            "Metadata": "\(snapshot.entry?.rawValue ?? 0) \(snapshot.item?.title ?? "") \(view.hasItem ? snapshot.duration ?? -1 : -1)",
+            "Metadata": "\(snapshot.entry?.rawValue ?? 0) \(view.details?.title ?? "") \(view.details?.artURL ?? "") \(view.hasItem ? snapshot.duration ?? -1 : -1)",
             "CanGoNext": "\(canGoNext)",
             "CanGoPrevious": "\(view.hasItem)",
             "CanPlay": "\(!view.queue.isEmpty)",
@@ -174,7 +174,7 @@ final class MPRISService {
         switch view.snapshot.state {
         case .paused: return "Paused"
         case .idle, .ended, .failed: return "Stopped"
-        case .loading, .buffering, .reconnecting, .playing: return "Playing"
+        case .loading, .buffering, .reconnecting, .voicing, .playing: return "Playing"
         }
     }
 
@@ -236,19 +236,16 @@ final class MPRISService {
 
     private func appendMetadata(_ reply: OpaquePointer?) -> Int32 {
         let snapshot = view.snapshot
-        let item = view.hasItem ? snapshot.item : nil
-        let length = item != nil ? snapshot.duration.map { Int64(($0 * 1_000_000).rounded()) } ?? -1 : -1
+        let details = view.hasItem ? view.details : nil
+        let length = details != nil ? snapshot.duration.map { Int64(($0 * 1_000_000).rounded()) } ?? -1 : -1
+        let location = details?.item.location
+        let fields = [details?.title, details?.mediaAlbum, details?.mediaArtist,
+                      location.map { $0.isFile ? $0.url : $0.display }, details?.artURL]
         return trackID.withCString { track in
-            withOptionalCString(item?.title) { title in
-                withOptionalCString(item.map { $0.album ?? "Alicia" }) { album in
-                    withOptionalCString(item.map { $0.artist ?? "Alicia" }) { artist in
-                        withOptionalCString(item.map { $0.location.isFile ? $0.location.url : $0.location.display }) { url in
-                            var metadata = alicia_mpris_track(track_id: track, length_us: length, title: title, album: album,
-                                                              artist: artist, url: url)
-                            return alicia_mpris_append_metadata(reply, &metadata)
-                        }
-                    }
-                }
+            withOptionalCStrings(fields) { pointers in
+                var metadata = alicia_mpris_track(track_id: track, length_us: length, title: pointers[0], album: pointers[1],
+                                                  artist: pointers[2], url: pointers[3], art_url: pointers[4])
+                return alicia_mpris_append_metadata(reply, &metadata)
             }
         }
     }
@@ -340,7 +337,9 @@ private func withCStrings<R>(_ strings: [String], _ body: (UnsafeMutablePointer<
     return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
 }
 
-private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
-    guard let text else { return body(nil) }
-    return text.withCString { body($0) }
+/// `texts` as C strings (nil stays NULL), for the length of `body`.
+private func withOptionalCStrings<R>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    let copies = texts.map { $0.map { strdup($0) } ?? nil }
+    defer { copies.forEach { free($0) } }
+    return body(copies.map { $0.map { UnsafePointer($0) } })
 }

@@ -133,7 +133,7 @@ extension ControlLoop {
             .init("state", .string(snapshot.state.rawValue)),
             .init("position", reading.position.map { .number(SessionProperties.rounded($0)) } ?? .null),
             .init("duration", reading.hasItem ? snapshot.duration.map { .number(SessionProperties.rounded($0)) } ?? .null : .null),
-            .init("title", .string(snapshot.item?.title)),
+            .init("title", .string(reading.details?.title)),
             .init("label", .string(snapshot.item?.label)),
             .init("playlist-pos", .number(Double(snapshot.queueIndex ?? -1))),
             .init("playlist-count", .number(Double(reading.queue.count))),

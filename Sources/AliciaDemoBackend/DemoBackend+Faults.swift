@@ -19,6 +19,9 @@ extension DemoBackend {
         public var chatTokenDelay: Duration
         /// The pause before the first chat token, as while a reply is being thought of.
         public var chatStartDelay: Duration
+        /// How `/api/speak` voices a text it does not know in time (nil: over three asks,
+        /// `rendering`, `streaming`, `ready`).
+        public var voicing: Voicing?
 
         public init(
             closeAfterBodyBytes: Int? = nil,
@@ -28,7 +31,8 @@ extension DemoBackend {
             failureRate: Double = 0,
             failureSeed: UInt64 = 1,
             chatTokenDelay: Duration = .milliseconds(30),
-            chatStartDelay: Duration = .zero
+            chatStartDelay: Duration = .zero,
+            voicing: Voicing? = nil
         ) {
             self.closeAfterBodyBytes = closeAfterBodyBytes
             self.bytesPerSecond = bytesPerSecond
@@ -38,6 +42,7 @@ extension DemoBackend {
             self.failureSeed = failureSeed
             self.chatTokenDelay = chatTokenDelay
             self.chatStartDelay = chatStartDelay
+            self.voicing = voicing
         }
 
         func validate() throws(DemoBackendError) {
@@ -53,6 +58,50 @@ extension DemoBackend {
             guard chatTokenDelay >= .zero, chatStartDelay >= .zero else {
                 throw DemoBackendError("chat delays must not be negative")
             }
+            try voicing?.validate()
+        }
+    }
+}
+
+extension DemoBackend {
+    /// A voice that renders in time: `/api/speak` answers `rendering` until the first chunk is
+    /// voiced, `streaming` with the chunks voiced so far, then `ready` once the last one is (or
+    /// `failed` where `failAfter` says), each chunk voiced `chunkDelays[n]` after the text was
+    /// first asked for. Faster than playback (chunks voiced before the one before them has played
+    /// out) or slower (the player waits in silence), as the test or the demo wants.
+    public struct Voicing: Sendable, Equatable {
+        /// When each chunk is voiced, from the first ask; as many chunks as delays (1…16).
+        public var chunkDelays: [Duration]
+        /// The voicing fails after this many chunks (when the next one would have come).
+        public var failAfter: Int?
+
+        public init(chunkDelays: [Duration], failAfter: Int? = nil) {
+            self.chunkDelays = chunkDelays
+            self.failAfter = failAfter
+        }
+
+        /// `count` chunks, one every `every`, the first after `first`.
+        public static func steady(count: Int, first: Duration, every: Duration) -> Voicing {
+            Voicing(chunkDelays: (0..<count).map { first + every * $0 })
+        }
+
+        func validate() throws(DemoBackendError) {
+            guard (1...16).contains(chunkDelays.count) else {
+                throw DemoBackendError("voicing needs 1 to 16 chunk delays, not \(chunkDelays.count)")
+            }
+            guard chunkDelays.allSatisfy({ $0 >= .zero }), zip(chunkDelays, chunkDelays.dropFirst()).allSatisfy({ $0 <= $1 }) else {
+                throw DemoBackendError("voicing's chunk delays must be 0 or more and in order")
+            }
+            if let failAfter, !(0..<chunkDelays.count).contains(failAfter) {
+                throw DemoBackendError("voicing's failAfter must be under the chunk count, not \(failAfter)")
+            }
+        }
+
+        /// What is voiced `elapsed` after the first ask: how many chunks, and whether it failed.
+        public func voiced(after elapsed: Duration) -> (chunks: Int, failed: Bool) {
+            let count = chunkDelays.filter { $0 <= elapsed }.count
+            if let failAfter, count > failAfter { return (failAfter, true) }
+            return (count, false)
         }
     }
 }

@@ -50,6 +50,17 @@ public final class DemoBackend: Sendable {
         service.log.entries
     }
 
+    /// When `/api/speak` was first asked for `text` under `Faults.voicing`: its chunks are voiced
+    /// their delays after this.
+    public func voicingStart(of text: String) -> ContinuousClock.Instant? {
+        service.playlists.withLock { $0.voicingStart(of: text) }
+    }
+
+    /// The media path of chunk `index` of a text `/api/speak` voices (not the letter's).
+    public static func spokenChunkPath(of text: String, index: Int) -> String {
+        "/api/audio/chunk-spoken-\(text.utf8.count)-\(index).wav"
+    }
+
     /// Stops serving: ends every delay and stream in progress, closes all connections and frees the
     /// port. Idempotent; also done when the backend is released.
     public func stop() {

@@ -39,26 +39,22 @@ package enum FuzzReplay {
 
     /// The regular files directly in `directory`, sorted, hidden ones (`.gitkeep`) left out.
     package static func filesIn(_ directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix(".") { continue }
-            let path = directory + "/" + name
-            if !isDirectory(path) { names.append(path) }
-        }
-        return names.sorted()
+        names(in: directory).map { directory + "/" + $0 }.filter { !isDirectory($0) }
     }
 
     /// The directories directly in `directory`, sorted.
     package static func directoriesIn(_ directory: String) -> [String] {
+        names(in: directory).filter { isDirectory(directory + "/" + $0) }
+    }
+
+    /// The names in `directory`, sorted, hidden ones left out.
+    private static func names(in directory: String) -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if !name.hasPrefix("."), isDirectory(directory + "/" + name) { names.append(name) }
+            if !name.hasPrefix(".") { names.append(name) }
         }
         return names.sorted()
     }

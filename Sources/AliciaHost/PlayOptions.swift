@@ -49,7 +49,7 @@ public struct PlayOptions: Equatable, Sendable {
     public var network = NetworkPolicy()
     /// `--skip-silence[=LEVEL]`: how pauses are shortened.
     public var skipSilence: SilenceSkipping = .off
-    /// `--sleep 30m|end|N`.
+    /// `--sleep 30m|end|chapter|N`.
     public var sleep: SleepTimer = .off
     /// `--loudness off|TARGET`; nil when not given (then `ALICIA_LOUDNESS`, else −16 LUFS).
     public var loudness: LoudnessMatching?

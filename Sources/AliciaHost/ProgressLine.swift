@@ -11,7 +11,7 @@ public enum ProgressLine {
         switch snapshot.state {
         case .playing: symbol = "▶"
         case .paused: symbol = "⏸"
-        case .loading, .buffering, .reconnecting: symbol = "…"
+        case .loading, .buffering, .reconnecting, .voicing: symbol = "…"
         case .ended: symbol = "■"
         case .failed: symbol = "✖"
         case .idle: symbol = " "
@@ -24,6 +24,7 @@ public enum ProgressLine {
         case .loading: state = "  loading"
         case .buffering: state = "  buffering" + (snapshot.refill.map { " \(Int(($0 * 100).rounded()))%" } ?? "")
         case .reconnecting: state = "  reconnecting" + (snapshot.reconnectingFor.map { " \(Int($0)) s" } ?? "")
+        case .voicing: state = "  voicing…"
         default: break
         }
         if let server = snapshot.noSoundServer { state = "  no sound server (trying \(server))" }
@@ -54,6 +55,7 @@ public enum ProgressLine {
         case .loading: line = "Loading \(title)"
         case .buffering: line = "Buffering \(title), \(time)" + (snapshot.refill.map { ", \(Int(($0 * 100).rounded()))% refilled" } ?? "")
         case .reconnecting: line = "Reconnecting" + (snapshot.reconnectingFor.map { " (\(Int($0)) s)" } ?? "") + ", \(title), \(time)"
+        case .voicing: line = "Voicing \(title), \(time)"
         case .ended: line = "Finished \(title)"
         case .failed: line = "Could not play \(title)" + (snapshot.error.map { ": " + $0.message } ?? "")
         case .idle: line = "Nothing is playing"

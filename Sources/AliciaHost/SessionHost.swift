@@ -32,6 +32,7 @@ package final class SessionHost {
     private let listener: ControlSocket.Listener?
     private var server: ControlServer?
     private var downloads: AutoDownloader?
+    private var hooks: HookRunner?
     private var closed = false
 
     private init(options: PlayOptions, signals: SignalWatcher, session: ListeningSession, listener: ControlSocket.Listener?) {
@@ -68,6 +69,7 @@ package final class SessionHost {
         if server == nil, !options.noIPC {
             server = RemoteControl.serve(session, listener: listener, options: options)
         }
+        if hooks == nil { hooks = HookRunner.configured(warn: notify) }
         if downloads == nil {
             downloads = AutoDownloader.start(options.autoDownload, view: session.view, remote: session.remote,
                                              wake: session.waker, notify: notify)
@@ -81,6 +83,7 @@ package final class SessionHost {
         var readable: Set<Int32> = []
         while true {
             let notices = session.notices()
+            hooks?.update(notices, session.view.snapshot())
             session.tick()
             downloads?.update()
             let pending = signals.takePending()
@@ -113,6 +116,7 @@ package final class SessionHost {
         guard !closed else { return }
         closed = true
         server?.close()
+        hooks?.close()
         downloads?.close()
         session.close()
     }

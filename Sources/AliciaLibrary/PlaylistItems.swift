@@ -21,29 +21,26 @@ package enum PlaylistItems {
         return .failure(.init(line: nil, "'\(reference)' matches \(matches.count) playlists (\(matches.map(\.name).joined(separator: ", "))); say which"))
     }
 
-    /// How long an item still warming is waited for, asking `/api/speak` about once a second.
-    package static let voicingPatience: Duration = .seconds(60)
-
     /// The queue items of `playlist`: episodes by their label, syntheses as one item of their
-    /// chunks, warming ones voiced first. Items that cannot be voiced are skipped, with a warning.
+    /// chunks, warming ones voiced first: played from their first chunk, growing as the rest are
+    /// voiced (`SpeechVoicing`). Items that cannot be voiced are skipped, with a warning.
     package static func items(of playlist: Playlist, backend: BackendSession, voiceWarming: Bool = true,
                       stop: () -> Bool = { false }) -> Result<[QueueItem], QueueFile.Problem> {
         var items: [QueueItem] = []
         for item in playlist.items {
-            var chunks = item.chunks
-            if chunks.isEmpty && !voiceWarming { continue }
-            if chunks.isEmpty {
+            if item.chunks.isEmpty && !voiceWarming { continue }
+            if item.chunks.isEmpty {
                 guard let body = item.body, !body.isEmpty else {
                     Console.fail("warning: \(playlist.name): \(item.title) has nothing to voice (skipped)")
                     continue
                 }
-                switch voice(body, title: item.title, client: backend.client, stop: stop) {
-                case .success(let voiced): chunks = voiced
-                case .failure(let problem):
-                    Console.fail("warning: \(playlist.name): \(problem.message) (skipped)")
-                    continue
+                switch SpeechVoicing.item(body, title: item.title, reference: "playlist:" + playlist.name, client: backend.client, stop: stop) {
+                case .success(let voiced): items.append(voiced)
+                case .failure(let problem): Console.fail("warning: \(playlist.name): \(problem.message) (skipped)")
                 }
+                continue
             }
+            let chunks = item.chunks
             let locations = chunks.compactMap { try? MediaLocation(backend.client.mediaURL(for: $0.url)) }
             guard let first = locations.first, locations.count == chunks.count else {
                 return .failure(.init(line: nil, "\(playlist.name): \(item.title) has a chunk path that is not a URL"))
@@ -59,37 +56,5 @@ package enum PlaylistItems {
             }
         }
         return .success(items)
-    }
-
-    /// Asks `/api/speak` until `text` is voiced (about once a second, within `voicingPatience`).
-    private static func voice(_ text: String, title: String, client: BackendClient, stop: () -> Bool) -> Result<[PlaylistItem.Chunk], QueueFile.Problem> {
-        let deadline = ContinuousClock.now + voicingPatience
-        var said = false
-        while true {
-            let status: SpeechStatus
-            do {
-                status = try client.speak(text)
-            } catch {
-                return .failure(.init(line: nil, "\(title): \(error.message)"))
-            }
-            switch status.status {
-            case "ready":
-                guard !status.chunks.isEmpty else { return .failure(.init(line: nil, "\(title) was voiced as nothing")) }
-                return .success(status.chunks)
-            case "failed", "empty":
-                return .failure(.init(line: nil, "\(title) cannot be voiced (\(status.status))"))
-            default:
-                if !said && Console.stderrIsTerminal {
-                    Console.error("alicia-player: voicing \(title)…\n")
-                    said = true
-                }
-                guard !stop() else { return .failure(.init(line: nil, "\(title): stopped while it was being voiced")) }
-                guard ContinuousClock.now < deadline else {
-                    return .failure(.init(line: nil, "\(title) was not voiced within \(voicingPatience)"))
-                }
-                var pause = timespec(tv_sec: 1, tv_nsec: 0)
-                nanosleep(&pause, nil)
-            }
-        }
     }
 }

@@ -23,6 +23,7 @@ package final class QueueResolver {
 
     /// What `reference` names: one item, or a playlist's items (`playlist:NAME`).
     package func items(_ reference: String, title: String? = nil, relativeTo directory: String? = nil) -> Result<[QueueItem], QueueFile.Problem> {
+        if reference.hasPrefix(Self.speakPrefix) { return spoken(String(reference.dropFirst(Self.speakPrefix.count)), title: title).map { [$0] } }
         guard reference.hasPrefix("playlist:") else { return item(reference, title: title, relativeTo: directory).map { [$0] } }
         let name = String(reference.dropFirst("playlist:".count))
         guard !name.isEmpty else { return .failure(.init(line: nil, "playlist: needs a name, a piece of one, or an index")) }
@@ -41,6 +42,21 @@ package final class QueueResolver {
         case .success(let playlist): return PlaylistItems.items(of: playlist, backend: backend, stop: stopRequested)
         case .failure(let problem): return .failure(problem)
         }
+    }
+
+    /// A reference to a text read aloud: `speak:TEXT`.
+    package static let speakPrefix = "speak:"
+
+    /// `text` read aloud (`/api/speak`): played from its first chunk, growing as it is voiced.
+    private func spoken(_ text: String, title: String?) -> Result<QueueItem, QueueFile.Problem> {
+        guard !text.allSatisfy(\.isWhitespace) else { return .failure(.init(line: nil, "speak: there is no text to read aloud")) }
+        let backend: BackendSession
+        switch session() {
+        case .success(let made): backend = made
+        case .failure(let problem): return .failure(.init(line: nil, "speak: \(problem.message)"))
+        }
+        return SpeechVoicing.item(text, title: title ?? SpeechVoicing.title(of: text), reference: Self.speakPrefix + text,
+                                  client: backend.client, stop: stopRequested)
     }
 
     /// The item `reference` names; `directory` is where relative paths start (a queue file's own).

@@ -13,7 +13,7 @@ enum CommandUsage {
 
     /// The commands whose options come from `OptionTable` (`ctl` and `help` say their own).
     static let withTableOptions: Set<String> = ["play", "queue", "script", "studio", "demo", "playlists", "playlist", "tracks",
-                                                "download", "cache", "notes", "voice", "chat", "config"]
+                                                "download", "cache", "notes", "speak", "voice", "chat", "config"]
 
     static let texts: [String: String] = [
         "play": """
@@ -39,7 +39,8 @@ enum CommandUsage {
 
             Runs a playback script (- reads standard input), one command a line, # comments:
               play REF...  append REF...  next  previous  pause  resume  toggle
-              seek +30|-15|1:20|50%  volume 0-150|+5|-5  mute [on|off]  speed 0.5-3  voice REF  say TEXT
+              seek +30|-15|1:20|50%  chapter +1|-1|N  volume 0-150|+5|-5  mute [on|off]
+              speed 0.5-3  voice REF  say TEXT
               wait (the item)  wait end  wait voice  wait 5s  echo TEXT  status  quit
             The whole script is checked first, every reference resolved: a bad line is FILE:LINE:
             what is wrong, exit 2, and nothing plays.
@@ -109,6 +110,17 @@ enum CommandUsage {
 
             Prints an episode's show notes as plain text. <ref> is a label, an index or a piece of a title.
             """,
+        "speak": """
+            Usage: alicia-player speak TEXT... [options]
+                   alicia-player speak --file FILE | speak - [options]
+
+            Reads a text aloud: posts it to the backend's /api/speak and plays it as it is voiced,
+            from its first chunk on, each later chunk joined without a gap as it is listed (while
+            the voice is behind, it waits in silence: "voicing…"). The words of TEXT are joined
+            with spaces; --file FILE reads the text from a file, - from standard input. The text
+            goes in one request; the backend says what it does past its limits (failed or empty:
+            one line, exit 1). Scripts say `speak TEXT`; the control socket takes `speak TEXT`.
+            """,
         "voice": """
             Usage: alicia-player voice <ref> [--volume N] [--device SINK] [--read-ahead SECONDS] [--loudness off|TARGET]
 
@@ -137,6 +149,10 @@ enum CommandUsage {
               pause, resume, toggle
                                   pause, play on, or switch
               next, prev          the next item, or the one before where it was left
+              chapter next|prev|list|N
+                                  the next chapter, the one before (after its
+                                  first 3 s: its start), the list, or chapter N
+                                  (from 0)
               seek T [MODE]       T as scripts take it: 1:20 or 90 (from the start),
                                   +30 or -15 (from here), 50% (of the length); or
                                   seconds with relative, absolute, absolute-percent
@@ -147,6 +163,16 @@ enum CommandUsage {
               status              state, position, length and title in one line
               watch [PROPERTY...] print each change (every event when none) as a
                                   line, until the player goes or Ctrl-C
+              follow [PROPERTY...]
+                                  a push feed for status bars: a line at once and
+                                  one a change (the position at most once a
+                                  second); a final line when the player exits,
+                                  then it waits for the next one. Its options:
+                                  --json, --format '{title} {position} {state}',
+                                  --waybar (waybar's JSON), --rate SECONDS,
+                                  --once (end with the player)
+              idle [PROPERTY...]  block until the next change (any but the
+                                  position's when none), print it, exit 0
               wait EVENT          block until the event: end-file, start-file, ...
               loadfile REF [MODE] play REF now, or append, append-play, insert-next
                                   (a relative path is taken from here)

@@ -36,7 +36,16 @@ final class CtlCommand {
         case "mute": return arguments.count <= 1 && (arguments.first.map { LevelText.mute($0) != nil } ?? true) ? nil : "takes on, off or toggle"
         case "cycle": return arguments.count == 1 ? nil : "takes a property (ctl cycle pause)"
         case "wait": return arguments.count == 1 ? nil : "takes one event name (ctl wait end-file)"
+        case "chapter":
+            guard arguments.count == 1, ["next", "prev", "previous", "list"].contains(arguments[0]) || Int(arguments[0]) != nil else {
+                return "takes next, prev, list or a chapter's index (ctl chapter next)"
+            }
+            return nil
+        case "follow", "idle":
+            if case .failure(let problem) = FollowOptions.parse(arguments) { return problem.message }
+            return nil
         case "loadfile": return (1...2).contains(arguments.count) ? nil : "takes a reference and optionally a mode (append, insert-next, ...)"
+        case "speak": return arguments.isEmpty ? "takes the text to read aloud (ctl speak \"some words\")" : nil
         case "pause", "resume", "toggle", "next", "prev", "previous", "status", "stop", "quit", "transcript":
             return words.first == "quit" && arguments.count <= 1 || arguments.isEmpty ? nil : "takes no arguments"
         default: return nil
@@ -57,6 +66,7 @@ final class CtlCommand {
         case "toggle": return [.string("cycle"), .string("pause")]
         case "next": return [.string("playlist-next")]
         case "prev", "previous": return [.string("playlist-prev")]
+        case "chapter": return chapter(arguments[0])
         case "seek" where arguments.count == 2: return [.string("seek"), value(arguments[0]), .string(arguments[1])]
         case "seek": return seek(TimeSpec.seekTarget(arguments[0]) ?? .by(0))
         case "volume", "speed": return level(words[0], arguments[0])
@@ -65,6 +75,7 @@ final class CtlCommand {
             case .toggle: return [.string("cycle"), .string("mute")]
             case let change: return [.string("set_property"), .string("mute"), .bool(change == .on)]
             }
+        case "speak": return [.string("speak"), .string(arguments.joined(separator: " "))]
         case "loadfile": return [.string("loadfile"), .string(absolute(arguments[0], in: directory))] + arguments.dropFirst().map { .string($0) }
         case let name: return [.string(name)] + arguments.map(value)
         }
@@ -85,6 +96,27 @@ final class CtlCommand {
         case .toFraction(let fraction): return [.string("seek"), .number(fraction * 100), .string("absolute-percent")]
         case .byFraction(let fraction): return [.string("seek"), .number(fraction * 100), .string("relative-percent")]
         }
+    }
+
+    /// `chapter next|prev` steps (as `add chapter ±1`), `chapter list` reads `chapter-list`,
+    /// `chapter N` goes to chapter N (0-based, as the property).
+    private static func chapter(_ word: String) -> [JSONValue] {
+        switch word {
+        case "next": return [.string("add"), .string("chapter"), .number(1)]
+        case "prev", "previous": return [.string("add"), .string("chapter"), .number(-1)]
+        case "list": return [.string("get_property"), .string("chapter-list")]
+        default: return [.string("set_property"), .string("chapter"), .number(Double(Int(word) ?? 0))]
+        }
+    }
+
+    /// `chapter list`: a line a chapter, `INDEX  H:MM:SS  TITLE`.
+    static func chapterLines(_ data: JSONValue) -> String? {
+        guard case .array(let chapters) = data else { return text(data) }
+        guard !chapters.isEmpty else { return nil }
+        return chapters.enumerated().map { index, chapter in
+            let time = TimeSpec.clock(chapter["time"]?.numberValue ?? 0)
+            return "\(index)  \(time)  \(chapter["title"].flatMap(text) ?? "")"
+        }.joined(separator: "\n")
     }
 
     /// `volume 50` sets it, `volume +5` and `volume -5` move it from where it is (as `add` does).
@@ -121,8 +153,16 @@ final class CtlCommand {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// The follow options of `follow` and `idle`, with ctl's own `--json`.
+    private var followOptions: FollowOptions {
+        var follow = (try? FollowOptions.parse(Array(options.words.dropFirst())).get()) ?? FollowOptions()
+        follow.json = follow.json || options.json
+        return follow
+    }
+
     func run() -> Int32 {
         let path = options.ipcPath ?? ControlSocket.defaultPath()
+        if options.words[0] == "follow" { return FollowFeed(options: followOptions, path: path).run() }
         let fd: Int32
         switch ControlSocket.connect(to: path) {
         case .success(let connected): fd = connected
@@ -139,6 +179,7 @@ final class CtlCommand {
         switch options.words[0] {
         case "watch": return watch(connection, properties: Array(options.words.dropFirst()))
         case "wait": return wait(connection, for: options.words[1])
+        case "idle": return IdleWait(options: followOptions).run(connection)
         default: break
         }
         guard let reply = connection.request(Self.command(options.words, directory: Self.workingDirectory), id: 1) else {
@@ -161,7 +202,8 @@ final class CtlCommand {
             }
             Console.out(text)
         } else if !options.json, let data = reply["data"] {
-            let text = options.words[0] == "status" ? Self.statusLine(data) : Self.text(data)
+            let text = options.words[0] == "status" ? Self.statusLine(data)
+                : options.words == ["chapter", "list"] ? Self.chapterLines(data) : Self.text(data)
             if let text { Console.out(text + "\n") }
         }
         return ExitCode.success
@@ -170,14 +212,12 @@ final class CtlCommand {
     /// `ctl watch [PROPERTY…]`: each change of the properties (all events when none), a line each,
     /// until the player goes.
     private func watch(_ connection: LineConnection, properties: [String]) -> Int32 {
-        for (index, property) in properties.enumerated() {
-            guard let reply = connection.request([.string("observe_property"), .number(Double(index + 1)), .string(property)], id: Int64(index + 1)) else {
-                return ExitCode.success
-            }
-            guard case .string("success")? = reply["error"] else {
-                Console.fail("watch \(property): \(Self.text(reply["error"] ?? .null) ?? "error")")
-                return ExitCode.failure
-            }
+        switch Self.observing(properties, on: connection) {
+        case .failure(let problem):
+            Console.fail("watch \(problem)")
+            return ExitCode.failure
+        case .success(false): return ExitCode.success
+        case .success(true): break
         }
         while let line = connection.nextObject() {
             if options.json {
@@ -194,6 +234,20 @@ final class CtlCommand {
             if event == "shutdown" { break }
         }
         return ExitCode.success
+    }
+
+    /// Asks the player to send each property's changes (observer ids 1, 2, …): true when it
+    /// will, false when it went away first, the property and the error when it refused one.
+    static func observing(_ properties: [String], on connection: LineConnection) -> Result<Bool, UsageError> {
+        for (index, property) in properties.enumerated() {
+            guard let reply = connection.request([.string("observe_property"), .number(Double(index + 1)), .string(property)], id: Int64(index + 1)) else {
+                return .success(false)
+            }
+            guard case .string("success")? = reply["error"] else {
+                return .failure(UsageError("\(property): \(Self.text(reply["error"] ?? .null) ?? "error")"))
+            }
+        }
+        return .success(true)
     }
 
     /// `ctl wait EVENT`: blocks until the player sends it (printed), 1 when the player goes first.
@@ -289,6 +343,28 @@ final class LineConnection {
     func nextObject() -> JSONValue? {
         if !held.isEmpty { return held.removeFirst() }
         return readObject()
+    }
+
+    enum Next {
+        case object(JSONValue)
+        case timedOut
+        case closed
+    }
+
+    /// The next object within `seconds` (nil: however long it takes; 0: only one already here).
+    func next(within seconds: Double?) -> Next {
+        if !held.isEmpty { return .object(held.removeFirst()) }
+        while let newline = buffer.firstIndex(of: 10) {
+            let line = buffer[..<newline]
+            defer { buffer.removeSubrange(...newline) }
+            if let value = JSONValue(parsing: line) { return .object(value) }
+        }
+        if let seconds {
+            var fds = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&fds, 1, Int32((seconds * 1000).rounded(.up)))
+            if ready == 0 || (ready < 0 && errno == EINTR) { return .timedOut }
+        }
+        return readObject().map { .object($0) } ?? .closed
     }
 
     private func readObject() -> JSONValue? {

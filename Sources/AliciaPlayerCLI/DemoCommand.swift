@@ -22,7 +22,8 @@ struct DemoCommand {
         let signals = SignalWatcher(interactive: !demo.serve && Studio.isInteractive)
         let server: DemoBackend
         do {
-            server = try DemoBackend(token: demo.token ?? DemoBackend.randomToken(), port: demo.port ?? 0)
+            let voicing = demo.voicing.map { DemoBackend.Voicing(chunkDelays: $0.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }) }
+            server = try DemoBackend(token: demo.token ?? DemoBackend.randomToken(), port: demo.port ?? 0, faults: .init(voicing: voicing))
         } catch {
             Console.fail("cannot start the demo backend: \(error.message)")
             return ExitCode.failure

@@ -40,6 +40,7 @@ extension Invocation {
             guard rest.isEmpty else { throw UsageError("studio takes no arguments, got '\(rest[0])'") }
             return .studio(play, implicit: false)
         case "demo": return try demo(rest, play, line)
+        case "speak": return try speak(rest, play, line)
         default: throw UsageError("unknown command '\(command)': the commands are \(commandNames)")
         }
     }
@@ -61,6 +62,25 @@ extension Invocation {
             guard rest.count == 1 else { throw UsageError("script takes one file, got '\(rest[1])' too") }
             return .script(path: path, check: line.check, play)
         }
+    }
+
+    /// `speak TEXT…`, `speak --file F`, `speak -`: one reference, `speak:TEXT` or (read when it
+    /// runs) `speakfile:PATH`.
+    private static func speak(_ rest: [String], _ options: PlayOptions, _ line: ParsedLine) throws(UsageError) -> Invocation {
+        var play = options
+        if let file = line.speakFile {
+            guard rest.isEmpty else { throw UsageError("speak takes --file or the text, not both (got '\(rest[0])')") }
+            play.references = [SpeakText.filePrefix + file]
+        } else if rest == ["-"] {
+            play.references = [SpeakText.filePrefix + "-"]
+        } else {
+            let text = rest.joined(separator: " ")
+            guard !text.trimmingWhitespace().isEmpty else {
+                throw UsageError("speak needs a text: alicia-player speak \"some words\", --file FILE, or - for standard input")
+            }
+            play.references = [QueueResolver.speakPrefix + text]
+        }
+        return .play(play)
     }
 
     private static func help(_ rest: [String]) throws(UsageError) -> Invocation {

@@ -99,11 +99,15 @@ public struct DemoOptions: Equatable, Sendable {
     public var port: Int?
     /// `--token`: nil for a random one.
     public var token: String?
+    /// `--voicing S,S,…`: `/api/speak` voices a text in time, chunk n this many seconds after the
+    /// first ask (nil: over three asks).
+    public var voicing: [Double]?
 
-    public init(serve: Bool = false, port: Int? = nil, token: String? = nil) {
+    public init(serve: Bool = false, port: Int? = nil, token: String? = nil, voicing: [Double]? = nil) {
         self.serve = serve
         self.port = port
         self.token = token
+        self.voicing = voicing
     }
 }
 
@@ -140,7 +144,8 @@ extension Invocation {
                alicia-player playlists [--json] | playlist ACTION ...
                alicia-player tracks [--json]
                alicia-player notes <ref>
-               alicia-player demo [--device SINK] | demo --serve [--port N] [--token TOKEN]
+               alicia-player demo [--device SINK] | demo --serve [--port N] [--token TOKEN] [--voicing S,S...]
+               alicia-player speak TEXT... | speak --file FILE | speak -
                alicia-player voice <ref> [--volume N] [--device SINK]
                alicia-player chat "text" [--voice] [--react EMOJI] [--volume N]
                alicia-player ctl [--ipc PATH] [--json] COMMAND [ARGS...]
@@ -170,6 +175,8 @@ extension Invocation {
           notes <ref>            print an episode's show notes
           demo                   start a demo backend on this machine and play its library;
                                  --serve runs it alone and prints the lines that point a shell at it
+          speak TEXT...          read a text aloud through the backend (/api/speak), playing it as it
+                                 is voiced; --file FILE or - reads the text from a file or stdin
           voice <ref>            play one voice note (a URL, a path, or a media path like /api/audio/voice-1.wav)
           chat "text"            send Alicia a message and print her reply as it streams in;
                                  --voice asks for a voice note too and plays it; --react EMOJI reacts to the reply
@@ -279,7 +286,7 @@ extension Invocation {
     /// Every option seen is one `command` takes (as the table says).
     private static func check(_ seen: [String], for command: String, _ line: ParsedLine) throws(UsageError) {
         if command == "demo" && line.demo.serve {
-            if let stray = seen.first(where: { !["--serve", "--port", "--token"].contains($0) }) {
+            if let stray = seen.first(where: { !["--serve", "--port", "--token", "--voicing"].contains($0) }) {
                 throw UsageError("demo --serve does not take \(stray)")
             }
             return
@@ -293,9 +300,10 @@ extension Invocation {
     }
 
     /// `30m`, `1.5h`, `90s`, `45min`: playing time; `end`: the end of the item; `N`: the end of
-    /// the Nth item (this one is the first); `off` or 0: none.
+    /// the Nth item (this one is the first); `chapter`: the end of the chapter heard; `off` or 0: none.
     static func sleepTimer(_ text: String) -> SleepTimer? {
         if text == "end" { return .endOfEntries(1) }
+        if text == "chapter" { return .endOfChapter }
         if text == "off" { return .off }
         if let count = Int(text), count >= 0 { return count == 0 ? .off : .endOfEntries(count) }
         let units: [(suffix: String, seconds: Double)] = [("min", 60), ("s", 1), ("m", 60), ("h", 3600)]
@@ -312,7 +320,7 @@ extension Invocation {
     public static func loudness(_ text: String) -> LoudnessMatching? { LevelText.loudness(text) }
 
     /// The commands, for an unknown one.
-    static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, voice, chat, ctl, config and help"
+    static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, speak, voice, chat, ctl, config and help"
 
     /// `ACCESSIBLE` set to anything but empty or 0 (the convention of charmbracelet/huh and the
     /// clack prompts), or `accessible = true` in the config file.

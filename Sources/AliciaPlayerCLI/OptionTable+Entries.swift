@@ -20,6 +20,10 @@ extension OptionTable {
             line.play.saveQueue = value
         },
         option("--check", .none, ["script"], "only check the script") { _, line in line.check = true },
+        option("--file", .required("FILE"), ["speak"], "read the text to read aloud from FILE (- for standard input)") { value, line in
+            guard !value.isEmpty else { throw UsageError("--file needs a file name (or - for standard input)") }
+            line.speakFile = value
+        },
         option("--from-start", .none, ["play", "queue", "script", "studio", "demo"],
                "every episode from its beginning, not where it was left") { _, line in line.play.fromStart = true },
         option("--start", .required("T"), queueing, "begin the first item at T: seconds (90), m:ss, h:mm:ss or 50%") { value, line in
@@ -64,11 +68,11 @@ extension OptionTable {
             }
             line.play.skipSilence = level
         },
-        option("--sleep", .required("30m|end|N"), playing,
-               "fade out over 10 s and pause after 30 min of playing (90s, 1h), at the end of the item, or of the Nth; "
+        option("--sleep", .required("30m|end|chapter|N"), playing,
+               "fade out over 10 s and pause after 30 min of playing (90s, 1h), at the end of the item, of this chapter, or of the Nth item; "
                 + "off the Studio the command then exits 0") { value, line in
             guard let timer = Invocation.sleepTimer(value) else {
-                throw UsageError("--sleep '\(value)' is not a time (30m, 1h, 90s), end (of the item) or a number of items")
+                throw UsageError("--sleep '\(value)' is not a time (30m, 1h, 90s), end (of the item), chapter or a number of items")
             }
             line.play.sleep = timer
         },
@@ -175,6 +179,16 @@ extension OptionTable {
         },
         option("--path", .none, ["config"], "print the config file's path only") { _, line in line.path = true },
         option("--serve", .none, ["demo"], "run the backend only, until Ctrl-C") { _, line in line.demo.serve = true },
+        option("--voicing", .required("S,S..."), ["demo"],
+               "/api/speak voices a text in time: chunk n the nth number of seconds after the first ask (1,7)") { value, line in
+            let seconds = value.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0).trimmingWhitespace()) }
+            let all = seconds.compactMap { $0 }
+            guard (1...16).contains(seconds.count), all.count == seconds.count, all.allSatisfy({ $0.isFinite && $0 >= 0 }),
+                  zip(all, all.dropFirst()).allSatisfy({ $0 <= $1 }) else {
+                throw UsageError("--voicing '\(value)' is not 1 to 16 seconds in order, by commas (0.5,2,7)")
+            }
+            line.demo.voicing = all
+        },
         option("--port", .required("N"), ["demo"], "the port on 127.0.0.1 (default: a free one)") { value, line in
             guard let port = Int(value), (1...65535).contains(port) else {
                 throw UsageError("--port '\(value)' is not a port from 1 to 65535")

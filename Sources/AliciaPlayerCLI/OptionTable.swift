@@ -68,13 +68,15 @@ struct ParsedLine: Sendable {
     var seen: [String] = []
     /// `--token` for `demo --serve` is the demo's own token, not the backend's.
     var token: String?
+    /// `speak --file F`: the text to read aloud is in F (- for standard input).
+    var speakFile: String?
 }
 
 /// Every option, in the order the usages list them.
 enum OptionTable {
-    static let playing: Set<String> = ["play", "queue", "script", "studio", "demo"]
+    static let playing: Set<String> = ["play", "queue", "script", "studio", "demo", "speak"]
     static let queueing: Set<String> = ["play", "queue", "script"]
-    static let backendCommands: Set<String> = ["play", "queue", "script", "studio", "voice", "chat", "playlists", "playlist",
+    static let backendCommands: Set<String> = ["play", "queue", "script", "studio", "speak", "voice", "chat", "playlists", "playlist",
                                                "tracks", "download", "notes", "config", ""]
 
     static let all: [CommandOption] = queueOptions + playbackOptions + networkOptions + voiceOptions + commandOptions + backendOptions
@@ -90,7 +92,7 @@ enum OptionTable {
 
     /// The options part of the whole program's usage, each with the commands that take it.
     static func globalUsageLines() -> String {
-        let order = ["play", "queue", "script", "studio", "demo", "voice", "chat", "playlists", "playlist", "tracks", "download",
+        let order = ["play", "queue", "script", "studio", "demo", "speak", "voice", "chat", "playlists", "playlist", "tracks", "download",
                      "cache", "notes", "config"]
         return all.map { option in
             let commands = order.filter(option.commands.contains)

@@ -22,8 +22,15 @@ final class PlayCommand {
     func run() -> Int32 {
         let signals = SignalWatcher(interactive: Studio.isInteractive)
         var items: [QueueItem] = []
-        for reference in options.references {
-            if reference.hasPrefix("playlist:") {
+        for asked in options.references {
+            let reference: String
+            switch SpeakText.reference(asked) {
+            case .success(let read): reference = read
+            case .failure(let problem):
+                Console.fail(problem.message)
+                return ExitCode.failure
+            }
+            if reference.hasPrefix("playlist:") || reference.hasPrefix(QueueResolver.speakPrefix) {
                 resolver.stopRequested = { signals.signal != nil }
                 switch resolver.items(reference) {
                 case .success(let listed): items += listed

@@ -37,6 +37,7 @@ extension ListeningSession {
         case .resume: return resume()
         case .togglePause: return togglePause()
         case .seek(let target): return seek(target)
+        case .chapter(let change): return chapter(change)
         case .volume(let change): return volume(change)
         case .mute(let change):
             levels.withLock { $0.muted = change == .toggle ? !$0.muted : change == .on }
@@ -237,6 +238,29 @@ extension ListeningSession {
         case .byFraction(let fraction):
             guard let duration = snapshot.duration else { return .refused("the length is not known yet") }
             player.seek(by: duration * fraction)
+        }
+        return .done
+    }
+
+    /// Seeks to a chapter's start. A step counts from the seek still pending, if any, so presses
+    /// that arrive together add up.
+    private func chapter(_ change: TransportCommand.ChapterChange) -> TransportReply {
+        let snapshot = player.snapshot()
+        guard snapshot.state != .idle, let details = ItemDetails(snapshot), player.commandTarget == snapshot.entry else {
+            return .refused("nothing is playing")
+        }
+        let chapters = details.chapters
+        guard !chapters.isEmpty else { return .refused("this item has no chapters") }
+        switch change {
+        case .to(let index):
+            guard chapters.indices.contains(index) else { return .invalid("no chapter \(index): this item has \(chapters.count), from 0") }
+            player.seek(to: chapters[index].start)
+        case .by(let steps):
+            let origin = player.seekOrigin ?? snapshot.position
+            guard let target = ChapterMap.step(steps, from: origin, in: chapters, restart: Self.restartThreshold) else {
+                return .refused("this is the last chapter")
+            }
+            player.seek(to: target < 0 ? 0 : chapters[target].start)
         }
         return .done
     }

@@ -18,12 +18,20 @@ public final class PropertyReading {
     /// The voice note playing, if any.
     public lazy var voice: String? = view.voice.title
     public lazy var levels: ListenerLevels = view.levels
+    /// The item heard with what its file says (title, artist, chapters…).
+    public lazy var details: ItemDetails? = ItemDetails(snapshot)
 
     /// An item is loaded and not stopped.
     public var hasItem: Bool { snapshot.item != nil && snapshot.state != .idle }
 
     /// Seconds into the item heard, while there is one.
     public var position: Double? { hasItem && snapshot.format != nil ? snapshot.position : nil }
+
+    /// The chapter heard now (-1 before the first), while there is an item with chapters.
+    public var chapter: Int? {
+        guard let position, let details else { return nil }
+        return ChapterMap.index(of: position, in: details.chapters)
+    }
 
     /// The queue entry playing now (or the current one, before it plays).
     public var current: QueueEntryID? { queue.currentID ?? snapshot.entry }

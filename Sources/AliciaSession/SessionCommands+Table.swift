@@ -59,6 +59,12 @@ extension SessionCommands {
             guard arguments.count == 1, let reference = arguments[0].stringValue, !reference.isEmpty else { return invalid("voice takes a reference") }
             return .success(.voice(reference: reference))
         },
+        command("speak", [argument("text", "String")], "reads a text aloud (/api/speak) as it is voiced: played now if nothing plays, else queued") { arguments in
+            guard arguments.count == 1, let text = arguments[0].stringValue, !text.allSatisfy(\.isWhitespace) else {
+                return invalid("speak takes the text to read aloud")
+            }
+            return .success(.load(reference: "speak:" + text, mode: .appendPlay))
+        },
         command("say", [argument("text", "String")], "sends text to Alicia; her reply is the data, her voice note plays") { arguments in
             guard arguments.count == 1, let text = arguments[0].stringValue, !text.isEmpty else { return invalid("say takes the text to send") }
             return .success(.perform(.say(text, voice: true)))

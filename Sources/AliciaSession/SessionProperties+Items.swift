@@ -8,10 +8,10 @@ import AliciaJSON
 extension SessionProperties {
     static let item: [SessionProperty] = [
         readOnly("duration") { $0.hasItem ? seconds($0.snapshot.duration) : nil },
-        readOnly("media-title") { $0.snapshot.item.map { .string($0.title) } },
+        readOnly("media-title") { $0.details.map { .string($0.title) } },
         readOnly("filename") { $0.snapshot.item.map { .string($0.location.fileName) } },
         readOnly("path") { $0.snapshot.item.map { .string($0.location.display) } },
-        readOnly("metadata") { $0.snapshot.item.map(metadata) },
+        readOnly("metadata") { $0.details.map(metadata) },
         readOnly("file-format") { $0.hasItem ? $0.snapshot.format.map { .string(fileFormat($0)) } : nil },
         readOnly("file-size") { reading in
             guard let path = reading.snapshot.item?.location.filePath else { return nil }
@@ -23,6 +23,22 @@ extension SessionProperties {
         readOnly("transcript") { reading in reading.hasItem ? reading.snapshot.format.map { transcript($0.transcript) } : nil },
         readOnly("seekable") { .bool($0.hasItem && $0.snapshot.format?.frames != nil) },
         readOnly("mpv-version") { .string("alicia-player \($0.version)") },
+    ]
+
+    /// mpv's chapter properties: `chapter` is 0-based (-1 before the first), `chapter-list` holds
+    /// `title` and `time` (seconds of the item's own time).
+    static let chapterProperties: [SessionProperty] = [
+        property("chapter", read: { $0.chapter.map { .number(Double($0)) } }, write: { value, reading in
+            guard let index = value.integerValue else { return .failure(.format("a chapter's index (from 0)")) }
+            guard let chapters = reading.details?.chapters, reading.hasItem, !chapters.isEmpty else { return .failure(.unavailable) }
+            return .success(.chapter(.to(index)))
+        }),
+        readOnly("chapters") { $0.details.map { .number(Double($0.chapters.count)) } },
+        readOnly("chapter-list") { reading in
+            reading.details.map { details in
+                .array(details.chapters.map { .object([.init("title", .string($0.title)), .init("time", .number(rounded($0.start)))]) })
+            }
+        },
     ]
 
     /// `[{"start": 0.5, "end": 2, "speaker": "Alicia", "text": "Hello"}]` (no `end` or `speaker`
@@ -149,11 +165,12 @@ extension SessionProperties {
     }
 
     /// mpv's `metadata`: the item's tags, only those known.
-    static func metadata(_ item: QueueItem) -> JSONValue {
-        var members: [JSONValue.Member] = [.init("title", .string(item.title))]
-        if let artist = item.artist { members.append(.init("artist", .string(artist))) }
-        if let album = item.album { members.append(.init("album", .string(album))) }
-        if let label = item.label { members.append(.init("alicia-label", .string(label))) }
+    static func metadata(_ details: ItemDetails) -> JSONValue {
+        var members: [JSONValue.Member] = [.init("title", .string(details.title))]
+        for (key, value) in [("artist", details.artist), ("album", details.album), ("date", details.date),
+                             ("comment", details.comment), ("alicia-label", details.item.label)] {
+            if let value { members.append(.init(key, .string(value))) }
+        }
         return .object(members)
     }
 
@@ -188,6 +205,7 @@ extension SessionProperties {
         case .off: return .null
         case .after(let seconds): return .number(rounded(seconds, places: 3))
         case .endOfEntries(1): return .string("end")
+        case .endOfChapter: return .string("chapter")
         case .endOfEntries(let count): return .string("\(count) items")
         }
     }
@@ -197,9 +215,10 @@ extension SessionProperties {
         switch value {
         case .null, .bool(false), .string("off"), .number(0): return .success(.off)
         case .string("end"): return .success(.endOfEntries(1))
+        case .string("chapter"): return .success(.endOfChapter)
         default:
             guard let seconds = value.numberValue ?? value.stringValue.flatMap(duration), seconds > 0 else {
-                return .failure(.format("seconds (or 30m, 1h), end, or off"))
+                return .failure(.format("seconds (or 30m, 1h), end, chapter, or off"))
             }
             return .success(.after(seconds: seconds))
         }

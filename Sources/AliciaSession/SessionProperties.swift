@@ -52,6 +52,10 @@ package enum SessionProperties {
         case "volume": return .success(.volume(.by(step)))
         case "speed": return .success(.speed(.by(step)))
         case "time-pos", "playback-time": return .success(.seek(.by(step)))
+        case "chapter":
+            guard step == step.rounded(), abs(step) < 10_000 else { return .failure(.format("a whole number of chapters")) }
+            guard reading.hasItem, reading.details?.chapters.isEmpty == false else { return .failure(.unavailable) }
+            return .success(.chapter(.by(Int(step))))
         default: break
         }
         switch get(name, reading) {
@@ -80,7 +84,7 @@ package enum SessionProperties {
 
     private static let byName = Dictionary(table.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
-    static let table: [SessionProperty] = transport + item + queueProperties + buffering + ours + lists
+    static let table: [SessionProperty] = transport + item + chapterProperties + queueProperties + buffering + ours + lists
 }
 
 // MARK: The table

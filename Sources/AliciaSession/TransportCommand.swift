@@ -29,6 +29,8 @@ public enum TransportCommand: Sendable, Equatable {
 
     case pause, resume, togglePause
     case seek(SeekTarget)
+    /// To a chapter of the item heard (its start, in the item's own time).
+    case chapter(ChapterChange)
     /// The listener's volume, in percent of the mixer's scale (`VolumeScale`), for the episode and
     /// the voice notes alike.
     case volume(Change)
@@ -83,6 +85,14 @@ public enum TransportCommand: Sendable, Equatable {
         case toFraction(Double)
         /// A share of the length, from where playback stands.
         case byFraction(Double)
+    }
+
+    public enum ChapterChange: Sendable, Equatable {
+        /// The chapter at this index (0-based, as mpv's `chapter`).
+        case to(Int)
+        /// This many chapters on (or back: within 3 s of a chapter's start, -1 is the one before;
+        /// later, this one's start again).
+        case by(Int)
     }
 
     public enum Change: Sendable, Equatable {

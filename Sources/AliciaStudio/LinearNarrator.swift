@@ -172,6 +172,7 @@ package struct LinearNarrator {
         case .after(let seconds): return "Sleep in \(Int(seconds.rounded(.up))) seconds"
         case .endOfEntries(1): return "Sleep at the end of this item"
         case .endOfEntries(let count): return "Sleep after \(count) items"
+        case .endOfChapter: return "Sleep at the end of this chapter"
         }
     }
 }

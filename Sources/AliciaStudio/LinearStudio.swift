@@ -53,6 +53,8 @@ package final class LinearStudio: HostedFrontEnd {
         /// A number or a title of these entries, to play.
         case choose([Library.Entry])
         case queue
+        /// A chapter's number, to jump to.
+        case chapter
     }
 
     init(app: StudioApp) {

@@ -23,6 +23,8 @@ package enum StudioAction: Equatable {
     case showTranscript
     /// `Q`: what will play, to reorder or thin; `w`: the queue saved as M3U8.
     case showQueue, saveQueue
+    /// `c`: the chapters of the item heard, to jump to one.
+    case showChapters
     case help
     case dismiss
     case redraw
@@ -41,14 +43,15 @@ package enum StudioAction: Equatable {
         case .character("A"): return .playSelectedNext
         case .up, .character("k"): return .moveSelection(by: -1)
         case .down, .character("j"): return .moveSelection(by: 1)
-        case .pageUp: return .moveSelection(by: -max(1, pageSize))
-        case .pageDown: return .moveSelection(by: max(1, pageSize))
+        case .control("u"), .control("b"): return .moveSelection(by: -max(1, pageSize))
+        case .control("d"), .control("f"): return .moveSelection(by: max(1, pageSize))
         case .home, .character("g"): return .selectFirst
         case .end, .character("G"): return .selectLast
         case .character("/"): return .search
         case .character("i"): return .showNotes
         case .character("Q"): return .showQueue
         case .character("T"): return .showTranscript
+        case .character("c"): return .showChapters
         case .character("w"): return .saveQueue
         case .character("?"): return .help
         case .escape: return .dismiss
@@ -70,6 +73,9 @@ package enum StudioAction: Equatable {
         case .character("."): return .seek(.by(5))
         case .character(let c) where c.isASCII && c.isNumber:
             return .seek(.toFraction(Double(c.wholeNumberValue ?? 0) / 10))
+        // As mpv's: the chapter before (after its first 3 s: this one's start) and the next.
+        case .pageUp: return .chapter(.by(-1))
+        case .pageDown: return .chapter(.by(1))
         case .character("n"): return .next
         case .character("p"): return .previous
         case .character("+"), .character("="): return .volume(.by(VolumeScale.step))
@@ -91,17 +97,17 @@ package enum StudioAction: Equatable {
         ("← / →", "back 15 s / forward 30 s"),
         (", / .", "back / forward 5 s"),
         ("0 – 9", "jump to 0 – 90 %"),
-        ("n / p", "next / previous in the queue (p after 3 s: restart)"),
+        ("n / p, PgDn / PgUp", "next / previous in the queue (p after 3 s: restart); the same by chapter"),
         ("+ / -", "volume up / down by 5 %"),
         ("m", "mute / unmute"),
         ("[ / ]", "slower / faster"),
-        ("s / z", "skip silence: off, mild, medium, strong / sleep: off, 15-60 min, end"),
-        ("↑ ↓ j k", "select; PgUp PgDn, g G: page, first, last"),
+        ("s / z", "skip silence: off, mild, medium, strong / sleep: off, 15-60 min, chapter, end"),
+        ("↑ ↓ j k", "select; ctrl-u ctrl-d, g G: page, first, last"),
         ("enter", "play the selected episode"),
         ("a / A", "add the selected episode to the queue / play it next"),
         ("/", "search titles and labels"),
         ("i / T", "the selection's show notes / the transcript as it plays (↑ ↓, enter seeks)"),
-        ("Q / w", "the queue (enter plays, x removes, J K move) / save it as M3U8"),
+        ("Q / w / c", "the queue (enter plays, x removes, J K move) / save it as M3U8 / the chapters"),
         ("v", "replay the last voice note"),
         ("t", "talk to Alicia (she answers with a voice note)"),
         ("Esc", "skip a voice note; close the help, the notes, a filter"),

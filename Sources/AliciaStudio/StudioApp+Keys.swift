@@ -21,6 +21,7 @@ extension StudioApp {
         if model.notes != nil, notesPane(key) { return }
         if model.queueView != nil, queueKeys(key) { return }
         if model.transcript != nil, transcriptKeys(key) { return }
+        if model.chaptersView != nil, chapterKeys(key) { return }
         // Esc or space while a voice note plays skips it (the episode has the focus back at once).
         if key == .escape || key == .character(" "), view.voice.title != nil {
             session.perform(.skipVoiceNote)
@@ -70,6 +71,7 @@ extension StudioApp {
         case .showQueue:
             model.queueView = model.queueView == nil ? refreshedQueue(StudioModel.QueueView()) : nil
         case .saveQueue: saveQueue()
+        case .showChapters: showChapters()
         case .help: model.showHelp.toggle()
         case .dismiss:
             model.showHelp = false
@@ -89,7 +91,7 @@ extension StudioApp {
     package static func statusLine(after command: TransportCommand, reply: TransportReply, view: SessionView) -> String? {
         if case .refused(let why) = reply {
             switch command {
-            case .next, .previous, .replayVoiceNote: return why
+            case .next, .previous, .replayVoiceNote, .chapter: return why
             default: return nil
             }
         }
@@ -136,6 +138,46 @@ extension StudioApp {
         case .end, .character("G"): model.notes?.scroll = Int.max / 2
         default: return false
         }
+        return true
+    }
+
+    /// `c`: opens the chapters with the one heard selected, or closes them.
+    private func showChapters() {
+        let snapshot = view.snapshot()
+        let chapters = snapshot.format?.chapters ?? []
+        guard model.chaptersView == nil else {
+            model.chaptersView = nil
+            return
+        }
+        guard snapshot.item != nil, !chapters.isEmpty else {
+            setStatus(snapshot.item == nil ? "nothing is playing" : "this item has no chapters")
+            return
+        }
+        model.chaptersView = .init(selection: max(0, ChapterMap.index(of: snapshot.position, in: chapters) ?? 0))
+    }
+
+    /// Keys of the chapters: select, jump (enter), close.
+    private func chapterKeys(_ key: Key) -> Bool {
+        guard var shown = model.chaptersView else { return false }
+        let count = view.snapshot().format?.chapters.count ?? 0
+        switch key {
+        case .escape, .character("c"), .character("q"):
+            model.chaptersView = nil
+            return true
+        case .up, .character("k"): shown.selection -= 1
+        case .down, .character("j"): shown.selection += 1
+        case .home, .character("g"): shown.selection = 0
+        case .end, .character("G"): shown.selection = count - 1
+        case .enter:
+            if case .refused(let why) = session.perform(.chapter(.to(shown.selection))) { setStatus(why) }
+        default:
+            return false
+        }
+        shown.selection = min(max(0, shown.selection), max(0, count - 1))
+        let visible = max(1, listRows - 1)
+        if shown.selection < shown.scroll { shown.scroll = shown.selection }
+        if shown.selection >= shown.scroll + visible { shown.scroll = shown.selection - visible + 1 }
+        model.chaptersView = shown
         return true
     }
 

@@ -252,7 +252,7 @@ package final class StudioApp: HostedFrontEnd {
             let speed = max(0.1, episode.speed)
             let untilNextSecond = (1 - episode.position.truncatingRemainder(dividingBy: 1)) / speed
             times.append(now + min(1, max(0.02, untilNextSecond)))
-        case .loading, .buffering, .reconnecting:
+        case .loading, .buffering, .reconnecting, .voicing:
             times.append(now + Self.bufferingFrame)
         default:
             break

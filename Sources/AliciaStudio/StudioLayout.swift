@@ -55,6 +55,8 @@ package struct StudioLayout {
             lines += queueView(queue, rows: listRows)
         } else if let pane = model.transcript {
             lines += transcriptPane(pane, rows: listRows)
+        } else if let chapters = model.chaptersView {
+            lines += chaptersPane(chapters, rows: listRows)
         } else if let notes = model.notes {
             let (pane, scroll) = notesPane(notes, rows: listRows)
             lines += pane
@@ -170,11 +172,36 @@ package struct StudioLayout {
         }
         let visible = max(1, rows - 1)
         let first = min(max(0, queue.scroll), max(0, queue.entries.count - visible))
+        // The entry heard by its file's own title, once it has opened.
+        let heard = episode.entry.flatMap { entry in ItemDetails(episode).map { (entry, $0.title) } }
         for (index, entry) in queue.entries.enumerated().dropFirst(first).prefix(visible) {
             let marker = entry.id == queue.current ? "▶" : " "
             let label = entry.item.label.map { "  " + $0 } ?? ""
-            let text = DisplayWidth.pad(" \(marker) \(index + 1)  " + entry.item.title + label, to: columns)
+            let title = heard?.0 == entry.id ? heard?.1 ?? entry.item.title : entry.item.title
+            let text = DisplayWidth.pad(" \(marker) \(index + 1)  " + title + label, to: columns)
             lines.append(StyledLine(text, style: index == queue.selection ? .reverse : .plain))
+        }
+        return pad(lines, rows: rows)
+    }
+
+    /// The chapters of the item heard over the list: a title row, then each chapter's start and
+    /// title (▶ the one heard), the selection in reverse video.
+    private func chaptersPane(_ shown: StudioModel.ChaptersView, rows: Int) -> [StyledLine] {
+        let chapters = episode.format?.chapters ?? []
+        let title = " Chapters · \(chapters.count)"
+        let keys = "enter jumps · PgUp PgDn · Esc "
+        let gap = max(1, columns - DisplayWidth.of(title) - DisplayWidth.of(keys))
+        var lines = [StyledLine(DisplayWidth.pad(DisplayWidth.truncate(title, to: columns - DisplayWidth.of(keys) - 1)
+            + String(repeating: " ", count: gap) + keys, to: columns), style: .bold)]
+        let current = ChapterMap.index(of: episode.position, in: chapters)
+        let visible = max(1, rows - 1)
+        let first = min(max(0, shown.scroll), max(0, chapters.count - visible))
+        let timeWidth = chapters.map { DisplayWidth.of(TimeSpec.clock($0.start)) }.max() ?? 4
+        for (index, chapter) in chapters.enumerated().dropFirst(first).prefix(visible) {
+            let marker = index == current ? "▶" : " "
+            let time = TimeSpec.clock(chapter.start)
+            let text = " \(marker) " + String(repeating: " ", count: max(0, timeWidth - DisplayWidth.of(time))) + time + "  " + chapter.title
+            lines.append(StyledLine(DisplayWidth.pad(text, to: columns), style: index == shown.selection ? .reverse : (index == current ? .green : .plain)))
         }
         return pad(lines, rows: rows)
     }
@@ -261,15 +288,22 @@ package struct StudioLayout {
         case .loading: state = "buffering"
         case .buffering: state = "buffering" + (episode.refill.map { " \(Int(($0 * 100).rounded()))%" } ?? "")
         case .reconnecting: state = "reconnecting" + (episode.reconnectingFor.map { " (\(Int($0)) s)" } ?? "")
+        case .voicing: state = "voicing…"
         case .ended: state = "ended"
         case .failed: state = "failed"
         case .idle: state = "stopped"
         }
         let shownState = episode.noSoundServer.map { "no sound server: trying \($0)" } ?? (episode.isHeld ? "held: voice note" : state)
         let symbol = episode.state == .playing && !episode.isHeld ? "▶" : (episode.state == .paused || episode.isHeld ? "⏸" : "·")
-        var title = " \(symbol) \(playing.title)"
+        // A file's own title (its tags) once it has opened; Alicia's episodes keep theirs.
+        let details = ItemDetails(episode)
+        var title = " \(symbol) \(playing.label == nil ? details?.title ?? playing.title : playing.title)"
         if let label = playing.label { title += " · \(label)" }
+        if let artist = details?.artist, playing.label == nil { title += " · \(artist)" }
         if !playing.mood.isEmpty { title += " · \(playing.mood)" }
+        if let chapters = details?.chapters, let index = ChapterMap.index(of: episode.position, in: chapters), index >= 0 {
+            title += " · ch \(index + 1)/\(chapters.count) \(chapters[index].title)"
+        }
         var stateText = "  " + shownState + " "
         if let next = episode.next, columns >= 60 {
             stateText = "  next: " + DisplayWidth.truncate(next.title, to: min(28, columns / 4)) + " ·" + stateText.dropFirst()
@@ -319,8 +353,14 @@ package struct StudioLayout {
         let inner = barWidth - 2
         let played = Int((min(1, max(0, snapshot.position / duration)) * Double(inner)).rounded(.down))
         let buffered = min(inner - played, Int((snapshot.bufferedAhead / duration * Double(inner)).rounded()))
-        let bar = "▕" + String(repeating: "█", count: played) + String(repeating: "▒", count: max(0, buffered))
-            + String(repeating: " ", count: max(0, inner - played - max(0, buffered))) + "▏"
+        var cells = Array(String(repeating: "█", count: played) + String(repeating: "▒", count: max(0, buffered))
+            + String(repeating: " ", count: max(0, inner - played - max(0, buffered))))
+        // Where each chapter after the first starts.
+        for chapter in snapshot.format?.chapters ?? [] where chapter.start > 0 && chapter.start < duration {
+            let cell = Int((chapter.start / duration * Double(inner)).rounded(.down))
+            if cells.indices.contains(cell) { cells[cell] = "│" }
+        }
+        let bar = "▕" + String(cells) + "▏"
         return DisplayWidth.pad(elapsed + bar + tail, to: width)
     }
 
@@ -330,6 +370,7 @@ package struct StudioLayout {
         case .off: return nil
         case .after(let seconds): return "in " + TimeSpec.clock(seconds.rounded(.up))
         case .endOfEntries(1): return "at end"
+        case .endOfChapter: return "at chapter end"
         case .endOfEntries(let count): return "after \(count) items"
         }
     }

@@ -40,6 +40,8 @@ package struct StudioModel {
     package var transcript: TranscriptPane?
     /// The queue view of `Q`, over the list, when open.
     package var queueView: QueueView?
+    /// The chapters of `c`, over the list, when open: the one selected, the first shown.
+    package var chaptersView: ChaptersView?
     /// A one-line message (an error, a hint) and whether it is an error.
     package var status: (text: String, isError: Bool)?
     /// Where the backend is (for the header), never with the token.
@@ -67,6 +69,13 @@ package struct StudioModel {
         package var selection = 0
         /// First entry shown; the layout keeps the selection in view.
         package var scroll = 0
+    }
+
+    /// The chapters of the item heard (read from its snapshot at each frame), with a selection.
+    package struct ChaptersView: Equatable {
+        package var selection = 0
+        package var scroll = 0
+        package init(selection: Int = 0) { self.selection = selection }
     }
 
     /// One episode's show notes, as plain text (markdown rendered as the chat's is), scrolled.

@@ -295,6 +295,7 @@ int alicia_mpris_append_metadata(sd_bus_message *m, const alicia_mpris_track *tr
         if (r >= 0) r = sd.sd_bus_message_close_container(m);
     }
     if (r >= 0 && track->url) r = append_entry(m, "xesam:url", 's', track->url);
+    if (r >= 0 && track->art_url) r = append_entry(m, "mpris:artUrl", 's', track->art_url);
     return r < 0 ? r : sd.sd_bus_message_close_container(m);
 }
 

@@ -47,4 +47,23 @@ import Testing
         #expect(states[2].chunks.count == 3)
         #expect(try client.speak("   ").status == "empty")
     }
+
+    @Test func aVoiceInTimeListsEachChunkAsItsDelayPassesThenFailsWhereAsked() throws {
+        let voicing = DemoBackend.Voicing(chunkDelays: [.zero, .seconds(60)])
+        let backend = try DemoBackend(token: "t", faults: .init(voicing: voicing))
+        defer { backend.stop() }
+        let client = try client(backend)
+        let first = try client.speak("A text voiced in time.")
+        #expect(first.status == "streaming" && first.chunks.map(\.url) == [DemoBackend.spokenChunkPath(of: "A text voiced in time.", index: 0)])
+        #expect(backend.voicingStart(of: "A text voiced in time.") != nil)
+        let later = voicing.voiced(after: .seconds(61))
+        #expect(later.chunks == 2 && !later.failed)
+        let failing = DemoBackend.Voicing(chunkDelays: [.zero, .seconds(2)], failAfter: 1)
+        let (before, after) = (failing.voiced(after: .seconds(1)), failing.voiced(after: .seconds(3)))
+        #expect(before.chunks == 1 && !before.failed && after.chunks == 1 && after.failed)
+        let late = try DemoBackend(token: "t", faults: .init(voicing: DemoBackend.Voicing(chunkDelays: [.seconds(60)])))
+        defer { late.stop() }
+        #expect(try self.client(late).speak("Not yet.").status == "rendering")
+        #expect(throws: DemoBackendError.self) { try DemoBackend(token: "t", faults: .init(voicing: DemoBackend.Voicing(chunkDelays: []))) }
+    }
 }

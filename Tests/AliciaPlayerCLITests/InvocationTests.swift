@@ -45,6 +45,12 @@ import AliciaLocks
         (["help", "chat", "--help"], .help(command: "chat")),
         (["--version"], .version),
         (["-V"], .version),
+        // speak: the words, a file, standard input.
+        (["speak", "Hello", "there."], play(["speak:Hello there."])),
+        (["speak", "--file", "letter.txt"], play(["speakfile:letter.txt"])),
+        (["speak", "-"], play(["speakfile:-"])),
+        (["speak", "Hi", "--speed", "1.5"], play(["speak:Hi"]) { $0.speedGiven = 1.5 }),
+        (["demo", "--serve", "--voicing", "1,7"], demo(DemoOptions(serve: true, voicing: [1, 7]))),
         // play: every option, as separate and as inline values.
         (["play", "a.wav"], play(["a.wav"])),
         (["play", "a.wav", "S1E02", "http://h/c.wav"], play(["a.wav", "S1E02", "http://h/c.wav"])),
@@ -67,6 +73,7 @@ import AliciaLocks
         (["play", "a.wav", "--sleep=1.5h"], play(["a.wav"]) { $0.sleep = .after(seconds: 5400) }),
         (["play", "a.wav", "--sleep", "90s"], play(["a.wav"]) { $0.sleep = .after(seconds: 90) }),
         (["play", "a.wav", "--sleep", "end"], play(["a.wav"]) { $0.sleep = .endOfEntries(1) }),
+        (["play", "a.wav", "--sleep", "chapter"], play(["a.wav"]) { $0.sleep = .endOfChapter }),
         (["play", "a.wav", "--sleep", "2"], play(["a.wav"]) { $0.sleep = .endOfEntries(2) }),
         (["play", "a.wav", "--sleep", "off"], play(["a.wav"])),
         (["studio", "--sleep", "15m"], studio { $0.sleep = .after(seconds: 900) }),
@@ -131,6 +138,10 @@ import AliciaLocks
         (["tracks", "--base-url", "--token", "x"],
          "--base-url needs a value, not the option '--token' (write --base-url=--token if that is the value)", "tracks"),
         // Commands.
+        (["speak"], "speak needs a text: alicia-player speak \"some words\", --file FILE, or - for standard input", "speak"),
+        (["speak", "--file", "a.txt", "more"], "speak takes --file or the text, not both (got 'more')", "speak"),
+        (["speak", "hi", "--loop"], "speak does not take --loop", "speak"),
+        (["demo", "--voicing", "7,1"], "--voicing '7,1' is not 1 to 16 seconds in order, by commas (0.5,2,7)", "demo"),
         (["download"], "download needs an episode (a label, an index, a title), playlist:NAME or --queue FILE", "download"),
         (["download", "1", "--rate", "fast"], "--rate 'fast' is not a rate of at least 1k a second (e.g. 500k, 2M)", "download"),
         (["play", "a.wav", "--auto-download", "two"],
@@ -142,14 +153,14 @@ import AliciaLocks
         (["download", "S1E02", "--auto-download", "2"], "download does not take --auto-download", "download"),
         (["cache", "--max-size", "lots"], "--max-size 'lots' is not a size (e.g. 2G, 500M)", "cache"),
         (["cache", "purge"], "cache purge is not an action: cache, cache --max-size SIZE, cache clear [REF]", "cache"),
-        (["dance"], "unknown command 'dance': the commands are studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, voice, chat, ctl, config and help", nil),
+        (["dance"], "unknown command 'dance': the commands are studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, speak, voice, chat, ctl, config and help", nil),
         (["--json"], "no command given (studio, play, queue, script, playlists, playlist, tracks, notes, demo, voice, chat or config)", nil),
         (["queue"], "queue needs a list file (or - for standard input)", "queue"),
         (["queue", "a.m3u", "--save"], "--save needs a value", "queue"),
         (["script"], "script needs a script file (or - for standard input)", "script"),
         (["script", "a.txt", "b.txt"], "script takes one file, got 'b.txt' too", "script"),
         (["tracks", "--from-start"], "tracks does not take --from-start", "tracks"),
-        (["help", "dance"], "no command 'dance': the commands are studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, voice, chat, ctl, config and help", "help"),
+        (["help", "dance"], "no command 'dance': the commands are studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, speak, voice, chat, ctl, config and help", "help"),
         (["help", "play", "chat"], "help takes one command, got 'chat' too", "help"),
         (["help", "--json"], "help does not take --json", "help"),
         (["play"], "play needs something to play: a URL, a path, an episode or playlist:NAME", "play"),
@@ -181,8 +192,8 @@ import AliciaLocks
         (["play", "a.wav", "--speed", "fast"], "--speed 'fast' is not a speed from 0.5 to 3 (1 is as recorded)", "play"),
         (["play", "a.wav", "--skip-silence=loud"], "--skip-silence 'loud' is not mild, medium, strong or off", "play"),
         (["voice", "a.wav", "--skip-silence"], "voice does not take --skip-silence", "voice"),
-        (["play", "a.wav", "--sleep", "soon"], "--sleep 'soon' is not a time (30m, 1h, 90s), end (of the item) or a number of items", "play"),
-        (["play", "a.wav", "--sleep", "25h"], "--sleep '25h' is not a time (30m, 1h, 90s), end (of the item) or a number of items", "play"),
+        (["play", "a.wav", "--sleep", "soon"], "--sleep 'soon' is not a time (30m, 1h, 90s), end (of the item), chapter or a number of items", "play"),
+        (["play", "a.wav", "--sleep", "25h"], "--sleep '25h' is not a time (30m, 1h, 90s), end (of the item), chapter or a number of items", "play"),
         (["chat", "hi", "--sleep", "5m"], "chat does not take --sleep", "chat"),
         (["play", "a.wav", "--loudness", "loud"], "--loudness 'loud' is not off or a target from -40 to -5 (LUFS; -16 is usual for speech)", "play"),
         (["play", "a.wav", "--loudness", "-2"], "--loudness '-2' is not off or a target from -40 to -5 (LUFS; -16 is usual for speech)", "play"),
@@ -227,7 +238,7 @@ import AliciaLocks
 
     @Test("every command has a usage of its own, which begins with its name")
     func everyCommandHasAUsage() {
-        for command in ["play", "studio", "demo", "tracks", "notes", "voice", "chat", "help"] {
+        for command in ["play", "studio", "demo", "tracks", "notes", "speak", "voice", "chat", "help"] {
             let text = CommandUsage.text(for: command)
             #expect(text?.contains("alicia-player \(command == "studio" ? "[studio]" : command)") == true, "\(command)")
         }

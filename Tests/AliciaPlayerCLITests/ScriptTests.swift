@@ -22,6 +22,9 @@ import AliciaLocks
             seek -15
             seek 1:20
             seek 50%
+            chapter +1
+            chapter -1
+            chapter 2
             volume 80
             volume +5
             mute
@@ -43,6 +46,7 @@ import AliciaLocks
         let expected: [Script.Command] = [
             .play(["a.wav", "long way", "S1E02"]), .append(["b.wav"]), .next, .previous, .pause, .resume, .toggle,
             .seek(.by(30)), .seek(.by(-15)), .seek(.to(80)), .seek(.toFraction(0.5)),
+            .chapter(.by(1)), .chapter(.by(-1)), .chapter(.to(2)),
             .volume(.set(80)), .volume(.by(5)), .mute(.on), .mute(.off), .speed(.set(1.5)), .voice("voice-1.wav"),
             .say("hello there, Alicia"), .wait(.item), .wait(.queue), .wait(.voice), .wait(.seconds(5)), .wait(.seconds(0.2)),
             .echo("done now"), .status, .quit,
@@ -57,6 +61,8 @@ import AliciaLocks
         ("next 2", "next takes no argument"),
         ("seek", "seek needs"),
         ("seek soon", "seek 'soon' is not"),
+        ("chapter next", "chapter 'next' is not +1, -1 or an index"),
+        ("chapter", "chapter needs"),
         ("volume 200", "volume '200' is not a level from 0 to 150"),
         ("speed 4", "speed '4' is not a speed from 0.5 to 3"),
         ("wait forever", "wait 'forever' is not"),

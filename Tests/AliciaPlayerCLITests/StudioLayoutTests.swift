@@ -232,7 +232,9 @@ import AliciaLocks
         (.character("v"), .transport(.replayVoiceNote)), (.character("t"), .talk), (.enter, .playSelected),
         (.character("/"), .search), (.character("?"), .help), (.character("q"), .quit), (.control("c"), .interrupt),
         (.control("z"), .suspend), (.escape, .dismiss), (.character("a"), .enqueueSelected),
-        (.character("A"), .playSelectedNext),
+        (.character("A"), .playSelectedNext), (.pageUp, .transport(.chapter(.by(-1)))),
+        (.pageDown, .transport(.chapter(.by(1)))), (.character("c"), .showChapters),
+        (.control("u"), .moveSelection(by: -10)), (.control("d"), .moveSelection(by: 10)),
     ])
     func keysFollowPodcastConventions(key: Key, action: StudioAction) {
         #expect(StudioAction.forKey(key, pageSize: 10) == action)

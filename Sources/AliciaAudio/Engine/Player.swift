@@ -191,6 +191,14 @@ public final class Player: Sendable {
     }
 
     /// Plays on from the frame heard, dropping what was queued after it. Lock held.
+    /// A change of how the stream sounds (speed, loudness) plays on from the frame heard, when
+    /// there is a stream and no play is asked already.
+    private func replayIfSounding(_ c: inout PlayerCommands, _ s: PlayerStatus) {
+        guard s.sink != nil, s.state != .ended, s.state != .failed else { return }
+        if case .play? = c.request { return }
+        replayHeard(&c, s)
+    }
+
     private func replayHeard(_ c: inout PlayerCommands, _ s: PlayerStatus) {
         guard c.request == nil else { return }
         // During a jump or seek, go on from where it goes (the feeder reads the speed again there).
@@ -249,9 +257,7 @@ public final class Player: Sendable {
         core.command { c, s in
             guard c.speed != clamped else { return }
             c.speed = clamped
-            guard s.sink != nil, s.state != .ended, s.state != .failed else { return }
-            if case .play? = c.request { return }
-            replayHeard(&c, s)
+            replayIfSounding(&c, s)
         }
         return clamped
     }
@@ -273,9 +279,7 @@ public final class Player: Sendable {
         core.command { c, s in
             guard c.loudness != matching else { return }
             c.loudness = matching
-            guard s.sink != nil, s.state != .ended, s.state != .failed else { return }
-            if case .play? = c.request { return }
-            replayHeard(&c, s)
+            replayIfSounding(&c, s)
         }
     }
 
@@ -341,6 +345,18 @@ public final class Player: Sendable {
                 c.ask(.play(entry, .position(.fraction(fraction))))
             case .frame(_, _, nil), nil:
                 break
+            }
+        }
+    }
+
+    /// Seconds into the entry that a relative seek starts from now: the seek asked for and not yet
+    /// carried out, else the position heard (nil while nothing is).
+    public var seekOrigin: Double? {
+        core.read { state in
+            switch aim(state.commands, state.status) {
+            case .frame(_, let frame, let format?): return Double(frame) / Double(format.sampleRate)
+            case .opening(_, .seconds(let seconds)?): return seconds
+            default: return nil
             }
         }
     }

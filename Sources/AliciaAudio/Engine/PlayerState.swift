@@ -1,8 +1,9 @@
 /// Where a player is in its life.
 public enum PlayerState: String, Sendable, Equatable {
     /// `buffering`: waiting for the network to catch up (at the start, after a seek, after the
-    /// reader ran dry); `reconnecting`: the same while the server cannot be reached.
-    case idle, loading, buffering, reconnecting, playing, paused, ended, failed
+    /// reader ran dry); `reconnecting`: the same while the server cannot be reached; `voicing`: a
+    /// synthesis voiced as it plays has played all its chunks so far and waits for the next.
+    case idle, loading, buffering, reconnecting, voicing, playing, paused, ended, failed
 }
 
 /// Where to begin: a time, or a fraction of the duration (`50%`).

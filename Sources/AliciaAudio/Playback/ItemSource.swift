@@ -13,7 +13,11 @@ import AliciaLocks
 final class ItemSource {
     let entry: QueueEntryID
     let item: QueueItem
-    private let parts: [MediaLocation]
+    var parts: [MediaLocation]
+    /// Parts still being made (a synthesis voiced as it plays): `parts` grows from it.
+    let growth: GrowingParts?
+    /// The last read ended at the end of the parts known so far, with more to come.
+    private(set) var atEndOfKnownParts = false
 
     /// The part being read's fetcher, and whether reads are to be interrupted: behind a lock, since
     /// other threads interrupt while the feeder moves from one part to the next.
@@ -30,10 +34,10 @@ final class ItemSource {
     /// How the part being read opened, so that a reopen takes the same decoder without probing.
     private var decoderKind: DecoderOpener.Kind?
     /// The part being read, and the fetcher already started for the one after it.
-    private var part = 0
+    private(set) var part = 0
     private var nextFetcher: RangeFetcher?
     /// Frames of each part, once its header has been read (all of them at `open`).
-    private var partFrames: [Int64] = []
+    var partFrames: [Int64] = []
     /// Known once the decoder has opened: the first part's format, with every part's frames.
     private(set) var format: AudioFormat?
     /// Bytes per second of the file (for read-ahead and the time buffered).
@@ -72,7 +76,9 @@ final class ItemSource {
         self.item = item
         self.network = network
         self.onRebuffer = onRebuffer
+        growth = item.growth
         parts = [item.location] + item.moreParts
+        if let growth { parts = Self.merged(parts, growth.state.parts) }
         let fetcher = try RangeFetcher(location: item.location, readAhead: Self.headerWindow, network: network)
         fetcher.onRebuffer = onRebuffer
         if ahead && item.start == nil { fetcher.fetchAhead() }
@@ -90,6 +96,7 @@ final class ItemSource {
             r.fetcher.interruptReader()
             r.probing?.interruptReader()
         }
+        growth?.interrupt()
     }
 
     func clearInterrupt() {
@@ -97,6 +104,7 @@ final class ItemSource {
             r.interrupted = false
             r.fetcher.clearInterrupt()
         }
+        growth?.clearInterrupt()
     }
 
     /// What opening found.
@@ -119,11 +127,12 @@ final class ItemSource {
         let first = opened.decoder
         decoderKind = opened.kind
         var format = opened.format
-        if parts.count > 1 {
+        if isMultiPart {
+            refreshParts()
             switch lengths(after: first.format) {
             case .frames(let frames):
                 partFrames = frames
-                format.frames = frames.contains(-1) ? nil : frames.reduce(0, +)
+                format.frames = frames.contains(-1) || isGrowing ? nil : frames.reduce(0, +)
             case .stopped(let outcome):
                 return outcome
             }
@@ -141,7 +150,7 @@ final class ItemSource {
         fetcher.setRefill(bytes: refillBytes, byteRate: byteRate)
         if !fetcher.location.isFile { fetcher.armStartGate() }
         Log.info(.decode, "\(item.location.display): \(format.description), \(format.sampleRate) Hz, \(format.channels) ch, read-ahead \(readAhead) bytes"
-            + (parts.count > 1 ? ", \(parts.count) parts" : "") + (format.chapters.isEmpty ? "" : ", \(format.chapters.count) chapters"))
+            + (isMultiPart ? ", \(parts.count) parts" + (isGrowing ? " so far (growing)" : "") : "") + (format.chapters.isEmpty ? "" : ", \(format.chapters.count) chapters"))
         return .opened(format)
     }
 
@@ -216,17 +225,29 @@ final class ItemSource {
     func read(into buffer: UnsafeMutableRawPointer, frames: Int) -> Int {
         guard let format else { return 0 }
         var total = 0
+        atEndOfKnownParts = false
         while total < frames, let decoder {
             let got = decoder.read(into: buffer + total * format.bytesPerFrame, frames: frames - total)
             total += got
             decodedInPart += Int64(got)
-            if total == frames || decoder.interrupted || parts.count == 1 { break }
+            if total == frames || decoder.interrupted || !isMultiPart { break }
             if got == 0 {
-                // This part has ended: on into the next, if there is one.
-                guard part + 1 < parts.count, nextPart() else { break }
+                // This part has ended: on into the next, if there is one (a growing item's may
+                // have been listed since).
+                // Asked before the list is looked at: parts listed before the end was known are seen.
+                let growing = isGrowing
+                if part + 1 >= parts.count { refreshParts() }
+                guard part + 1 < parts.count else {
+                    atEndOfKnownParts = growing
+                    break
+                }
+                guard nextPart() else { break }
             }
         }
-        if parts.count > 1 && nextFetcher == nil { startNextPartWhenDue() }
+        if isMultiPart && nextFetcher == nil { refreshParts(); startNextPartWhenDue() }
+        if let growth {
+            growth.readerAt(seconds: Double(start(ofPart: part) + decodedInPart) / Double(format.sampleRate))
+        }
         return total
     }
 
@@ -288,6 +309,10 @@ final class ItemSource {
         decodedInPart = 0
         switch openDecoder(made, part: part) {
         case .opened(let opened):
+            if let problem = learnFrames(of: opened.decoder.format) {
+                partFailure = problem
+                return false
+            }
             (decoder, decoderKind) = (opened.decoder, opened.kind)
             return true
         case .stopped(.failed(let error)):
@@ -311,7 +336,8 @@ final class ItemSource {
     /// Moves the decoder to `frame` of the entry, reopening it when a read was cut short (its state
     /// is then unknown; the header comes from the fetcher's cache, so that costs no request).
     func position(at frame: Int64) -> Opened {
-        let target: (part: Int, offset: Int64) = parts.count > 1 ? partAndOffset(of: frame) : (0, frame)
+        atEndOfKnownParts = false
+        let target: (part: Int, offset: Int64) = isMultiPart ? partAndOffset(of: frame) : (0, frame)
         if target.part != part {
             nextFetcher?.close()
             nextFetcher = nil

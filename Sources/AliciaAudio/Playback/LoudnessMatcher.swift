@@ -37,7 +37,7 @@ final class LoudnessMatcher {
 
     /// Local files and single-file items of a player that measures first are measured whole.
     private func wholeMeasureWanted(_ item: QueueItem) -> Bool {
-        item.loudness == nil && item.moreParts.isEmpty && (item.location.isFile || configuration.measureLoudnessFirst)
+        item.loudness == nil && item.moreParts.isEmpty && item.growth == nil && (item.location.isFile || configuration.measureLoudnessFirst)
     }
 
     private func loudnessAnalyzer() -> LoudnessAnalyzer {

@@ -36,7 +36,7 @@ extension PlayerCore {
             s.commands.paused = paused
             s.status.sink?.setPaused(paused)
             let state = s.status.state
-            if paused && (state == .playing || state == .buffering || state == .loading) {
+            if paused && (state == .playing || state == .buffering || state == .voicing || state == .loading) {
                 s.status.state = .paused
                 return (s.status.heard, .paused)
             }

@@ -104,7 +104,7 @@ extension PlayerCore {
     /// When the entry decoding now has about its read-ahead left, the next one starts fetching, so
     /// the join finds its header and first seconds there.
     func prefetchIfDue(_ source: ItemSource) {
-        guard let format = source.format, let frames = format.frames else { return }
+        guard let format = source.format, let frames = format.frames ?? source.completeFrames else { return }
         let prefetched = feeder.prefetched
         let due = shared.withLock { s -> QueueEntry? in
             guard s.status.prefetch == nil, prefetched != s.commands.queue.entry(after: source.entry)?.id else { return nil }

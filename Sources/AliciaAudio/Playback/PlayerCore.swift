@@ -446,6 +446,10 @@ final class PlayerCore: @unchecked Sendable {
             source.dropDecoder()
             return true
         }
+        if source.atEndOfKnownParts {
+            try waitForVoice(source, chain: chain, sink: sink)
+            return true
+        }
         return false
     }
 
@@ -464,7 +468,7 @@ final class PlayerCore: @unchecked Sendable {
     private func beforeChunk(_ source: ItemSource, format: AudioFormat, chain: StageChain, sink: any AudioSink) throws(Detour) {
         applyGain()
         try wrote(feeder.skip.followLevel(format: format) { chain.process($0) { self.write($0, to: sink) } }, for: source.entry)
-        guard feeder.sleep.followChunk(format: format, gain: feeder.gainStage) else { return }
+        guard feeder.sleep.followChunk(format: format, entry: source.entry, gain: feeder.gainStage) else { return }
         try fallAsleep(source.entry, chain: chain, sink: sink)
         throw .again
     }
@@ -574,7 +578,7 @@ final class PlayerCore: @unchecked Sendable {
 
     private func markPlaying() {
         let changed = shared.withLock { s -> QueueEntryID?? in
-            guard s.status.state == .buffering && !s.commands.paused else { return nil }
+            guard s.status.state == .buffering || s.status.state == .voicing, !s.commands.paused else { return nil }
             s.status.state = .playing
             return .some(s.status.heard)
         }

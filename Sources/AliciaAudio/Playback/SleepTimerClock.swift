@@ -11,9 +11,20 @@ final class SleepTimerClock {
     struct Countdown: Equatable {
         private(set) var timer: SleepTimer = .off
         private(set) var anchor: Int64 = 0
+        /// For `.endOfChapter`: the chapter it ends with, once read against the entry being
+        /// written; nil until then and after a flush (a seek: the chapter sought to is the one).
+        private(set) var chapter: ChapterSpan?
+
+        /// A chapter in source frames of its entry; `end` nil: the entry's end.
+        struct ChapterSpan: Equatable {
+            var entry: QueueEntryID
+            var start: Int64
+            var end: Int64?
+        }
 
         /// Sets the timer (`Player.setSleepTimer`); a `.after` timer counts from `played`.
         mutating func set(_ timer: SleepTimer, played: Int64) {
+            chapter = nil
             if case .after(let seconds) = timer {
                 self.timer = .after(seconds: max(0, seconds))
                 anchor = played
@@ -35,6 +46,7 @@ final class SleepTimerClock {
         mutating func rebase(secondsLeft: Double?) {
             if let secondsLeft { timer = .after(seconds: secondsLeft) }
             anchor = 0
+            chapter = nil
         }
 
         /// The sink frame (of this segment) at which a `.after` timer ends.
@@ -44,7 +56,35 @@ final class SleepTimerClock {
         }
 
         /// The timer ends with the entry being written.
-        var endsWithEntry: Bool { timer == .endOfEntries(1) }
+        var endsWithEntry: Bool {
+            timer == .endOfEntries(1) || timer == .endOfChapter && chapter != nil && chapter?.end == nil
+        }
+
+        /// For `.endOfChapter`: the chapter of `entry` it ends with, read once from the frame heard
+        /// (when it is of `entry`), else the frame decoded next.
+        mutating func chapter(of entry: QueueEntryID, format: AudioFormat, decoded: Int64, heard: FrameMap.Location?) -> ChapterSpan {
+            if let chapter, chapter.entry == entry { return chapter }
+            var frame = decoded
+            if let heard, heard.entry == entry, heard.sourceFrame <= decoded { frame = heard.sourceFrame }
+            let rate = format.sampleRate
+            let seconds = Double(frame) / Double(rate)
+            let chapters = format.chapters
+            var span = ChapterSpan(entry: entry, start: 0, end: nil)
+            var end: Double?
+            if let index = chapters.lastIndex(where: { $0.start <= seconds + 0.01 }) {
+                span.start = FrameCount.of(seconds: chapters[index].start, rate: rate)
+                end = chapters[index].end.flatMap { $0 > chapters[index].start ? $0 : nil }
+                    ?? (index + 1 < chapters.count ? chapters[index + 1].start : nil)
+            } else {
+                // Before the first chapter: until it starts.
+                end = chapters.first?.start
+            }
+            if let end, format.frames.map({ FrameCount.of(seconds: end, rate: rate) < $0 }) ?? true {
+                span.end = FrameCount.of(seconds: end, rate: rate)
+            }
+            chapter = span
+            return span
+        }
 
         /// An entry has joined: one fewer to go.
         mutating func joined() {
@@ -55,6 +95,7 @@ final class SleepTimerClock {
         mutating func turnOff() {
             timer = .off
             anchor = 0
+            chapter = nil
         }
     }
 
@@ -69,11 +110,18 @@ final class SleepTimerClock {
 
     /// Before each chunk of an entry of `format`: the fade for what is written next, the read
     /// limit, and whether the timer has ended (a `.after` one; `end` ends at the entry's end).
-    func followChunk(format: AudioFormat, gain: GainStage?) -> Bool {
+    func followChunk(format: AudioFormat, entry: QueueEntryID, gain: GainStage?) -> Bool {
         readLimit = PlayerCore.chunkFrames
         let (deadline, written, rate, ratio, atEntryEnd) = shared.withLock { s -> (Int64?, Int64, Int, Double, Bool) in
             var deadline = s.commands.sleep.deadline(rate: s.status.sinkRate)
             let ratio = s.status.map.spans.last?.ratio ?? 1
+            if s.commands.sleep.timer == .endOfChapter {
+                let chapter = s.commands.sleep.chapter(of: entry, format: format, decoded: s.status.decodedFrame, heard: s.status.location())
+                if let end = chapter.end {
+                    // Where the chapter's last frame will be written, at the ratio it is written at.
+                    deadline = s.status.map.written + Int64((Double(end - s.status.decodedFrame) / ratio).rounded())
+                }
+            }
             let atEntryEnd = s.commands.sleep.endsWithEntry
             if atEntryEnd, let frames = format.frames {
                 // Where this entry's last frame will be written, at the ratio it is written at.

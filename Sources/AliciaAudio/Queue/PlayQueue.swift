@@ -14,6 +14,9 @@ public struct QueueItem: Sendable, Equatable {
     /// Files heard after `location` as the same item, with nothing between them (a synthesis read
     /// aloud in chunks): one title, one length, one position.
     public var moreParts: [MediaLocation] = []
+    /// Parts still being made while it plays (a synthesis voiced as it is heard): they follow
+    /// `location` and `moreParts`, and the item's length is unknown until they are all there.
+    public var growth: GrowingParts?
     /// What it belongs to, for media keys and status bars (MPRIS `xesam:album`): an episode's
     /// collection.
     public var album: String?

@@ -35,6 +35,8 @@ struct DemoPlaylists: Sendable {
     private var lastID = 2
     /// How many times each text was asked to be spoken.
     private var spoken: [String: Int] = [:]
+    /// When each text was first asked to be spoken (a voicing in time counts from there).
+    private var firstAsked: [String: ContinuousClock.Instant] = [:]
 
     /// The chunks of a synthesis: `count` chunks of a voice-note sound each.
     static func chunks(of id: String, count: Int) -> [Chunk] {
@@ -156,11 +158,13 @@ struct DemoPlaylists: Sendable {
 
     /// Voicing `text` on demand: the warming synthesis goes rendering → streaming → ready over
     /// three asks; a known synthesis is ready at once; an empty text is `empty`.
-    mutating func speak(_ text: String) -> SpeakReply {
+    /// With `voicing`, any other text is voiced in time: its chunks appear as its delays pass.
+    mutating func speak(_ text: String, voicing: DemoBackend.Voicing? = nil) -> SpeakReply {
         guard !text.allSatisfy(\.isWhitespace) else { return SpeakReply(status: "empty", chunks: [], duration: 0) }
         let asked = (spoken[text] ?? 0) + 1
         spoken[text] = asked
         let id = text == Self.letterText ? "syn-letter" : "spoken-\(text.utf8.count)"
+        if let voicing, text != Self.letterText { return speak(text, id: id, voicing: voicing) }
         let all = Self.chunks(of: id, count: 3)
         if text == Self.letterText || asked >= 3 {
             return SpeakReply(status: "ready", chunks: all, duration: all.reduce(0) { $0 + $1.duration })
@@ -170,6 +174,22 @@ struct DemoPlaylists: Sendable {
             return SpeakReply(status: "streaming", chunks: some, duration: some.reduce(0) { $0 + $1.duration })
         }
         return SpeakReply(status: "rendering", chunks: [], duration: 0)
+    }
+
+    /// When `text` was first asked for with a voicing in time (its chunks' delays count from there).
+    func voicingStart(of text: String) -> ContinuousClock.Instant? { firstAsked[text] }
+
+    private mutating func speak(_ text: String, id: String, voicing: DemoBackend.Voicing) -> SpeakReply {
+        let now = ContinuousClock.now
+        let first = firstAsked[text] ?? now
+        firstAsked[text] = first
+        let all = Self.chunks(of: id, count: voicing.chunkDelays.count)
+        let (count, failed) = voicing.voiced(after: now - first)
+        let some = Array(all.prefix(count))
+        let duration = some.reduce(0) { $0 + $1.duration }
+        if failed { return SpeakReply(status: "failed", chunks: some, duration: duration) }
+        if count == 0 { return SpeakReply(status: "rendering", chunks: [], duration: 0) }
+        return SpeakReply(status: count == all.count ? "ready" : "streaming", chunks: some, duration: duration)
     }
 
     /// The sound of `/api/audio/chunk-<id>-<n>.wav`.

@@ -48,6 +48,6 @@ extension DemoService {
         } catch {
             return .error(error.status, error.message)
         }
-        return .json(playlists.withLock { $0.speak(body.text) })
+        return .json(playlists.withLock { $0.speak(body.text, voicing: faults.voicing) })
     }
 }

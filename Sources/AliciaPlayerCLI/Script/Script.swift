@@ -24,6 +24,8 @@ package struct Script: Equatable {
         case next, previous, pause, resume, toggle
         /// `+30`, `-15`: from where playback stands; `1:20`, `80`: from the start; `50%`: a share.
         case seek(TransportCommand.SeekTarget)
+        /// `chapter +1`, `chapter -1`: chapters on or back; `chapter 2`: the third chapter's start.
+        case chapter(TransportCommand.ChapterChange)
         /// Percent, 0–150 (`+5`, `-5`: from where it is).
         case volume(TransportCommand.Change)
         /// `mute`, `mute on`, `mute off`.
@@ -55,7 +57,7 @@ package struct Script: Equatable {
     static let maximumLineBytes = 64 * 1024
     package static let maximumLines = 100_000
 
-    static let vocabulary = "play, append, next, previous, pause, resume, toggle, seek, volume, mute, speed, voice, say, wait, echo, status, quit"
+    static let vocabulary = "play, append, next, previous, pause, resume, toggle, seek, chapter, volume, mute, speed, voice, speak, say, wait, echo, status, quit"
 
     package static func parse(_ bytes: [UInt8]) -> Script {
         var script = Script()
@@ -118,8 +120,18 @@ package struct Script: Equatable {
         case "quit": return none(.quit)
         case "seek", "volume", "mute", "speed": return leveled(name, words, one)
         case "unmute": return none(.mute(.off))
+        case "chapter":
+            return one("chapter (+1, -1, or an index from 0)").flatMap { text in
+                guard let steps = Int(text.hasPrefix("+") ? String(text.dropFirst()) : text) else {
+                    return .failure(UsageError("chapter '\(text)' is not +1, -1 or an index from 0"))
+                }
+                return .success(.chapter(text.hasPrefix("+") || text.hasPrefix("-") ? .by(steps) : .to(steps)))
+            }
         case "voice":
             return one("voice note").map { .voice($0) }
+        case "speak":
+            guard !rest.isEmpty else { return .failure(UsageError("speak needs a text to read aloud")) }
+            return .success(.play([QueueResolver.speakPrefix + rest]))
         case "say":
             guard !rest.isEmpty else { return .failure(UsageError("say needs something to say to Alicia")) }
             return .success(.say(rest))

@@ -105,7 +105,7 @@ final class ScriptCommand {
     static func statusLine(_ snapshot: PlayerSnapshot) -> String {
         let position = seconds(snapshot.position)
         let duration = snapshot.duration.map(seconds) ?? "-"
-        return "\(snapshot.state.rawValue) \(position) \(duration) \(snapshot.item?.title ?? "-")"
+        return "\(snapshot.state.rawValue) \(position) \(duration) \(ItemDetails(snapshot)?.title ?? "-")"
     }
 
     static func seconds(_ value: Double) -> String {

@@ -30,6 +30,9 @@ final class ScriptFrontEnd: HostedFrontEnd {
         case until(Double)
         /// `say`: for Alicia's reply.
         case reply
+        /// A `chapter` line right after a `play`: for the item to open (its chapters are known
+        /// then), and then the command.
+        case opened(TransportCommand)
     }
 
     init(steps: [ScriptCommand.Step], host: SessionHost) {
@@ -106,6 +109,10 @@ final class ScriptFrontEnd: HostedFrontEnd {
         case .voice: return session.view.voiceIsIdle
         case .until(let time): return MonotonicClock.seconds() >= time
         case .reply: return !session.isChatting
+        case .opened(let command):
+            guard isOpened || session.queueEnded || resting else { return false }
+            perform(command)
+            return true
         }
     }
 
@@ -138,12 +145,22 @@ final class ScriptFrontEnd: HostedFrontEnd {
             session.perform(.say(text, voice: true))
             waiting = .reply
         case .play, .append, .voice: break
+        case .chapter(let change) where !isOpened:
+            waiting = .opened(.chapter(change))
         default:
-            if let transport = Self.transport(command), case .refused(let why) = session.perform(transport) {
-                Log.info(.cli, "script: \(why)")
-            }
+            if let transport = Self.transport(command) { perform(transport) }
         }
         return nil
+    }
+
+    private func perform(_ command: TransportCommand) {
+        if case .refused(let why) = session.perform(command) { Log.info(.cli, "script: \(why)") }
+    }
+
+    /// The item heard has opened (its format, and so its chapters, are known).
+    private var isOpened: Bool {
+        let snapshot = session.view.snapshot()
+        return snapshot.format != nil && snapshot.state != .loading && snapshot.state != .idle
     }
 
     private func wait(_ what: Script.Wait) -> Waiting {
@@ -168,6 +185,7 @@ final class ScriptFrontEnd: HostedFrontEnd {
         case .resume: return .resume
         case .toggle: return .togglePause
         case .seek(let target): return .seek(target)
+        case .chapter(let change): return .chapter(change)
         case .volume(let change): return .volume(change)
         case .mute(let change): return .mute(change)
         case .speed(let change): return .speed(change)

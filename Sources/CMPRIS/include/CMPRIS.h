@@ -31,6 +31,7 @@ typedef struct alicia_mpris_track {
     const char *album;
     const char *artist;
     const char *url;
+    const char *art_url;
 } alicia_mpris_track;
 
 /* Loads libsystemd, connects to the session bus, exports the objects and takes the name

@@ -120,11 +120,11 @@ import AliciaTestSupport
     @Test func theCycleGoesOffFifteenToSixtyMinutesEndAndOff() {
         var timer = SleepTimer.off
         var seen: [SleepTimer] = []
-        for _ in 0..<6 {
+        for _ in 0..<7 {
             timer = timer.next
             seen.append(timer)
         }
-        #expect(seen == [.after(seconds: 900), .after(seconds: 1800), .after(seconds: 2700), .after(seconds: 3600), .endOfEntries(1), .off])
+        #expect(seen == [.after(seconds: 900), .after(seconds: 1800), .after(seconds: 2700), .after(seconds: 3600), .endOfChapter, .endOfEntries(1), .off])
         #expect(SleepTimer.after(seconds: 700).next == .after(seconds: 900), "12 minutes left: the next step is 15")
     }
 }

@@ -120,3 +120,22 @@ enum RIFFHeaderCheck {
         return "0x" + bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 }
+
+extension RIFFHeaderCheck {
+    /// A WAV of unknown length, as a writer on a pipe leaves it (TTS servers, ffmpeg to stdout):
+    /// its RIFF size or its data chunk's size is 0xFFFFFFFF. It plays to where the stream ends; its
+    /// length is unknown and that end is no truncation.
+    static func declaresUnknownLength(read: Reader) -> Bool {
+        guard let head = read(0, 12), head[8..<12].elementsEqual("WAVE".utf8),
+              head[0..<4].elementsEqual("RIFF".utf8) else { return false }
+        if head[4..<8].allSatisfy({ $0 == 0xFF }) { return true }
+        var position: Int64 = 12
+        for _ in 0..<16 {
+            guard let chunk = read(position, 8) else { return false }
+            let size = UInt32(chunk[4]) | UInt32(chunk[5]) << 8 | UInt32(chunk[6]) << 16 | UInt32(chunk[7]) << 24
+            if chunk[0..<4].elementsEqual("data".utf8) { return size == UInt32.max }
+            position += 8 + Int64(size) + Int64(size & 1)
+        }
+        return false
+    }
+}

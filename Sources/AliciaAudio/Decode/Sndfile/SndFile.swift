@@ -18,6 +18,7 @@ final class SndFile: AudioDecoder {
             throw SndfileError(code: SndfileError.malformedFile, message: problem)
         }
         if file.interrupted { throw SndfileError(code: SndfileError.interrupted, message: "interrupted") }
+        let unknownLength = RIFFHeaderCheck.declaresUnknownLength(read: file.peek)
         var io = VirtualFile.callbacks
         var info = SF_INFO()
         guard let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(file).toOpaque()) else {
@@ -48,10 +49,10 @@ final class SndFile: AudioDecoder {
             sampleRate: Int(info.samplerate),
             channels: Int(info.channels),
             sampleType: sampleType,
-            frames: info.frames > 0 && info.frames < Int64(Int32.max) * 1024 ? info.frames : nil,
+            frames: !unknownLength && info.frames > 0 && info.frames < Int64(Int32.max) * 1024 ? info.frames : nil,
             description: SndFile.describe(info.format)
         )
-        isTruncated = SndFile.declaresMissingData(log)
+        isTruncated = !unknownLength && SndFile.declaresMissingData(log)
     }
 
     deinit { sf_close(handle) }

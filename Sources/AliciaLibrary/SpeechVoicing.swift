@@ -1,0 +1,165 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AliciaAudio
+import AliciaBackend
+import AliciaLocks
+import AliciaSession
+
+/// A text voiced as it is heard (`/api/speak`, alicia-api.md "Playlists and read-aloud"): asked
+/// until its first chunk is listed, then played as a growing item (`GrowingParts`) while a thread
+/// of its own keeps asking for the chunks after it — about once a second, sooner when what is left
+/// of the known chunks runs short (under `shortSeconds`, or the player waits for the next), never
+/// more often than every `minimumInterval` — until `ready` ends the growth. `failed` / `empty`
+/// after some chunks played ends the item with one line; the queue goes on.
+package enum SpeechVoicing {
+    /// How long the first chunk is waited for, asking about once a second.
+    package static let firstChunkPatience: Duration = .seconds(60)
+    /// How long the chunks after it may keep coming.
+    package static let growthPatience: Duration = .seconds(1800)
+    package static let interval: Duration = .seconds(1)
+    package static let minimumInterval: Duration = .milliseconds(250)
+    package static let shortSeconds = 1.5
+
+    /// What voicing a text found before it could play.
+    package enum Voiced {
+        /// Every chunk is there.
+        case ready([PlaylistItem.Chunk])
+        /// The chunks so far; the rest come through `growth`, asked for by a thread of its own.
+        case growing([PlaylistItem.Chunk], GrowingParts)
+    }
+
+    /// Asks `/api/speak` for `text` until its first chunk is listed (or all are, or it cannot be
+    /// voiced), then hands what is there; while `streaming`, a thread goes on asking for the rest.
+    package static func voice(_ text: String, title: String, client: BackendClient, stop: () -> Bool = { false })
+        -> Result<Voiced, QueueFile.Problem> {
+        let deadline = ContinuousClock.now + firstChunkPatience
+        var said = false
+        while true {
+            let status: SpeechStatus
+            do {
+                status = try client.speak(text)
+            } catch {
+                return .failure(.init(line: nil, "\(title): \(error.message)"))
+            }
+            switch status.status {
+            case "ready":
+                guard !status.chunks.isEmpty else { return .failure(.init(line: nil, "\(title) was voiced as nothing")) }
+                return .success(.ready(status.chunks))
+            case "failed", "empty":
+                return .failure(.init(line: nil, "\(title) cannot be voiced (\(status.status))"))
+            case "streaming" where !status.chunks.isEmpty:
+                return grow(text, title: title, from: status.chunks, client: client)
+            default:
+                if !said && Console.stderrIsTerminal {
+                    Console.error("alicia-player: voicing \(title)…\n")
+                    said = true
+                }
+                guard !stop() else { return .failure(.init(line: nil, "\(title): stopped while it was being voiced")) }
+                guard ContinuousClock.now < deadline else {
+                    return .failure(.init(line: nil, "\(title) was not voiced within \(firstChunkPatience)"))
+                }
+                var pause = timespec(tv_sec: 1, tv_nsec: 0)
+                nanosleep(&pause, nil)
+            }
+        }
+    }
+
+    /// `text` as one queue item: all its chunks, or those so far and the rest as they are voiced.
+    package static func item(_ text: String, title: String, reference: String?, client: BackendClient,
+                             stop: () -> Bool = { false }) -> Result<QueueItem, QueueFile.Problem> {
+        let chunks: [PlaylistItem.Chunk]
+        var growth: GrowingParts?
+        switch voice(text, title: title, client: client, stop: stop) {
+        case .failure(let problem): return .failure(problem)
+        case .success(.ready(let all)): chunks = all
+        case .success(.growing(let some, let growing)):
+            chunks = some
+            growth = growing
+        }
+        guard let locations = locations(of: chunks, client: client), let first = locations.first else {
+            return .failure(.init(line: nil, "\(title) has a chunk path that is not a URL"))
+        }
+        var item = QueueItem(location: first, title: title, reference: reference)
+        if let growth {
+            item.growth = growth
+        } else {
+            item.moreParts = Array(locations.dropFirst())
+            item = OfflineCache.substitute(chunks: chunks.map(\.url), of: item)
+        }
+        return .success(item)
+    }
+
+    /// What a text read aloud is called: its first words (up to about 40 characters).
+    package static func title(of text: String) -> String {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        var title = ""
+        for word in words {
+            if !title.isEmpty && title.count + word.count > 40 { return title + "…" }
+            title += (title.isEmpty ? "" : " ") + word
+        }
+        return title
+    }
+
+    /// The chunks so far as a growing item's parts, and the thread that asks for the rest.
+    private static func grow(_ text: String, title: String, from chunks: [PlaylistItem.Chunk], client: BackendClient) -> Result<Voiced, QueueFile.Problem> {
+        guard let locations = locations(of: chunks, client: client) else {
+            return .failure(.init(line: nil, "\(title) has a chunk path that is not a URL"))
+        }
+        let growth = GrowingParts(first: locations, seconds: chunks.map { $0.duration ?? 0 })
+        let configuration = client.configuration
+        let known = chunks.count
+        _ = NativeThread(name: "alicia-voicing") {
+            follow(text, title: title, known: known, growth: growth, configuration: configuration)
+        }
+        return .success(.growing(chunks, growth))
+    }
+
+    /// Asks for the chunks after the first `known` until the growth ends.
+    private static func follow(_ text: String, title: String, known: Int, growth: GrowingParts,
+                               configuration: BackendConfiguration) {
+        guard let client = try? BackendClient(configuration: configuration) else {
+            growth.finish(failure: "no client")
+            return
+        }
+        let deadline = ContinuousClock.now + growthPatience
+        var listed = known
+        var misses = 0
+        while growth.awaitDemand(interval: interval, minimum: minimumInterval, shortSeconds: shortSeconds) {
+            guard ContinuousClock.now < deadline else {
+                growth.finish(failure: "stopped")
+                return
+            }
+            let status: SpeechStatus
+            do {
+                status = try client.speak(text)
+                misses = 0
+            } catch {
+                // A few failed asks in a row end the voicing; one is asked again.
+                misses += 1
+                if misses >= 5 { end(title, growth: growth, listed: listed, why: error.message) }
+                continue
+            }
+            if status.chunks.count > listed, let more = locations(of: Array(status.chunks[listed...]), client: client) {
+                growth.append(more, seconds: status.chunks[listed...].map { $0.duration ?? 0 })
+                listed = status.chunks.count
+            }
+            switch status.status {
+            case "ready": growth.finish()
+            case "failed", "empty": end(title, growth: growth, listed: listed, why: status.status)
+            default: continue
+            }
+        }
+    }
+
+    /// The voicing cannot go on: the item ends after the chunks played, said in one line.
+    private static func end(_ title: String, growth: GrowingParts, listed: Int, why: String) {
+        Console.fail("warning: \(title) could not be voiced past chunk \(listed) (\(why)); it ends there")
+        growth.finish(failure: why)
+    }
+
+    private static func locations(of chunks: [PlaylistItem.Chunk], client: BackendClient) -> [MediaLocation]? {
+        let locations = chunks.compactMap { try? MediaLocation(client.mediaURL(for: $0.url)) }
+        return locations.count == chunks.count ? locations : nil
+    }
+}
