@@ -106,7 +106,7 @@ package enum StudioAction: Equatable {
         ("enter", "play the selected episode"),
         ("a / A", "add the selected episode to the queue / play it next"),
         ("/", "search titles and labels"),
-        ("i / T", "the selection's show notes / the transcript as it plays (↑ ↓, enter seeks)"),
+        ("i / T", "the selection's show notes / the transcript as it plays (↑ ↓ /, enter seeks)"),
         ("Q / w / c", "the queue (enter plays, x removes, J K move) / save it as M3U8 / the chapters"),
         ("v", "replay the last voice note"),
         ("t", "talk to Alicia (she answers with a voice note)"),

@@ -207,7 +207,12 @@ extension StudioApp {
         let cues = snapshot.format?.transcript ?? []
         let current = StudioLayout.currentCue(cues, at: snapshot.position) ?? 0
         let selected = model.transcript?.selection ?? current
+        if let find = model.transcript?.find {
+            findInTranscript(key, find, cues: cues, after: selected)
+            return true
+        }
         switch key {
+        case .character("/"): model.transcript?.find = LineEditor()
         case .escape, .character("T"), .character("q"): model.transcript = nil
         case .up, .character("k"): model.transcript?.selection = max(0, selected - 1)
         case .down, .character("j"): model.transcript?.selection = min(max(0, cues.count - 1), selected + 1)
@@ -219,6 +224,25 @@ extension StudioApp {
         default: return false
         }
         return true
+    }
+
+    /// The transcript's find line: enter chooses the next cue after `after` whose words hold what
+    /// was typed (from the top again after the last), Esc closes it.
+    private func findInTranscript(_ key: Key, _ find: LineEditor, cues: [TranscriptCue], after: Int) {
+        switch key {
+        case .escape: model.transcript?.find = nil
+        case .enter:
+            model.transcript?.find = nil
+            let wanted = find.text.trimmingWhitespace().lowercased()
+            guard !wanted.isEmpty else { return }
+            let order = Array(cues.indices.dropFirst(after + 1)) + Array(cues.indices.prefix(after + 1))
+            if let found = order.first(where: { cues[$0].line.lowercased().contains(wanted) }) {
+                model.transcript?.selection = found
+            } else {
+                setStatus("nothing in the transcript says \(find.text)")
+            }
+        default: _ = model.transcript?.find?.handle(key)
+        }
     }
 
     /// Keys of the queue view: select, play, remove (x), move (J down, K up), close.

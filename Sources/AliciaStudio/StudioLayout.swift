@@ -242,14 +242,17 @@ package struct StudioLayout {
     /// a third of the way down while the pane follows the audio).
     private func transcriptPane(_ pane: StudioModel.TranscriptPane, rows: Int) -> [StyledLine] {
         let title = " Transcript · \(episode.item?.title ?? "")"
-        let keys = columns >= 70 ? "↑ ↓ select · enter seeks · Esc closes " : "Esc closes "
+        let keys = columns >= 70 ? "↑ ↓ select · / find · enter seeks · Esc closes " : "Esc closes "
         let gap = max(1, columns - DisplayWidth.of(title) - DisplayWidth.of(keys))
         var lines = [StyledLine(DisplayWidth.pad(DisplayWidth.truncate(title, to: columns - DisplayWidth.of(keys) - 1)
             + String(repeating: " ", count: gap) + keys, to: columns), style: .bold)]
+        if let find = pane.find {
+            lines.append(StyledLine(DisplayWidth.pad(DisplayWidth.truncate(" Find: " + find.text + "▏", to: columns), to: columns)))
+        }
         let cues = episode.format?.transcript ?? []
         let current = Self.currentCue(cues, at: episode.position)
         let focus = pane.selection ?? current ?? 0
-        let visible = max(1, rows - 1)
+        let visible = max(1, rows - lines.count)
         let top = min(max(0, focus - visible / 3), max(0, cues.count - visible))
         for index in cues.indices.dropFirst(top).prefix(visible) {
             let text = " " + TimeSpec.clock(cues[index].start) + "  " + cues[index].line

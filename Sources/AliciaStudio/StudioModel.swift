@@ -81,6 +81,8 @@ package struct StudioModel {
     /// One episode's show notes, as plain text (markdown rendered as the chat's is), scrolled.
     package struct TranscriptPane: Equatable {
         package var selection: Int?
+        /// `/`: words to find, while they are typed.
+        package var find: LineEditor?
     }
 
     package struct NotesPane: Equatable {

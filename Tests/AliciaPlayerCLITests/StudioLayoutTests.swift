@@ -173,6 +173,12 @@ import AliciaLocks
         model.transcript?.selection = 18
         let chosen = StudioLayout(model: model, episode: episode, voice: nil, columns: columns, rows: rows).frame()
         #expect(chosen.lines.first { $0.text.contains("Cue number 18.") }?.spans.first?.style == .reverse)
+        var find = LineEditor()
+        _ = find.handle(.paste("number 3"))
+        model.transcript?.find = find
+        let finding = StudioLayout(model: model, episode: episode, voice: nil, columns: columns, rows: rows).frame()
+        #expect(finding.lines.count == rows)
+        #expect(finding.lines.contains { $0.text.hasPrefix(" Find: number 3") })
     }
 
     @Test func theHelpListsEveryKey() {
