@@ -9,19 +9,20 @@ _alicia_player_cache() {
 
 _alicia_player_options() {
     local backend="--base-url --token --token-file --help"
-    local playing="--start --speed --volume --device --read-ahead --from-start --skip-silence --sleep --loudness --auto-download"
+    local playing="--start --speed --volume --device --read-ahead --from-start --skip-silence --sleep --loudness --auto-download --accessible --progress-every"
     local network="--ipc --ipc-name --no-ipc --give-up-after --stall-timeout --cacert"
     local voice="--voice-at --voice-focus --note-rewind"
     case $1 in
         play) echo "$backend $playing $network $voice --loop --shuffle" ;;
         queue) echo "$backend $playing $network --loop --shuffle --keep-going --save" ;;
         script) echo "$backend $playing $network $voice --check --loop --shuffle" ;;
-        studio) echo "$backend $network --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --auto-download" ;;
-        demo) echo "--help --serve --port --token --voicing --ipc --ipc-name --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness" ;;
+        studio) echo "$backend $network --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --auto-download --accessible --progress-every" ;;
+        demo) echo "--help --serve --port --token --voicing --ipc --ipc-name --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --accessible --progress-every" ;;
         download) echo "$backend --queue --pin --rate" ;;
         cache) echo "$backend --max-size" ;;
         ctl) echo "--ipc --player --json --help --format --waybar --rate --once" ;;
-        playlists | tracks) echo "$backend --json" ;;
+        playlists) echo "$backend --json" ;;
+        tracks) echo "$backend --json --accessible" ;;
         playlist | notes) echo "$backend" ;;
         speak) echo "$backend $network --file --speed --volume --device --read-ahead --skip-silence --sleep --loudness" ;;
         voice) echo "$backend --device --read-ahead --volume" ;;
@@ -111,7 +112,7 @@ _alicia_player() {
             if ((positional == 0)); then
                 mapfile -t COMPREPLY < <(compgen -W "set" -- "$cur")
             elif ((positional == 1)); then
-                mapfile -t COMPREPLY < <(compgen -W "base_url token token_file cache_max_size auto_download" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "base_url token token_file cache_max_size auto_download accessible" -- "$cur")
             fi ;;
         playlist)
             if ((positional == 0)); then
@@ -122,7 +123,7 @@ _alicia_player() {
                 _alicia_player_add_lines < <(_alicia_player_cache labels)
             fi ;;
         ctl)
-            ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "get set pause resume toggle next prev seek volume speed status watch follow idle list wait loadfile voice say quit stop" -- "$cur") ;;
+            ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "get set pause resume toggle next prev seek volume speed status watch follow idle list wait loadfile voice say quit stop transcript" -- "$cur") ;;
         cache)
             ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "clear" -- "$cur") ;;
         play | notes | voice | download)

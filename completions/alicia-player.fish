@@ -84,12 +84,14 @@ complete -c alicia-player -l skip-silence -n "__fish_seen_subcommand_from $playi
 complete -c alicia-player -l sleep -x -a '15m 30m 45m 1h end chapter' -n "__fish_seen_subcommand_from $playing" -d 'fade out and pause after T'
 complete -c alicia-player -l loudness -x -a 'off -16 -19 -23' -n "__fish_seen_subcommand_from $playing voice" -d 'match loudness (LUFS)'
 complete -c alicia-player -l auto-download -x -a '0 1 2 3' -n "__fish_seen_subcommand_from play queue script studio" -d 'download the next N queue items while playing'
+complete -c alicia-player -l accessible -n "__fish_seen_subcommand_from $playing tracks" -d 'linear text for screen readers'
+complete -c alicia-player -l progress-every -x -a '1m 5m 10m' -n "__fish_seen_subcommand_from $playing" -d 'with --accessible, say the progress each T'
 complete -c alicia-player -l queue -r -F -n "__fish_seen_subcommand_from download" -d 'what a queue file names'
 complete -c alicia-player -l pin -n "__fish_seen_subcommand_from download" -d 'keep until removed by hand'
 complete -c alicia-player -l rate -x -n "__fish_seen_subcommand_from download" -d 'at most this many bytes a second'
 complete -c alicia-player -l max-size -x -n "__fish_seen_subcommand_from cache" -d 'the cache bound'
 complete -c alicia-player -l json -n "__fish_seen_subcommand_from ctl" -d 'raw replies'
-complete -c alicia-player -n "__fish_seen_subcommand_from ctl" -a 'get set pause resume toggle next prev seek volume speed status watch follow idle list wait loadfile voice speak say quit stop'
+complete -c alicia-player -n "__fish_seen_subcommand_from ctl" -a 'get set pause resume toggle next prev seek volume speed status watch follow idle list wait loadfile voice speak say quit stop transcript'
 complete -c alicia-player -n "__fish_seen_subcommand_from cache" -a clear
 complete -c alicia-player -n "__fish_seen_subcommand_from download" -a '(__alicia_player_references)'
 
@@ -98,4 +100,4 @@ complete -c alicia-player -n "__fish_seen_subcommand_from play queue script" -F
 complete -c alicia-player -n "__fish_seen_subcommand_from playlist; and not __fish_seen_subcommand_from create rename delete add remove move" -a 'create rename delete add remove move'
 complete -c alicia-player -n "__fish_seen_subcommand_from rename delete add remove move" -a '(__alicia_player_cache playlists)'
 complete -c alicia-player -n "__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from set" -a set
-complete -c alicia-player -n "__fish_seen_subcommand_from set" -a 'base_url token token_file cache_max_size auto_download'
+complete -c alicia-player -n "__fish_seen_subcommand_from set" -a 'base_url token token_file cache_max_size auto_download accessible'

@@ -179,6 +179,8 @@ enum CommandUsage {
                                   (a relative path is taken from here)
               voice REF           play a voice note
               say TEXT            send Alicia a message (her voice reply plays)
+              transcript          the transcript of what plays (NAME.vtt, .srt or
+                                  .json beside it), a cue a line with its start
               quit [STATUS]       end the player
             Anything else goes to the socket as it is (mpv's names: stop, cycle pause,
             playlist-remove N, playlist-move A B, playlist-clear, ...).

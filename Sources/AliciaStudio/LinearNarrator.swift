@@ -4,7 +4,7 @@ import AliciaHost
 
 /// What the accessible Studio says of the episode player by itself, from one look at its snapshot
 /// to the next: each change once, as a sentence (`Playing Slow Tide, 0:00 of 45:00`, `Paused at
-/// 12:03`, `Buffering`, `Reconnecting (3 s)`, `Chapter 3: The interview`, a transcript's cue,
+/// 12:03`, `Buffering`, `Reconnecting (3 s)`, `Voicing`, `Chapter 3: The interview`, a transcript's cue,
 /// `Sleep in 15 minutes`, a milestone every `progressEvery` seconds). Nothing is said twice
 /// without a change, and nothing is said on a clock: `deadline` names the next moment something
 /// will be due (a cue's or chapter's start, a milestone), so the host wakes only then. Pure: the
@@ -67,7 +67,7 @@ package struct LinearNarrator {
     /// When the next line will be due, if anything plays.
     package func deadline(_ snapshot: PlayerSnapshot, now: Double) -> Double? {
         switch snapshot.state {
-        case .loading, .buffering, .reconnecting: return now + 1
+        case .loading, .buffering, .reconnecting, .voicing: return now + 1
         case .playing where !snapshot.isHeld: break
         default: return nil
         }
@@ -106,6 +106,8 @@ package struct LinearNarrator {
         // Paused just after a hold: the note has ended and the episode is about to go on.
         case .paused where announced && !held: return ["Paused at \(TimeSpec.clock(snapshot.position))"]
         case .buffering where announced: return ["Buffering"]
+        // A read-aloud item whose voice is behind the listener.
+        case .voicing where announced: return ["Voicing"]
         case .reconnecting: return ["Reconnecting" + (snapshot.reconnectingFor.map { " (\(Int($0.rounded())) s)" } ?? "")]
         default: return []
         }

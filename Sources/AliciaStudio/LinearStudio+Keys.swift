@@ -41,6 +41,8 @@ extension LinearStudio {
             app.handle(key)
             if app.model.composer != nil { ask("Say to Alicia:", .say) }
         case .showQueue: showQueue()
+        case .showTranscript: sayCurrentCue()
+        case .showChapters: listChapters()
         case .redraw: say(ProgressLine.words(view.snapshot()))
         case .suspend: suspend()
         default: app.handle(key)
@@ -91,6 +93,31 @@ extension LinearStudio {
         for (short, word) in [("PgUp", "page up"), ("PgDn", "page down"), ("Esc", "escape")] { text = text.replacing(short, with: word) }
         if !text.contains(" or "), !text.contains(" to "), text.contains(" ") { text = text.split(separator: " ").joined(separator: ", ") }
         return text
+    }
+
+    /// `c`: the chapters as numbered lines, then which to jump to.
+    private func listChapters() {
+        let snapshot = view.snapshot()
+        guard let chapters = snapshot.format?.chapters, snapshot.item != nil, !chapters.isEmpty else {
+            return say(snapshot.item == nil ? "Nothing is playing" : "This item has no chapters")
+        }
+        let current = ChapterMap.index(of: snapshot.position, in: chapters)
+        for (index, chapter) in chapters.enumerated() {
+            say("\(index + 1). \(chapter.title), \(TimeSpec.clock(chapter.start))" + (index == current ? ", playing now" : ""))
+        }
+        ask("Jump to which chapter? A number, enter for none:", .chapter)
+    }
+
+    /// `T`: the cue being spoken now, with its start (`ctl transcript` prints the whole).
+    private func sayCurrentCue() {
+        let snapshot = view.snapshot()
+        guard let cues = snapshot.format?.transcript, !cues.isEmpty else {
+            return say("No transcript: a NAME.vtt, NAME.srt or NAME.json beside a local file has one")
+        }
+        guard let index = StudioLayout.currentCue(cues, at: snapshot.position) else {
+            return say("The transcript begins at \(TimeSpec.clock(cues[0].start))")
+        }
+        say("Cue \(index + 1) of \(cues.count), at \(TimeSpec.clock(cues[index].start)): \(cues[index].line)")
     }
 
     private func saySelection() {
@@ -148,6 +175,10 @@ extension LinearStudio {
             say("Sent; Alicia's answer follows")
         case .choose(let entries): choose(text, from: entries)
         case .queue: queueAnswer(text)
+        case .chapter:
+            guard !text.isEmpty else { return }
+            guard let number = Int(text) else { return say("\(text) is not a chapter's number") }
+            perform(.chapter(.to(number - 1)))
         }
     }
 

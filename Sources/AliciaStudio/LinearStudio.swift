@@ -40,6 +40,11 @@ package final class LinearStudio: HostedFrontEnd {
     var keyPressed = false
     /// When the Studio's status line was last set, as said.
     var statusSaid: Double?
+    /// False once a standard input that is not a terminal has ended (`play --accessible < /dev/null`
+    /// plays on; a terminal that hangs up ends the Studio).
+    var inputOpen = true
+    /// Alicia's proactive messages said so far.
+    var proactiveSaid: Set<Int> = []
 
     /// What a typed line answers.
     enum Prompt {
@@ -48,6 +53,8 @@ package final class LinearStudio: HostedFrontEnd {
         /// A number or a title of these entries, to play.
         case choose([Library.Entry])
         case queue
+        /// A chapter's number, to jump to.
+        case chapter
     }
 
     init(app: StudioApp) {
@@ -88,16 +95,20 @@ package final class LinearStudio: HostedFrontEnd {
             app.rememberVolumeAndSpeed()
         }
         say("Alicia Studio, accessible. Tab says where playback is, l lists what can play, question mark lists the keys, q quits.")
+        app.refreshProactive()
         return host.run(self)
     }
 
     // MARK: The host's turns
 
-    package var descriptors: [Int32] { [0] }
+    package var descriptors: [Int32] { inputOpen ? [0] : [] }
 
     package func deadline() -> Double? {
         let now = MonotonicClock.seconds()
-        let times = [pendingEscapeSince.map { $0 + 0.05 }, narrator.deadline(view.snapshot(), now: now)]
+        // The Studio's own errands: the next try of an offline backend, the proactive refresh.
+        let reconnect = app.reconnect.flatMap { $0.trying ? nil : $0.at }
+        let proactive = app.lastProactiveFetch.map { $0 + StudioApp.proactiveInterval }
+        let times = [pendingEscapeSince.map { $0 + 0.05 }, narrator.deadline(view.snapshot(), now: now), reconnect, proactive]
         return times.compactMap { $0 }.min()
     }
 
@@ -132,6 +143,10 @@ package final class LinearStudio: HostedFrontEnd {
         if let status = app.model.status, app.statusSetAt != statusSaid {
             statusSaid = app.statusSetAt
             say(status.isError ? "Problem: " + status.text : status.text)
+        }
+        if let message = app.model.proactive.first, !proactiveSaid.contains(message.id) {
+            proactiveSaid.insert(message.id)
+            say("Alicia: " + message.text)
         }
         if let notes = app.model.notes, notes.text != nil || notes.error != nil {
             app.model.notes = nil
@@ -227,9 +242,15 @@ package final class LinearStudio: HostedFrontEnd {
     }
 
     private func endOfInput() {
-        // Ctrl-D at a prompt is an empty answer; the end of a stdin that is not a terminal ends the Studio.
+        // Ctrl-D at a prompt is an empty answer; a terminal gone ends the Studio; the end of keys
+        // from a pipe or a file leaves it playing.
         if prompt != nil, input.isTerminal { return answer("") }
-        app.running = false
+        if input.isTerminal {
+            app.running = false
+        } else {
+            if prompt != nil { answer("") }
+            inputOpen = false
+        }
     }
 
     /// Asks `question` on a line of its own and reads the answer as a line.

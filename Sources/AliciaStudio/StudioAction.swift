@@ -19,6 +19,8 @@ package enum StudioAction: Equatable {
     case search
     /// `i`: the selected episode's show notes.
     case showNotes
+    /// `T`: the transcript beside the file, following the audio.
+    case showTranscript
     /// `Q`: what will play, to reorder or thin; `w`: the queue saved as M3U8.
     case showQueue, saveQueue
     /// `c`: the chapters of the item heard, to jump to one.
@@ -48,6 +50,7 @@ package enum StudioAction: Equatable {
         case .character("/"): return .search
         case .character("i"): return .showNotes
         case .character("Q"): return .showQueue
+        case .character("T"): return .showTranscript
         case .character("c"): return .showChapters
         case .character("w"): return .saveQueue
         case .character("?"): return .help
@@ -103,7 +106,7 @@ package enum StudioAction: Equatable {
         ("enter", "play the selected episode"),
         ("a / A", "add the selected episode to the queue / play it next"),
         ("/", "search titles and labels"),
-        ("i", "the selected episode's show notes (↑ ↓ scroll; Esc closes)"),
+        ("i / T", "the selection's show notes / the transcript as it plays (↑ ↓ /, enter seeks)"),
         ("Q / w / c", "the queue (enter plays, x removes, J K move) / save it as M3U8 / the chapters"),
         ("v", "replay the last voice note"),
         ("t", "talk to Alicia (she answers with a voice note)"),

@@ -20,6 +20,7 @@ extension StudioApp {
         }
         if model.notes != nil, notesPane(key) { return }
         if model.queueView != nil, queueKeys(key) { return }
+        if model.transcript != nil, transcriptKeys(key) { return }
         if model.chaptersView != nil, chapterKeys(key) { return }
         // Esc or space while a voice note plays skips it (the episode has the focus back at once).
         if key == .escape || key == .character(" "), view.voice.title != nil {
@@ -59,6 +60,14 @@ extension StudioApp {
             model.search = LineEditor()
             setFilter("")
         case .showNotes: openNotes()
+        case .showTranscript:
+            if model.transcript != nil {
+                model.transcript = nil
+            } else if view.snapshot().format?.transcript.isEmpty == false {
+                model.transcript = StudioModel.TranscriptPane()
+            } else {
+                setStatus("no transcript: a NAME.vtt, NAME.srt or NAME.json beside a local file has one")
+            }
         case .showQueue:
             model.queueView = model.queueView == nil ? refreshedQueue(StudioModel.QueueView()) : nil
         case .saveQueue: saveQueue()
@@ -189,6 +198,51 @@ extension StudioApp {
         if shown.selection < shown.scroll { shown.scroll = shown.selection }
         if shown.selection >= shown.scroll + visible { shown.scroll = shown.selection - visible + 1 }
         return shown
+    }
+
+    /// Keys of the transcript pane: select a cue (the pane stops following the audio), enter seeks
+    /// there (and it follows again), Esc closes; true when `key` was one.
+    private func transcriptKeys(_ key: Key) -> Bool {
+        let snapshot = view.snapshot()
+        let cues = snapshot.format?.transcript ?? []
+        let current = StudioLayout.currentCue(cues, at: snapshot.position) ?? 0
+        let selected = model.transcript?.selection ?? current
+        if let find = model.transcript?.find {
+            findInTranscript(key, find, cues: cues, after: selected)
+            return true
+        }
+        switch key {
+        case .character("/"): model.transcript?.find = LineEditor()
+        case .escape, .character("T"), .character("q"): model.transcript = nil
+        case .up, .character("k"): model.transcript?.selection = max(0, selected - 1)
+        case .down, .character("j"): model.transcript?.selection = min(max(0, cues.count - 1), selected + 1)
+        case .home, .character("g"): model.transcript?.selection = 0
+        case .end, .character("G"): model.transcript?.selection = max(0, cues.count - 1)
+        case .enter:
+            if cues.indices.contains(selected) { session.perform(.seek(.to(cues[selected].start))) }
+            model.transcript?.selection = nil
+        default: return false
+        }
+        return true
+    }
+
+    /// The transcript's find line: enter chooses the next cue after `after` whose words hold what
+    /// was typed (from the top again after the last), Esc closes it.
+    private func findInTranscript(_ key: Key, _ find: LineEditor, cues: [TranscriptCue], after: Int) {
+        switch key {
+        case .escape: model.transcript?.find = nil
+        case .enter:
+            model.transcript?.find = nil
+            let wanted = find.text.trimmingWhitespace().lowercased()
+            guard !wanted.isEmpty else { return }
+            let order = Array(cues.indices.dropFirst(after + 1)) + Array(cues.indices.prefix(after + 1))
+            if let found = order.first(where: { cues[$0].line.lowercased().contains(wanted) }) {
+                model.transcript?.selection = found
+            } else {
+                setStatus("nothing in the transcript says \(find.text)")
+            }
+        default: _ = model.transcript?.find?.handle(key)
+        }
     }
 
     /// Keys of the queue view: select, play, remove (x), move (J down, K up), close.

@@ -53,6 +53,8 @@ package struct StudioLayout {
             lines += help(rows: listRows)
         } else if let queue = model.queueView {
             lines += queueView(queue, rows: listRows)
+        } else if let pane = model.transcript {
+            lines += transcriptPane(pane, rows: listRows)
         } else if let chapters = model.chaptersView {
             lines += chaptersPane(chapters, rows: listRows)
         } else if let notes = model.notes {
@@ -228,6 +230,36 @@ package struct StudioLayout {
         let scroll = min(max(0, notes.scroll), max(0, body.count - visible))
         lines += body.dropFirst(scroll).prefix(visible).map { StyledLine(DisplayWidth.pad(" " + $0, to: columns)) }
         return (pad(lines, rows: rows), scroll)
+    }
+
+    /// The index of the cue being spoken at `position` (the last one begun), if any has begun.
+    package static func currentCue(_ cues: [TranscriptCue], at position: Double) -> Int? {
+        cues.lastIndex { $0.start <= position + 0.05 }
+    }
+
+    /// The transcript over the list: a title row, then a cue a row (`0:02  Alicia: …`), the one
+    /// spoken now in bold, the one chosen with ↑ ↓ in reverse video, kept in view (the spoken one
+    /// a third of the way down while the pane follows the audio).
+    private func transcriptPane(_ pane: StudioModel.TranscriptPane, rows: Int) -> [StyledLine] {
+        let title = " Transcript · \(episode.item?.title ?? "")"
+        let keys = columns >= 70 ? "↑ ↓ select · / find · enter seeks · Esc closes " : "Esc closes "
+        let gap = max(1, columns - DisplayWidth.of(title) - DisplayWidth.of(keys))
+        var lines = [StyledLine(DisplayWidth.pad(DisplayWidth.truncate(title, to: columns - DisplayWidth.of(keys) - 1)
+            + String(repeating: " ", count: gap) + keys, to: columns), style: .bold)]
+        if let find = pane.find {
+            lines.append(StyledLine(DisplayWidth.pad(DisplayWidth.truncate(" Find: " + find.text + "▏", to: columns), to: columns)))
+        }
+        let cues = episode.format?.transcript ?? []
+        let current = Self.currentCue(cues, at: episode.position)
+        let focus = pane.selection ?? current ?? 0
+        let visible = max(1, rows - lines.count)
+        let top = min(max(0, focus - visible / 3), max(0, cues.count - visible))
+        for index in cues.indices.dropFirst(top).prefix(visible) {
+            let text = " " + TimeSpec.clock(cues[index].start) + "  " + cues[index].line
+            let style: Style = index == pane.selection ? .reverse : (index == current ? .bold : .plain)
+            lines.append(StyledLine(DisplayWidth.pad(DisplayWidth.truncate(text, to: columns), to: columns), style: style))
+        }
+        return pad(lines, rows: rows)
     }
 
     private func chat(rows: Int) -> [StyledLine] {

@@ -35,6 +35,9 @@ package struct StudioModel {
     package var showHelp = false
     /// The show notes pane of `i`, over the list, when open.
     package var notes: NotesPane?
+    /// The transcript pane of `T`, over the list, when open: the cue chosen with ↑ ↓, nil while it
+    /// follows the audio.
+    package var transcript: TranscriptPane?
     /// The queue view of `Q`, over the list, when open.
     package var queueView: QueueView?
     /// The chapters of `c`, over the list, when open: the one selected, the first shown.
@@ -76,6 +79,12 @@ package struct StudioModel {
     }
 
     /// One episode's show notes, as plain text (markdown rendered as the chat's is), scrolled.
+    package struct TranscriptPane: Equatable {
+        package var selection: Int?
+        /// `/`: words to find, while they are typed.
+        package var find: LineEditor?
+    }
+
     package struct NotesPane: Equatable {
         package var title: String
         /// What the backend knows the episode by (the notes that arrive must be this one's).

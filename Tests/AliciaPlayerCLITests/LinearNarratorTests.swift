@@ -38,6 +38,7 @@ import AliciaSession
         // A seek into the interview: its chapter, and the cue being spoken there.
         #expect(narrator.lines(try Self.snapshot(.paused, at: 705), now: 9.5) == ["Chapter 2: The interview", "Later."])
         #expect(narrator.lines(try Self.snapshot(.buffering, at: 705), now: 10) == ["Buffering"])
+        #expect(narrator.lines(try Self.snapshot(.voicing, at: 705), now: 10.2) == ["Voicing"])
         #expect(narrator.lines(try Self.snapshot(.playing, at: 1200.5), now: 11) == ["Playing Slow Tide, 20:00 of 45:00", "Chapter 3"])
         // A new entry is said when it plays, from its first chapter.
         #expect(narrator.lines(try Self.snapshot(.playing, at: 0, entry: 2), now: 12) == ["Playing Slow Tide, 0:00 of 45:00", "Chapter 1: Cold open"])

@@ -154,6 +154,33 @@ import AliciaLocks
         #expect(frame.lines.first?.text.contains("at least 40×12") == true)
     }
 
+    @Test(arguments: [(40, 12), (80, 24)])
+    func theTranscriptPaneFollowsTheAudioAndShowsAChosenCue(columns: Int, rows: Int) throws {
+        var episode = Self.playing()
+        var format = AudioFormat(sampleRate: 48_000, channels: 2, sampleType: .int16, frames: 48_000 * 180)
+        format.transcript = (0..<40).map { TranscriptCue(start: Double($0 * 5), speaker: $0 % 2 == 0 ? "Alicia" : nil, text: "Cue number \($0).") }
+        episode.format = format
+        var model = Self.model()
+        model.transcript = StudioModel.TranscriptPane()
+        let frame = StudioLayout(model: model, episode: episode, voice: nil, columns: columns, rows: rows).frame()
+        #expect(frame.lines.count == rows)
+        #expect(frame.lines.allSatisfy { DisplayWidth.of($0.text) <= columns })
+        #expect(frame.lines.contains { $0.text.hasPrefix(" Transcript") })
+        // 83 s: the 17th cue (80 s) is spoken now, in bold.
+        let spoken = try #require(frame.lines.first { $0.text.contains("Cue number 16.") })
+        #expect(spoken.text.hasPrefix(" 1:20  Alicia: Cue number 16."))
+        #expect(spoken.spans.first?.style == .bold)
+        model.transcript?.selection = 18
+        let chosen = StudioLayout(model: model, episode: episode, voice: nil, columns: columns, rows: rows).frame()
+        #expect(chosen.lines.first { $0.text.contains("Cue number 18.") }?.spans.first?.style == .reverse)
+        var find = LineEditor()
+        _ = find.handle(.paste("number 3"))
+        model.transcript?.find = find
+        let finding = StudioLayout(model: model, episode: episode, voice: nil, columns: columns, rows: rows).frame()
+        #expect(finding.lines.count == rows)
+        #expect(finding.lines.contains { $0.text.hasPrefix(" Find: number 3") })
+    }
+
     @Test func theHelpListsEveryKey() {
         var model = Self.model()
         model.showHelp = true
