@@ -161,4 +161,40 @@ struct AccessibleTests {
                 "\(result.stdout.debugDescription)")
         #expect(!result.stdout.contains("\u{1B}") && !result.stderr.contains("\u{1B}"))
     }
+
+    @Test("demo --accessible: the library as numbered lines, one chosen by number plays, show notes as lines, q quits")
+    func theLibraryOfTheDemo() async throws {
+        try StudioTests.requireTmux()
+        try await Playback.gated {
+            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let directory = try TemporaryDirectory(prefix: "accessible")
+            defer { directory.remove() }
+            let raw = directory.file("raw")
+            let go = directory.file("go")
+            let player = try PlayerProcess.executablePath()
+            let environment = try StudioTests.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()])
+            let tmux = try StudioTests.Tmux(command: "while [ ! -e '\(go)' ]; do sleep 0.05; done; '\(player)' demo --accessible "
+                + "--no-ipc --device \(capture.sinkName)", environment: environment)
+            try tmux.run(["pipe-pane", "-t", "studio", "-o", "cat >> '\(raw)'"])
+            _ = FileManager.default.createFile(atPath: go, contents: nil)
+            func output() -> String { (try? String(contentsOfFile: raw, encoding: .utf8)) ?? "" }
+
+            try tmux.waitFor("an episode playing", timeout: .seconds(30)) { _ in output().contains("Playing ") }
+            try tmux.keys("l")
+            try tmux.waitFor("the numbered list") { _ in output().contains("Play which? A number or a title") }
+            let listed = Self.lines(output())
+            let second = listed.first { $0.hasPrefix("2. ") } ?? ""
+            #expect(!second.isEmpty, "no second entry: \(listed)")
+            let title = String(second.dropFirst(3).prefix { $0 != "," })
+            try tmux.keys("-l", "2")
+            try tmux.keys("Enter")
+            try tmux.waitFor("the second episode playing") { _ in Self.lines(output()).contains { $0.hasPrefix("Playing \(title), ") } }
+            try tmux.keys("i")
+            try tmux.waitFor("the show notes") { _ in output().contains("End of the show notes") || output().contains("Show notes of") && output().contains("Problem") }
+            try tmux.keys("q")
+            #expect(try StudioTests.status(tmux) == "0")
+            #expect(try StudioTests.terminalRestored(tmux), "terminal modes not restored")
+            #expect(!output().contains("\u{1B}["), "a control sequence was written: \(output().debugDescription)")
+        }
+    }
 }
