@@ -57,7 +57,7 @@ extension OptionTable {
             }
             line.play.readAheadSeconds = seconds
         },
-        option("--skip-silence", .inline("LEVEL"), playing, "shorten pauses: mild, medium (the default), strong or off") { value, line in
+        option("--skip-silence", .inline("LEVEL"), playing, "shorten pauses: mild, medium (default), strong or off") { value, line in
             // Bare, the middle level: noticeably shorter pauses, still far from the gaps between words.
             guard let level = value.isEmpty ? .medium : SilenceSkipping(rawValue: value) else {
                 throw UsageError("--skip-silence '\(value)' is not mild, medium, strong or off")
