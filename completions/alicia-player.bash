@@ -33,18 +33,40 @@ _alicia_player_options() {
     esac
 }
 
-# Adds the words of the lines on stdin that start with the current word, each as one reply.
+# The socket's properties and commands, as the player's property and command tables name them
+# (a test holds these lists to the tables).
+_alicia_player_properties="duration media-title filename path metadata file-format file-size audio-params seekable mpv-version playlist playlist-pos playlist-playing-pos playlist-count shuffle idle-active eof-reached core-idle paused-for-cache cache-buffering-state demuxer-cache-duration alicia-label alicia-state alicia-voice alicia-skip-silence alicia-time-saved alicia-sleep alicia-loudness alicia-loudness-gain property-list command-list pause time-pos playback-time percent-pos time-remaining playtime-remaining speed volume mute loop-playlist loop-file"
+_alicia_player_socket_commands="set loadfile loadlist playlist-next playlist-prev playlist-play-index playlist-remove playlist-move playlist-clear playlist-shuffle seek stop quit quit-watch-later voice say get_property get_property_string set_property set_property_string add cycle observe_property observe_property_string unobserve_property enable_event disable_event client_name get_version status"
+_alicia_player_ctl_commands="get set pause resume toggle next prev seek volume speed mute chapter cycle status watch follow idle list wait loadfile voice speak say transcript quit stop"
+
+# Adds the lines on stdin that start with the current word, in any case, each as one reply.
 _alicia_player_add_lines() {
     local line
     while IFS= read -r line; do
-        [[ -n $line && $line == "$cur"* ]] && COMPREPLY+=("$line")
+        [[ -n $line && ${line,,} == "${cur,,}"* ]] && COMPREPLY+=("$line")
+    done
+}
+
+# Adds the titles on stdin with a word that starts with the current word, in any case: `light`
+# offers "Nights at the lighthouse".
+_alicia_player_add_titles() {
+    local line word
+    [[ -z $cur ]] && return
+    while IFS= read -r line; do
+        for word in $line; do
+            if [[ ${word,,} == "${cur,,}"* ]]; then
+                COMPREPLY+=("$line")
+                break
+            fi
+        done
     done
 }
 
 _alicia_player() {
     local cur prev words cword
     if declare -F _init_completion >/dev/null; then
-        _init_completion -n = || return
+        # `:` and `=` stay in the word: `playlist:Dr` is one word, not `playlist`, `:`, `Dr`.
+        _init_completion -n =: || return
     else
         cur=${COMP_WORDS[COMP_CWORD]}
         prev=${COMP_WORDS[COMP_CWORD - 1]}
@@ -110,29 +132,43 @@ _alicia_player() {
             ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur") ;;
         config)
             if ((positional == 0)); then
-                mapfile -t COMPREPLY < <(compgen -W "set" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "get set" -- "$cur")
             elif ((positional == 1)); then
                 mapfile -t COMPREPLY < <(compgen -W "base_url token token_file cache_max_size auto_download accessible" -- "$cur")
             fi ;;
         playlist)
             if ((positional == 0)); then
-                mapfile -t COMPREPLY < <(compgen -W "create rename delete add remove move" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "create rename delete add remove move show" -- "$cur")
             elif ((positional == 1)); then
                 _alicia_player_add_lines < <(_alicia_player_cache playlists)
+                compopt -o filenames 2>/dev/null
             elif ((positional == 2)) && [[ $action == add ]]; then
                 _alicia_player_add_lines < <(_alicia_player_cache labels)
+                _alicia_player_add_titles < <(_alicia_player_cache titles)
+                compopt -o filenames 2>/dev/null
             fi ;;
         ctl)
-            ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "get set pause resume toggle next prev seek volume speed status watch follow idle list wait loadfile voice say quit stop transcript" -- "$cur") ;;
+            if ((positional == 0)); then
+                mapfile -t COMPREPLY < <(compgen -W "$_alicia_player_ctl_commands $_alicia_player_socket_commands" -- "$cur")
+            elif ((positional == 1)) && [[ $action == @(get|set|cycle|add|get_property|get_property_string|set_property|set_property_string) ]] ||
+                [[ $action == watch ]] || { ((positional == 2)) && [[ $action == observe_property* ]]; }; then
+                mapfile -t COMPREPLY < <(compgen -W "$_alicia_player_properties" -- "$cur")
+            fi ;;
         cache)
             ((positional == 0)) && mapfile -t COMPREPLY < <(compgen -W "clear" -- "$cur") ;;
         play | notes | voice | download)
-            _alicia_player_add_lines < <(_alicia_player_cache labels; _alicia_player_cache titles)
-            if [[ $command == play ]]; then
+            _alicia_player_add_lines < <(_alicia_player_cache labels)
+            _alicia_player_add_titles < <(_alicia_player_cache titles)
+            if [[ $command == play || $command == download ]]; then
                 _alicia_player_add_lines < <(_alicia_player_cache playlists | sed 's/^/playlist:/')
+            fi
+            if [[ $command == play ]]; then
                 local file
                 while IFS= read -r file; do COMPREPLY+=("$file"); done < <(compgen -f -- "$cur")
             fi
+            # The shell took `playlist:` off the word it replaces (`:` breaks words): the
+            # replies lose it too.
+            declare -F __ltrim_colon_completions >/dev/null && __ltrim_colon_completions "$cur"
             # Titles hold spaces: each reply is one word to the shell.
             compopt -o filenames 2>/dev/null ;;
         queue | script)

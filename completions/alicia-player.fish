@@ -14,6 +14,46 @@ function __alicia_player_references
     __alicia_player_cache playlists | string replace -r '^' 'playlist:'
 end
 
+# The socket's properties and commands, as the player's property and command tables name them
+# (a test holds these lists to the tables).
+set -g __alicia_player_properties duration media-title filename path metadata file-format file-size audio-params seekable mpv-version playlist playlist-pos playlist-playing-pos playlist-count shuffle idle-active eof-reached core-idle paused-for-cache cache-buffering-state demuxer-cache-duration alicia-label alicia-state alicia-voice alicia-skip-silence alicia-time-saved alicia-sleep alicia-loudness alicia-loudness-gain property-list command-list pause time-pos playback-time percent-pos time-remaining playtime-remaining speed volume mute loop-playlist loop-file
+set -g __alicia_player_socket_commands set loadfile loadlist playlist-next playlist-prev playlist-play-index playlist-remove playlist-move playlist-clear playlist-shuffle seek stop quit quit-watch-later voice say get_property get_property_string set_property set_property_string add cycle observe_property observe_property_string unobserve_property enable_event disable_event client_name get_version status
+set -g __alicia_player_ctl_commands get set pause resume toggle next prev seek volume speed mute chapter cycle status watch follow idle list wait loadfile voice speak say transcript quit stop
+
+# Whether the word being completed follows `ctl` and no command yet.
+function __alicia_player_ctl_needs_command
+    set -l words (commandline -opc)
+    set -l seen 0
+    for word in $words[2..-1]
+        if test $seen = 1
+            string match -q -- '-*' $word; or return 1
+        end
+        test "$word" = ctl; and set seen 1
+    end
+    test $seen = 1
+end
+
+# Whether the word being completed is a property: `ctl get|set|cycle|watch …`, or the name of
+# `ctl observe_property ID …`.
+function __alicia_player_ctl_wants_property
+    set -l words (commandline -opc)
+    set -l i (contains -i -- ctl $words); or return 1
+    set -l rest
+    for word in $words[(math $i + 1)..-1]
+        string match -q -- '-*' $word; or set -a rest $word
+    end
+    switch "$rest[1]"
+        case get set cycle add get_property get_property_string set_property set_property_string
+            test (count $rest) -eq 1
+        case watch
+            true
+        case 'observe_property*'
+            test (count $rest) -eq 2
+        case '*'
+            false
+    end
+end
+
 function __alicia_player_sinks
     pactl list short sinks 2>/dev/null | cut -f2
 end
@@ -91,13 +131,14 @@ complete -c alicia-player -l pin -n "__fish_seen_subcommand_from download" -d 'k
 complete -c alicia-player -l rate -x -n "__fish_seen_subcommand_from download" -d 'at most this many bytes a second'
 complete -c alicia-player -l max-size -x -n "__fish_seen_subcommand_from cache" -d 'the cache bound'
 complete -c alicia-player -l json -n "__fish_seen_subcommand_from ctl" -d 'raw replies'
-complete -c alicia-player -n "__fish_seen_subcommand_from ctl" -a 'get set pause resume toggle next prev seek volume speed status watch follow idle list wait loadfile voice speak say quit stop transcript'
+complete -c alicia-player -n "__fish_seen_subcommand_from ctl; and __alicia_player_ctl_needs_command" -a "$__alicia_player_ctl_commands $__alicia_player_socket_commands"
+complete -c alicia-player -n "__fish_seen_subcommand_from ctl; and __alicia_player_ctl_wants_property" -a "$__alicia_player_properties"
 complete -c alicia-player -n "__fish_seen_subcommand_from cache" -a clear
 complete -c alicia-player -n "__fish_seen_subcommand_from download" -a '(__alicia_player_references)'
 
 complete -c alicia-player -n "__fish_seen_subcommand_from play notes voice" -a '(__alicia_player_references)'
 complete -c alicia-player -n "__fish_seen_subcommand_from play queue script" -F
-complete -c alicia-player -n "__fish_seen_subcommand_from playlist; and not __fish_seen_subcommand_from create rename delete add remove move" -a 'create rename delete add remove move'
-complete -c alicia-player -n "__fish_seen_subcommand_from rename delete add remove move" -a '(__alicia_player_cache playlists)'
-complete -c alicia-player -n "__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from set" -a set
-complete -c alicia-player -n "__fish_seen_subcommand_from set" -a 'base_url token token_file cache_max_size auto_download accessible'
+complete -c alicia-player -n "__fish_seen_subcommand_from playlist; and not __fish_seen_subcommand_from create rename delete add remove move show" -a 'create rename delete add remove move show'
+complete -c alicia-player -n "__fish_seen_subcommand_from rename delete add remove move show" -a '(__alicia_player_cache playlists)'
+complete -c alicia-player -n "__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from get set" -a 'get set'
+complete -c alicia-player -n "__fish_seen_subcommand_from config; and __fish_seen_subcommand_from get set" -a 'base_url token token_file cache_max_size auto_download accessible'

@@ -35,8 +35,9 @@ extension ConfigurationLoader {
     public struct Effective: Sendable, Equatable {
         public var configPath: String
         public var fileExists: Bool
-        /// `base_url`, then `token`, then `token_file`. When a token is given, a `token_file`
-        /// below it in precedence is not read, and is shown as set but unused.
+        /// `base_url`, then `token`, then `token_file`, then the other keys of the file
+        /// (`auto_download`, `cache_max_size`). When a token is given, a `token_file` below it in
+        /// precedence is not read, and is shown as set but unused.
         public var settings: [Setting]
         public var warnings: [String]
 
@@ -88,6 +89,9 @@ extension ConfigurationLoader {
         }
         if token.value?.isEmpty == true { token.value = nil }
         if tokenFile.value?.isEmpty == true { tokenFile.value = nil }
-        return Effective(configPath: configPath, fileExists: access(configPath, F_OK) == 0, settings: [baseURL, token, tokenFile], warnings: warnings)
+        // Every other key `config set` takes is read from the file alone.
+        let rest = ConfigFile.keys.subtracting(["base_url", "token", "token_file"]).sorted().map(fromFile)
+        return Effective(configPath: configPath, fileExists: access(configPath, F_OK) == 0,
+                         settings: [baseURL, token, tokenFile] + rest, warnings: warnings)
     }
 }

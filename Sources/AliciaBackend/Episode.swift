@@ -18,6 +18,10 @@ public struct Episode: Sendable, Equatable, Codable {
 
     public var hasAudio: Bool { fileName.map { !$0.isEmpty } ?? false }
 
+    /// The one length rule: an episode's length is its stated duration when it has audio; one
+    /// with no audio yet has none (its stated duration is what it will be, not what plays).
+    public var knownLength: Double? { hasAudio && duration > 0 && duration.isFinite ? duration : nil }
+
     public init(title: String, mood: String = "", duration: Double = 0, symbol: String = "waveform",
                 fileName: String? = nil, season: Int = 0, episode: Int? = nil, label: String? = nil,
                 series: String? = nil, collection: String? = nil, collectionTitle: String? = nil) {

@@ -74,8 +74,9 @@ extension Library {
     /// The normalised list for scripts (`tracks --json`): every episode with its
     /// index, the contract's defaults filled in, and `hasAudio`. Media paths are
     /// given without the token.
-    /// As JSON for scripts; `progress` adds each episode's resume position and played mark, by label.
-    public func json(progress: [String: (position: Double, played: Bool)] = [:]) -> String {
+    /// As JSON for scripts; `progress` adds each episode's resume position and played mark, by label;
+    /// `downloaded` (labels, else titles) marks the episodes in the download cache.
+    public func json(progress: [String: (position: Double, played: Bool)] = [:], downloaded: Set<String>? = nil) -> String {
         struct Item: Encodable {
             var index: Int
             var label: String?
@@ -92,6 +93,7 @@ extension Library {
             var hasAudio: Bool
             var position: Double?
             var played: Bool?
+            var downloaded: Bool?
         }
         let items = entries.map { entry in
             let e = entry.episode
@@ -100,7 +102,8 @@ extension Library {
                         collection: e.collection, collectionTitle: e.collectionTitle,
                         fileName: e.fileName, hasAudio: e.hasAudio,
                         position: e.label.flatMap { progress[$0]?.position } ?? (progress.isEmpty ? nil : 0),
-                        played: e.label.flatMap { progress[$0]?.played } ?? (progress.isEmpty ? nil : false))
+                        played: e.label.flatMap { progress[$0]?.played } ?? (progress.isEmpty ? nil : false),
+                        downloaded: downloaded.map { $0.contains(e.label ?? e.title) })
         }
         // Plain strings and finite numbers only: encoding cannot fail short of memory.
         guard let text = try? JSON.encode(items, layout: .indented) else { return "[]" }

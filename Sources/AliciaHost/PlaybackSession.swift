@@ -60,7 +60,8 @@ package final class PlaybackFrontEnd: HostedFrontEnd {
         }
         if host.signals.signal != nil { return nil }
         if host.session.isFinished {
-            progress?.finish()
+            // The line ends on the final state, not on the last second drawn while playing.
+            progress?.finish(with: host.session.view.snapshot())
             if let quit = host.session.quitRequested, quit != 0 { return quit }
             return status
         }
@@ -146,7 +147,9 @@ package final class ProgressDisplay {
         shown = true
     }
 
-    package func finish() {
+    /// Ends the line (drawn once more as `snapshot`, when given) and goes to the next.
+    package func finish(with snapshot: PlayerSnapshot? = nil) {
+        if shown, let snapshot { show(snapshot) }
         if shown { Console.error("\n") }
         shown = false
     }

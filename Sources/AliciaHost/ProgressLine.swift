@@ -16,9 +16,12 @@ public enum ProgressLine {
         case .failed: symbol = "✖"
         case .idle: symbol = " "
         }
-        let elapsed = TimeSpec.clock(snapshot.position)
+        // Ended, the line is the final state: all of it heard, nothing buffered to speak of.
+        let ended = snapshot.state == .ended
+        let position = ended ? snapshot.duration ?? snapshot.position : snapshot.position
+        let elapsed = TimeSpec.clock(position)
         let total = snapshot.duration.map(TimeSpec.clock) ?? "--:--"
-        let buffered = "buffered \(Int(snapshot.bufferedAhead.rounded())) s"
+        let buffered = ended ? "" : "  buffered \(Int(snapshot.bufferedAhead.rounded())) s"
         var state = ""
         switch snapshot.state {
         case .loading: state = "  loading"
@@ -34,12 +37,12 @@ public enum ProgressLine {
             let left = snapshot.duration.map { TimeSpec.listeningRemaining(position: snapshot.position, duration: $0, speed: snapshot.speed) }
             speed = "  " + (left.map { "-" + TimeSpec.clock($0) + " at " } ?? "") + speedText(snapshot.speed)
         }
-        let tail = "\(speed)  \(buffered)\(state)"
+        let tail = "\(speed)\(buffered)\(state)"
         let barWidth = width - head.count - tail.count - 4
         guard barWidth >= 8, let duration = snapshot.duration, duration > 0 else {
             return String((head + tail).prefix(max(0, width - 1)))
         }
-        return head + "  " + bar(fraction: snapshot.position / duration, width: barWidth) + tail
+        return head + "  " + bar(fraction: position / duration, width: barWidth) + tail
     }
 
     /// The progress in words, for the accessible mode and screen readers: `Playing Slow Tide,

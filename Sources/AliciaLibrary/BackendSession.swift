@@ -64,8 +64,22 @@ package final class BackendSession {
             return try client.playlists()
         } catch where error.isUnreachable {
             guard let kept = OfflineLibrary.load("/api/playlists", baseURL: client.configuration.baseURL) else { throw error }
-            offlineSince = min(offlineSince ?? kept.updatedMS, kept.updatedMS)
+            // One "last updated" time: the library's, when it was read offline too.
+            offlineSince = offlineSince ?? kept.updatedMS
             return try BackendClient.decodePlaylists(kept.body)
+        }
+    }
+
+    /// An episode's show notes (kept for offline use); offline, the ones kept when they were last read.
+    package static func showNotes(label: String, client: BackendClient) throws(BackendError) -> String {
+        let baseURL = client.configuration.baseURL
+        do {
+            let markdown = try client.showNotes(label: label)
+            OfflineLibrary.keepNotes(markdown, label: label, baseURL: baseURL)
+            return markdown
+        } catch where error.isUnreachable {
+            guard let kept = OfflineLibrary.notes(label: label, baseURL: baseURL) else { throw error }
+            return kept
         }
     }
 
@@ -82,11 +96,12 @@ package final class BackendSession {
             return .failure(.init(line: nil, "the backend gave a media path that is not a URL: \(fileName)"))
         }
         let key = PositionStore.key(label: episode.label, location: location)
-        let streamed = QueueItem(location: location, title: title ?? episode.title, label: episode.label,
+        var streamed = QueueItem(location: location, title: title ?? episode.title, label: episode.label,
                                  positionKey: key, reference: episode.label ?? key).of(episode)
+        streamed.duration = episode.knownLength
         let item = OfflineCache.substitute(streamed, key: episode.label ?? fileName, mediaPath: fileName)
         if let banner = offlineBanner, item.location == streamed.location {
-            return .failure(.init(line: nil, "\(episode.label ?? episode.title) is not downloaded and the backend cannot be reached (\(banner))"))
+            return .failure(.init(line: nil, "\(episode.label ?? episode.title) is not downloaded (\(banner))"))
         }
         return .success(item)
     }

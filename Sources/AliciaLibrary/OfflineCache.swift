@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AliciaAudio
+import AliciaBackend
 import AliciaCache
 import AliciaSession
 import AliciaLocks
@@ -94,6 +95,17 @@ package enum OfflineCache {
               let known = streamed.withLock({ $0[item.location.url] }) else { return nil }
         return DownloadRequest(url: item.location.url, display: item.location.display,
                                entry: CacheEntry(key: known.key, title: item.title, label: item.label, mediaPath: known.mediaPath))
+    }
+
+    /// The episodes of `library` in the cache, by label (else title): the `↓` marks and `tracks --json`'s
+    /// `downloaded`.
+    package static func downloaded(in library: Library) -> Set<String> {
+        var found: Set<String> = []
+        for entry in library.entries where entry.episode.hasAudio
+            && isCached(key: entry.episode.label ?? entry.episode.fileName, mediaPath: entry.episode.fileName) {
+            found.insert(entry.episode.label ?? entry.episode.title)
+        }
+        return found
     }
 
     /// Whether `key` is cached (for "unavailable" marks offline).

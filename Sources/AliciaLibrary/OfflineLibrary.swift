@@ -25,7 +25,7 @@ package enum OfflineLibrary {
         guard let lock = FileLock(path: path + ".lock") else { return }
         lock.lock()
         defer { lock.unlock() }
-        let field = endpoint == "/api/tracks" ? "tracks" : "playlists"
+        let field = Self.field(endpoint)
         var members: [JSONValue.Member] = []
         if case .object(let old)? = MediaCache.read(path).flatMap({ JSONValue(parsing: $0) }),
            old.contains(where: { $0.key == "base_url" && $0.value == .string(baseURL) }) {
@@ -43,14 +43,43 @@ package enum OfflineLibrary {
         }
     }
 
+    /// Keeps an episode's show notes beside the library (`"notes": {LABEL: MARKDOWN}`), so that
+    /// `notes` and the Studio's `i` have them offline.
+    package static func keepNotes(_ markdown: String, label: String, baseURL: String) {
+        var notes: [JSONValue.Member] = []
+        if let path = path(), case .object(let members)? = MediaCache.read(path).flatMap({ JSONValue(parsing: $0) }),
+           members.contains(where: { $0.key == "base_url" && $0.value == .string(baseURL) }),
+           case .object(let kept)? = members.first(where: { $0.key == "notes" })?.value {
+            notes = kept.filter { $0.key != label }
+        }
+        notes.append(.init(label, .string(markdown)))
+        guard let body = JSONValue.object(notes).text(layout: .compact) else { return }
+        keep(body, endpoint: "notes", baseURL: baseURL)
+    }
+
+    /// The show notes of `label` kept from the backend at `baseURL`.
+    package static func notes(label: String, baseURL: String) -> String? {
+        guard let kept = load("notes", baseURL: baseURL), case .object(let notes)? = JSONValue(parsing: kept.body),
+              case .string(let markdown)? = notes.first(where: { $0.key == label })?.value else { return nil }
+        return markdown
+    }
+
     /// The kept reply of `endpoint` from the backend at `baseURL`, and when it was fetched.
     package static func load(_ endpoint: String, baseURL: String) -> (body: [UInt8], updatedMS: Int64)? {
         guard let path = path(), case .object(let members)? = MediaCache.read(path).flatMap({ JSONValue(parsing: $0) }),
               members.contains(where: { $0.key == "base_url" && $0.value == .string(baseURL) }) else { return nil }
-        let field = endpoint == "/api/tracks" ? "tracks" : "playlists"
+        let field = Self.field(endpoint)
         guard let reply = members.first(where: { $0.key == field })?.value, let body = reply.text(),
               case .number(let updated)? = members.first(where: { $0.key == field + "_updated_ms" })?.value else { return nil }
         return (body, Int64(updated))
+    }
+
+    private static func field(_ endpoint: String) -> String {
+        switch endpoint {
+        case "/api/tracks": return "tracks"
+        case "/api/playlists": return "playlists"
+        default: return endpoint
+        }
     }
 
     package static func nowMilliseconds() -> Int64 {

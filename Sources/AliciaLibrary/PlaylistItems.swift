@@ -50,10 +50,13 @@ package enum PlaylistItems {
             if item.isEpisode, let label = item.source {
                 let streamed = QueueItem(location: first, title: item.title, label: label,
                                          positionKey: PositionStore.key(label: label, location: first), reference: label)
-                items.append(OfflineCache.substitute(streamed, key: label, mediaPath: chunks[0].url))
+                var known = streamed
+                known.duration = item.duration > 0 ? item.duration : nil
+                items.append(OfflineCache.substitute(known, key: label, mediaPath: chunks[0].url))
             } else {
                 var queued = QueueItem(location: first, title: item.title, positionKey: positionKey(of: item), reference: "playlist:" + playlist.name)
                 queued.moreParts = Array(locations.dropFirst())
+                queued.duration = item.duration > 0 ? item.duration : nil
                 items.append(OfflineCache.substitute(chunks: chunks.map(\.url), of: queued))
             }
         }
@@ -63,4 +66,14 @@ package enum PlaylistItems {
     /// Under what a synthesis's position is kept: its item id, as an episode's is its label, so it
     /// resumes however its chunks are listed (voiced as it played, then all there).
     static func positionKey(of item: PlaylistItem) -> String { "synthesis:" + item.id }
+
+    /// Where an item stands: `downloaded` (every file of it in the cache), `ready` (it can stream
+    /// now) or `warming` (still being voiced).
+    package static func state(of item: PlaylistItem) -> String {
+        guard item.isReady else { return "warming" }
+        let cached = item.isEpisode
+            ? OfflineCache.isCached(key: item.source, mediaPath: item.chunks[0].url)
+            : item.chunks.allSatisfy { OfflineCache.isCached(key: $0.url, mediaPath: $0.url) }
+        return cached ? "downloaded" : "ready"
+    }
 }

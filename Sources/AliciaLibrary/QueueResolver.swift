@@ -17,8 +17,10 @@ package final class QueueResolver {
     /// Asked while a playlist item is being voiced: true (a signal) gives up waiting.
     package var stopRequested: () -> Bool = { false }
 
-    package init(backend: BackendOptions) {
+    /// `session`: a backend already open (the Studio's), asked instead of opening another.
+    package init(backend: BackendOptions, session: BackendSession? = nil) {
         backendOptions = backend
+        self.backend = session
     }
 
     /// What `reference` names: one item, or a playlist's items (`playlist:NAME`).
@@ -90,7 +92,10 @@ package final class QueueResolver {
         var problems = file.problems.map { "\(name)\($0.line.map { ":\($0)" } ?? ""): \($0.message)" }
         for line in file.lines {
             switch self.items(line.reference, title: line.title, relativeTo: directory) {
-            case .success(let listed): items += listed
+            case .success(var listed):
+                // The list's own length for a line that names one item, where the item has none.
+                if listed.count == 1, listed[0].duration == nil, let seconds = line.duration, seconds > 0 { listed[0].duration = seconds }
+                items += listed
             case .failure(let problem): problems.append("\(name):\(line.number): \(problem.message)")
             }
         }
@@ -102,15 +107,18 @@ package final class QueueResolver {
         if reference.hasURLScheme { return nil }
         let joined = reference.hasPrefix("/") || directory == nil ? reference : directory! + "/" + reference
         if LocalFiles.fileExists(joined) { return joined }
-        if reference.hasPrefix("/") || reference.hasPrefix("./") || reference.hasPrefix("../") || reference.hasPrefix("~/") {
-            return joined
-        }
-        let lower = reference.lowercased()
-        if reference.utf8.contains(UInt8(ascii: "/")) || Self.audioExtensions.contains(where: { lower.hasSuffix($0) }) { return joined }
-        return nil
+        return Self.looksLikePath(reference) ? joined : nil
     }
 
-    package static let audioExtensions = [".wav", ".flac", ".mp3", ".ogg", ".oga", ".opus", ".aiff", ".aif"]
+    /// Written as a path: with a `/` (`./x`, `a/b`, `/x`, `~/x`) or an audio file's extension
+    /// (`x.wav`). Such a reference that is not there is "no such file" before it is an episode.
+    package static func looksLikePath(_ reference: String) -> Bool {
+        if reference.hasURLScheme || reference.hasPrefix("playlist:") || reference.hasPrefix("voice:") { return false }
+        let lower = reference.lowercased()
+        return reference.utf8.contains(UInt8(ascii: "/")) || audioExtensions.contains(where: { lower.hasSuffix($0) })
+    }
+
+    package static let audioExtensions = [".wav", ".flac", ".mp3", ".ogg", ".oga", ".opus", ".aiff", ".aif", ".m4a", ".m4b", ".mp4", ".aac"]
 
     private func session() -> Result<BackendSession, QueueFile.Problem> {
         if let backend { return .success(backend) }

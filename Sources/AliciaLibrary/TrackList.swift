@@ -18,7 +18,7 @@ package enum TrackList {
             out += shelf.title + "\n"
             for entry in shelf.entries {
                 out += line(entry, widths: widths, hasAudioMark: true, progress: progress)
-                    + (unavailable.contains(entry.episode.label ?? entry.episode.title) ? "  (unavailable offline)" : "") + "\n"
+                    + (unavailable.contains(entry.episode.label ?? entry.episode.title) ? "  (not downloaded, offline)" : "") + "\n"
             }
         }
         return out
@@ -69,7 +69,7 @@ package enum TrackList {
     private static func line(_ entry: Library.Entry, widths: Widths, hasAudioMark: Bool, progress: Progress = [:]) -> String {
         let episode = entry.episode
         let index = String(repeating: " ", count: widths.index - String(entry.index).count) + String(entry.index)
-        var time = episode.hasAudio || !hasAudioMark ? TimeSpec.clock(episode.duration) : "no audio yet"
+        var time = episode.knownLength.map(TimeSpec.clock) ?? "no audio yet"
         if let saved = episode.label.flatMap({ progress[$0] }) {
             if saved.played {
                 time += "  ✓"

@@ -74,9 +74,9 @@ final class ChatFrontEnd: HostedFrontEnd {
         for notice in notices {
             switch notice {
             case .alicia(.replying(_, let text)):
-                printNew(text)
+                printNew(text, final: false)
             case .alicia(.replied(_, let text, let id)):
-                printNew(text)
+                printNew(text, final: true)
                 // The reader of the reply has gone (`chat … | head -1`): nothing left worth doing.
                 if Console.stdoutClosed { return ExitCode.success }
                 Console.out(text.hasSuffix("\n") ? "" : "\n")
@@ -102,11 +102,20 @@ final class ChatFrontEnd: HostedFrontEnd {
         return replied && host.session.view.voiceIsIdle ? status : nil
     }
 
-    /// Prints what of `text` has not been printed yet (the reply grows piece by piece).
-    private func printNew(_ text: String) {
+    /// Prints the lines of `text` not printed yet, each once it is whole (the reply grows piece by
+    /// piece; a mark such as `**` may be split between pieces), as plain text: no Markdown marks,
+    /// bullets drawn, links as `text (url)` (`MarkdownText`, as show notes are).
+    private func printNew(_ text: String, final: Bool) {
         let characters = Array(text)
-        guard characters.count > printed else { return }
-        Console.out(String(characters[printed...]))
-        printed = characters.count
+        var end = characters.count
+        if !final {
+            guard let newline = characters.lastIndex(of: "\n") else { return }
+            end = newline + 1
+        }
+        guard end > printed else { return }
+        let lines = String(characters[printed..<end])
+        let ending = lines.hasSuffix("\n") ? "\n" : ""
+        Console.out(MarkdownText.plain(ending.isEmpty ? lines : String(lines.dropLast())) + ending)
+        printed = end
     }
 }

@@ -44,8 +44,9 @@ public enum CommandLineTool {
             return StudioCommand(options: options, implicit: implicit).run()
         case .playlists(let json, let backend):
             return PlaylistCommands.list(json: json, backend: backend)
-        case .playlist(let arguments, let backend):
-            return PlaylistCommands.act(arguments, backend: backend)
+        case .playlist(let arguments, let json, let backend):
+            return arguments[0] == "show" ? PlaylistCommands.show(arguments[1], json: json, backend: backend)
+                : PlaylistCommands.act(arguments, backend: backend)
         case .tracks(let json, let words, let backend):
             return LibraryCommands.tracks(json: json, words: words, backend: backend)
         case .notes(let reference, let backend):

@@ -197,13 +197,15 @@ enum CommandUsage {
             """,
         "config": """
             Usage: alicia-player config [--path] [--base-url URL] [--token TOKEN] [--token-file PATH]
+                   alicia-player config get KEY
                    alicia-player config set KEY VALUE
 
             Prints the effective configuration, one key a line, and where each value came from: a
             flag, the environment (ALICIA_BASE_URL, ALICIA_TOKEN) or a line of the config file
             ($XDG_CONFIG_HOME/alicia/config, default ~/.config/alicia/config). The token shows
-            as ***.
+            as ***. Every key config set takes is shown (one not set, with its default).
 
+            config get KEY prints one key's effective value (the token as ***; exit 1 when not set).
             config set KEY VALUE sets base_url, token, token_file, cache_max_size, auto_download or
             accessible in the config file (made with mode 0600 if there is none); VALUE - reads it from standard input.
             """,

@@ -32,16 +32,34 @@ struct ConfigCommand {
                 Console.fail(error.message)
                 return ExitCode.failure
             }
+        case .get(let key):
+            do {
+                let effective = try ConfigurationLoader.effective(sources)
+                guard let setting = effective.settings.first(where: { $0.key == key }), let value = setting.value else {
+                    Console.fail("\(key) is not set" + (Self.defaults[key].map { " (the default: \($0))" } ?? ""))
+                    return ExitCode.failure
+                }
+                Console.out((setting.isSecret ? "***" : value) + "\n")
+                return ExitCode.success
+            } catch {
+                Console.fail(error.message)
+                return ExitCode.failure
+            }
         case .set(let key, let value):
             return set(key, value, path: ConfigurationLoader.defaultConfigPath(environment: environment))
         }
     }
 
+    /// What a key not set means.
+    static let defaults = ["cache_max_size": "2G", "auto_download": "0"]
+
     /// One line a setting: key, value (`***` for the token), where it came from.
     static func render(_ effective: ConfigurationLoader.Effective) -> String {
         let token = effective.settings.first { $0.key == "token" }
         let rows: [(String, String, String)] = effective.settings.map { setting in
-            guard let value = setting.value else { return (setting.key, "(not set)", "") }
+            guard let value = setting.value else {
+                return (setting.key, Self.defaults[setting.key].map { "(not set: \($0))" } ?? "(not set)", "")
+            }
             var origin: String
             switch setting.origin {
             case .flag(let flag): origin = "from " + flag

@@ -1,3 +1,4 @@
+import AliciaBackend
 import AliciaHost
 import AliciaLibrary
 import AliciaSession
@@ -24,7 +25,7 @@ extension Invocation {
         case "playlists", "tracks":
             guard rest.isEmpty else { throw UsageError("\(command) takes no arguments, got '\(rest[0])'") }
             return command == "tracks" ? .tracks(json: line.json, words: line.play.accessible, backend: line.backend) : .playlists(json: line.json, backend: line.backend)
-        case "playlist": return try playlist(rest, line.backend)
+        case "playlist": return try playlist(rest, line)
         case "download":
             guard !rest.isEmpty || !line.download.queueFiles.isEmpty else {
                 throw UsageError("download needs an episode (a label, an index, a title), playlist:NAME or --queue FILE")
@@ -105,22 +106,26 @@ extension Invocation {
         return .chat(chat)
     }
 
-    private static func playlist(_ rest: [String], _ backend: BackendOptions) throws(UsageError) -> Invocation {
-        let arities = ["create": 1, "rename": 2, "delete": 1, "add": 2, "remove": 2, "move": 3]
-        guard let action = rest.first else {
-            throw UsageError("playlist needs an action: create, rename, delete, add, remove or move")
+    /// The playlist actions and the words each takes: the parser and its messages read this one table.
+    static let playlistActions: [(name: String, words: [String])] = [
+        ("show", ["NAME"]), ("create", ["NAME"]), ("rename", ["NAME", "NEW"]), ("delete", ["NAME"]), ("add", ["NAME", "REF"]),
+        ("remove", ["NAME", "ITEM"]), ("move", ["NAME", "ITEM", "POSITION"]),
+    ]
+
+    private static func playlist(_ rest: [String], _ line: ParsedLine) throws(UsageError) -> Invocation {
+        let names = playlistActions.map(\.name)
+        let choices = names.dropLast().joined(separator: ", ") + " or " + names.last!
+        guard let action = rest.first else { throw UsageError("playlist needs an action: \(choices)") }
+        guard let words = playlistActions.first(where: { $0.name == action })?.words else {
+            throw UsageError("playlist \(action) is not an action: \(choices)")
         }
-        guard let arity = arities[action] else {
-            throw UsageError("playlist \(action) is not an action: create, rename, delete, add, remove or move")
-        }
-        let words: [String: String] = ["create": "NAME", "rename": "NAME NEW", "delete": "NAME", "add": "NAME REF",
-                                       "remove": "NAME ITEM", "move": "NAME ITEM POSITION"]
-        guard rest.count - 1 == arity else { throw UsageError("playlist \(action) takes \(words[action]!)") }
+        guard rest.count - 1 == words.count else { throw UsageError("playlist \(action) takes \(words.joined(separator: " "))") }
+        if line.json && action != "show" { throw UsageError("--json goes with playlist show, not playlist \(action)") }
         if action == "move", (Int(rest[3]) ?? 0) < 1 {
             throw UsageError("playlist move: '\(rest[3])' is not a position (1 is the first)")
         }
         if rest.dropFirst().contains(where: { $0.isEmpty }) { throw UsageError("playlist \(action): a name cannot be empty") }
-        return .playlist(rest, backend: backend)
+        return .playlist(rest, json: line.json, backend: line.backend)
     }
 
     private static func cache(_ rest: [String], _ line: ParsedLine) throws(UsageError) -> Invocation {
@@ -140,7 +145,12 @@ extension Invocation {
             guard rest.count == 3 else { throw UsageError("config set takes KEY VALUE (\(configKeys))") }
             return .config(.set(key: rest[1], value: rest[2]), backend: line.backend)
         }
-        guard rest.isEmpty else { throw UsageError("config takes no arguments but set KEY VALUE, got '\(rest[0])'") }
+        if rest.first == "get" {
+            guard rest.count == 2 else { throw UsageError("config get takes one KEY (\(configKeys))") }
+            guard let key = ConfigFile.knownKey(rest[1]) else { throw UsageError("config get: " + ConfigFile.unknownKeyMessage(rest[1])) }
+            return .config(.get(key: key), backend: line.backend)
+        }
+        guard rest.isEmpty else { throw UsageError("config takes no arguments but get KEY or set KEY VALUE, got '\(rest[0])'") }
         return .config(line.path ? .path : .show, backend: line.backend)
     }
 

@@ -21,7 +21,7 @@ public enum Invocation: Equatable, Sendable {
     case tracks(json: Bool, words: Bool, backend: BackendOptions)
     case playlists(json: Bool, backend: BackendOptions)
     /// `playlist create|rename|delete|add|remove|move …`: the action and its arguments.
-    case playlist([String], backend: BackendOptions)
+    case playlist([String], json: Bool, backend: BackendOptions)
     case notes(reference: String, backend: BackendOptions)
     case demo(PlayOptions, DemoOptions)
     case voice(PlayOptions)
@@ -47,6 +47,8 @@ public enum ConfigAction: Equatable, Sendable {
     case path
     /// Sets a key in the config file (creating it, mode 0600).
     case set(key: String, value: String)
+    /// Prints one key's effective value (the token as `***`).
+    case get(key: String)
 }
 
 /// Options of `alicia-player ctl`.
@@ -134,7 +136,9 @@ public struct UsageError: Error, Equatable, Sendable {
 
     /// The line after the message.
     public var hint: String {
-        "Try 'alicia-player \(command.map { $0 + " " } ?? "")--help'."
+        // `help` has no usage worth pointing to: the program's is the list of commands.
+        let about = command == "help" ? nil : command
+        return "Try 'alicia-player \(about.map { $0 + " " } ?? "")--help'."
     }
 }
 

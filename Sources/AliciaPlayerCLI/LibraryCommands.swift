@@ -18,16 +18,16 @@ enum LibraryCommands {
                 for warning in store.warnings { Console.fail("warning: " + warning) }
                 for (key, saved) in store.all { progress[key] = (saved.position, saved.played) }
             }
+            let downloaded = OfflineCache.downloaded(in: library)
             var unavailable: Set<String> = []
             if let banner = backend.offlineBanner {
-                for entry in library.entries where entry.episode.hasAudio
-                    && !OfflineCache.isCached(key: entry.episode.label ?? entry.episode.fileName, mediaPath: entry.episode.fileName) {
+                for entry in library.entries where entry.episode.hasAudio && !downloaded.contains(entry.episode.label ?? entry.episode.title) {
                     unavailable.insert(entry.episode.label ?? entry.episode.title)
                 }
-                if !json { Console.out("(\(banner); episodes not downloaded are unavailable)\n") }
+                if !json { Console.out("(\(banner); episodes not downloaded cannot play)\n") }
             }
             if json {
-                Console.out(library.json(progress: progress) + "\n")
+                Console.out(library.json(progress: progress, downloaded: downloaded) + "\n")
             } else {
                 Console.out(words ? TrackList.words(library, progress: progress, unavailable: unavailable)
                     : TrackList.render(library, progress: progress, unavailable: unavailable))
@@ -47,7 +47,7 @@ enum LibraryCommands {
                 Console.fail("'\(entry.episode.title)' has no label, so it has no show notes")
                 return ExitCode.failure
             }
-            let markdown = try backend.client.showNotes(label: label)
+            let markdown = try BackendSession.showNotes(label: label, client: backend.client)
             Console.out(MarkdownText.plain(markdown) + (markdown.hasSuffix("\n") ? "" : "\n"))
             return ExitCode.success
         } catch {

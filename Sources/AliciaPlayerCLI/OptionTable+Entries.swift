@@ -62,7 +62,7 @@ extension OptionTable {
             }
             line.play.readAheadSeconds = seconds
         },
-        option("--skip-silence", .inline("LEVEL"), playing, "shorten pauses: mild, medium (the default), strong or off") { value, line in
+        option("--skip-silence", .inline("LEVEL"), playing, "shorten pauses: mild, medium (default), strong or off") { value, line in
             // Bare, the middle level: noticeably shorter pauses, still far from the gaps between words.
             guard let level = value.isEmpty ? .medium : SilenceSkipping(rawValue: value) else {
                 throw UsageError("--skip-silence '\(value)' is not mild, medium, strong or off")
@@ -162,7 +162,7 @@ extension OptionTable {
     ]
 
     static let commandOptions: [CommandOption] = [
-        option("--json", .none, ["playlists", "tracks"], "the list as JSON, for scripts") { _, line in line.json = true },
+        option("--json", .none, ["playlists", "playlist", "tracks"], "the list as JSON, for scripts") { _, line in line.json = true },
         option("--voice", .none, ["chat"], "ask for a voice note too, and play it") { _, line in line.chatVoice = true },
         option("--react", .required("EMOJI"), ["chat"], "react to her reply") { value, line in
             guard !value.isEmpty else { throw UsageError("--react needs an emoji") }

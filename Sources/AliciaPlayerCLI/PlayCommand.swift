@@ -20,6 +20,7 @@ final class PlayCommand {
     }
 
     func run() -> Int32 {
+        defer { LocalFiles.removeSpooled() }
         let signals = SignalWatcher(interactive: Studio.isInteractive)
         var items: [QueueItem] = []
         for asked in options.references {
@@ -29,6 +30,13 @@ final class PlayCommand {
             case .failure(let problem):
                 Console.fail(problem.message)
                 return ExitCode.failure
+            }
+            if !options.referencesAreLists, let local = localItems(reference) {
+                switch local {
+                case .success(let listed): items += listed
+                case .failure(let status): return status
+                }
+                continue
             }
             if reference.hasPrefix("playlist:") || reference.hasPrefix(QueueResolver.speakPrefix) {
                 resolver.stopRequested = { signals.signal != nil }
@@ -88,6 +96,40 @@ final class PlayCommand {
         case failure(Int32)
     }
 
+    /// `play -` (audio on standard input: played once through, no resume position) and `play DIR`
+    /// (its audio files in natural name order); nil for any other reference.
+    private func localItems(_ reference: String) -> Listed? {
+        if reference == "-" {
+            switch LocalFiles.spoolStandardInput() {
+            case .failure(let problem):
+                Console.fail(problem.message)
+                return .failure(ExitCode.usage)
+            case .success(let path):
+                guard let location = try? MediaLocation(path) else { return .failure(ExitCode.failure) }
+                var item = QueueItem(location: location, title: "standard input")
+                item.isOnceThrough = true
+                return .success([item])
+            }
+        }
+        guard LocalFiles.isDirectory(reference) else { return nil }
+        switch LocalFiles.audioFiles(in: reference) {
+        case .failure(let problem):
+            Console.fail(problem.message)
+            return .failure(ExitCode.failure)
+        case .success(let paths) where paths.isEmpty:
+            Console.fail("\(reference) is a directory with no audio files in it (\(QueueResolver.audioExtensions.joined(separator: " ")))")
+            return .failure(ExitCode.failure)
+        case .success(let paths):
+            var items: [QueueItem] = []
+            for path in paths {
+                guard let location = try? MediaLocation(path) else { continue }
+                let key = PositionStore.key(label: nil, location: location)
+                items.append(QueueItem(location: location, title: location.fileName, positionKey: key, reference: key))
+            }
+            return .success(items)
+        }
+    }
+
     /// `.m3u` and `.m3u8` files are lists wherever a reference is taken.
     static func isList(_ reference: String) -> Bool {
         let lower = reference.lowercased()
@@ -128,6 +170,13 @@ final class PlayCommand {
 
     /// A URL or an existing path plays as it is; anything else is looked up in the backend's library.
     private func resolve(_ reference: String) -> Resolved {
+        if QueueResolver.looksLikePath(reference) && !LocalFiles.fileExists(reference) {
+            Console.fail("no such file '\(reference)'")
+            if let entry = episodeQuietly(reference), let label = entry.episode.label {
+                Console.error("(the episode \(label) \"\(entry.episode.title)\" matches it: alicia-player play \(label))\n")
+            }
+            return .failure(ExitCode.failure)
+        }
         if reference.hasURLScheme || LocalFiles.fileExists(reference) || reference.hasPrefix("/") || reference.hasPrefix(".") {
             do {
                 let location = try MediaLocation(reference)
@@ -143,6 +192,41 @@ final class PlayCommand {
                 return .failure(ExitCode.usage)
             }
         }
+        let backend: BackendSession
+        switch session(for: reference) {
+        case .success(let made): backend = made
+        case .failure(let status): return .failure(status)
+        }
+        guard let entry = backend.find(reference) else { return .failure(ExitCode.failure) }
+        switch backend.item(for: entry.episode) {
+        case .success(let item): return .success(item)
+        case .failure(let problem):
+            Console.fail(problem.message)
+            return .failure(ExitCode.failure)
+        }
+    }
+
+    /// The episode a path-like reference that is not there also names, asking a configured
+    /// backend (nothing said when there is none, or it cannot be reached).
+    private func episodeQuietly(_ reference: String) -> Library.Entry? {
+        if backend == nil { backend = try? BackendSession(options.backend) }
+        guard let backend else { return nil }
+        // `s1e01.wav` names S1E01 too: the name without its directory and extension.
+        let name = reference.split(separator: "/").last.map(String.init) ?? reference
+        let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+        for wanted in [reference, stem] where !wanted.isEmpty {
+            if case .success(let entry) = backend.episode(wanted) { return entry }
+        }
+        return nil
+    }
+
+    private enum Session {
+        case success(BackendSession)
+        case failure(Int32)
+    }
+
+    /// The backend (made once), or the status after saying why there is none.
+    private func session(for reference: String) -> Session {
         let backend: BackendSession
         if let existing = self.backend {
             backend = existing
@@ -160,12 +244,6 @@ final class PlayCommand {
             }
             self.backend = backend
         }
-        guard let entry = backend.find(reference) else { return .failure(ExitCode.failure) }
-        switch backend.item(for: entry.episode) {
-        case .success(let item): return .success(item)
-        case .failure(let problem):
-            Console.fail(problem.message)
-            return .failure(ExitCode.failure)
-        }
+        return .success(backend)
     }
 }

@@ -28,32 +28,82 @@ enum PlaylistCommands {
         }
     }
 
-    /// One line a playlist: index, name, items, length, how many are warming.
+    /// One line a playlist, in columns: index, name, items, length, how many are warming.
     static func render(_ playlists: [Playlist]) -> String {
         guard !playlists.isEmpty else { return "No playlists yet: `alicia-player playlist create NAME` makes one.\n" }
-        let width = min(32, playlists.map { DisplayWidth.of($0.name) }.max() ?? 1)
-        return playlists.enumerated().map { index, playlist in
-            var line = "  \(index + 1)  " + DisplayWidth.pad(playlist.name, to: width)
-                + "  \(playlist.items.count) item\(playlist.items.count == 1 ? "" : "s")  " + TimeSpec.clock(playlist.duration)
-            if playlist.warming > 0 { line += "  (\(playlist.warming) warming)" }
+        let rows = playlists.enumerated().map { index, playlist in
+            [String(index + 1), playlist.name, "\(playlist.items.count) item\(playlist.items.count == 1 ? "" : "s")",
+             TimeSpec.clock(playlist.duration), playlist.warming > 0 ? "(\(playlist.warming) warming)" : ""]
+        }
+        return columns(rows, rightAligned: [0, 2, 3])
+    }
+
+    /// Rows as aligned columns (two spaces between, indented by two); a column of titles is cut at 48.
+    static func columns(_ rows: [[String]], rightAligned: Set<Int>) -> String {
+        let count = rows.map(\.count).max() ?? 0
+        let widths = (0..<count).map { column in min(48, rows.map { column < $0.count ? DisplayWidth.of($0[column]) : 0 }.max() ?? 0) }
+        return rows.map { row in
+            var cells: [String] = []
+            for (column, cell) in row.enumerated() {
+                let padding = String(repeating: " ", count: max(0, widths[column] - DisplayWidth.of(cell)))
+                if rightAligned.contains(column) {
+                    cells.append(padding + cell)
+                } else {
+                    cells.append(column == row.count - 1 ? cell : DisplayWidth.pad(cell, to: widths[column]))
+                }
+            }
+            var line = "  " + cells.joined(separator: "  ")
+            while line.hasSuffix(" ") { line.removeLast() }
             return line + "\n"
         }.joined()
     }
 
-    private static func jsonText(_ playlists: [Playlist]) -> String {
-        func quoted(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out + "\""
+    /// `playlist show NAME [--json]`: the playlist's items, each with its kind, length and state
+    /// (ready, warming, downloaded).
+    static func show(_ name: String, json: Bool, backend options: BackendOptions) -> Int32 {
+        do {
+            let backend = try BackendSession(options)
+            let shelf = try backend.playlists()
+            CompletionCache.record(shelf)
+            let playlist = try PlaylistItems.find(name, in: shelf).get()
+            if let banner = backend.offlineBanner, !json { Console.out("(\(banner))\n") }
+            Console.out(json ? showJSON(playlist) : describe(playlist))
+            return ExitCode.success
+        } catch let problem as QueueFile.Problem {
+            Console.fail(problem.message)
+        } catch let error as BackendError {
+            Console.fail(error.message)
+        } catch {
+            Console.fail("\(error)")
         }
+        return ExitCode.failure
+    }
+
+    private static func showJSON(_ playlist: Playlist) -> String {
+        let items = playlist.items.enumerated().map { index, item in
+            "    {\"index\": \(index + 1), \"id\": \(quoted(item.id)), \"title\": \(quoted(item.title)), \"kind\": \(quoted(item.kind)), "
+                + "\"label\": \(item.source.map(quoted) ?? "null"), \"duration\": \(ScriptCommand.seconds(item.duration)), "
+                + "\"state\": \(quoted(PlaylistItems.state(of: item)))}"
+        }
+        return "{\"id\": \(quoted(playlist.id)), \"name\": \(quoted(playlist.name)), \"duration\": \(ScriptCommand.seconds(playlist.duration)), "
+            + "\"items\": [\n" + items.joined(separator: ",\n") + "\n]}\n"
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    private static func jsonText(_ playlists: [Playlist]) -> String {
         let items = playlists.map { p in
             "  {\"id\": \(quoted(p.id)), \"name\": \(quoted(p.name)), \"items\": \(p.items.count), \"duration\": \(ScriptCommand.seconds(p.duration)), \"ready\": \(p.ready), \"warming\": \(p.warming)}"
         }
@@ -139,13 +189,14 @@ enum PlaylistCommands {
         return matches[0]
     }
 
-    /// A playlist and its items, numbered as `remove` and `move` take them.
+    /// A playlist and its items in columns, numbered as `remove` and `move` take them: kind (the
+    /// episode's label, or "read aloud"), title, length, state.
     static func describe(_ playlist: Playlist) -> String {
-        var text = "\(playlist.name)  \(playlist.items.count) item\(playlist.items.count == 1 ? "" : "s")  \(TimeSpec.clock(playlist.duration))\n"
-        for (index, item) in playlist.items.enumerated() {
-            let state = item.isReady ? TimeSpec.clock(item.duration) : "warming"
-            text += "  \(index + 1)  \(item.isEpisode ? (item.source ?? "episode") : "read aloud")  \(item.title)  \(state)\n"
+        let text = "\(playlist.name)  \(playlist.items.count) item\(playlist.items.count == 1 ? "" : "s")  \(TimeSpec.clock(playlist.duration))\n"
+        let rows = playlist.items.enumerated().map { index, item in
+            [String(index + 1), item.isEpisode ? (item.source ?? "episode") : "read aloud", item.title,
+             item.duration > 0 ? TimeSpec.clock(item.duration) : "", PlaylistItems.state(of: item)]
         }
-        return text
+        return text + columns(rows, rightAligned: [0, 3])
     }
 }

@@ -228,6 +228,9 @@ extension ListeningSession {
         guard player.commandTarget != nil && (snapshot.state != .idle || !player.queue.isEmpty) else {
             return .refused("nothing is playing")
         }
+        if snapshot.item?.isOnceThrough == true {
+            return .refused("standard input plays once through: it cannot seek")
+        }
         switch target {
         case .by(let seconds): player.seek(by: seconds)
         case .to(let seconds) where seconds < 0:

@@ -58,7 +58,8 @@ extension StudioApp {
 
     package func refreshProactive() {
         lastProactiveFetch = MonotonicClock.seconds()
-        guard let backend = setup.backend else { return }
+        // Offline, the header's mark says it once: no request, and no error line each minute.
+        guard let backend = setup.backend, reconnect == nil else { return }
         let configuration = backend.client.configuration
         let inbox = self.inbox
         let quitting = self.quitting
@@ -71,7 +72,8 @@ extension StudioApp {
                 let messages = try client.proactive(limit: 5)
                 inbox.withLock { $0.proactive = messages }
             } catch let error as BackendError {
-                inbox.withLock { $0.error = "proactive messages: \(error.message)" }
+                // Unreachable: the reconnect finds out and the header shows it, not the status line.
+                if !error.isUnreachable { inbox.withLock { $0.error = "proactive messages: \(error.message)" } }
             } catch {
                 inbox.withLock { $0.error = "proactive messages: \(error)" }
             }

@@ -50,7 +50,7 @@ extension StudioApp {
             do {
                 let client = try BackendClient(configuration: configuration)
                 client.cancel { quitting.isSet }
-                let markdown = try client.showNotes(label: label)
+                let markdown = try BackendSession.showNotes(label: label, client: client)
                 inbox.withLock { $0.notes = (label, markdown, nil) }
             } catch let error as BackendError {
                 inbox.withLock { $0.notes = (label, nil, error.message) }
@@ -83,20 +83,22 @@ extension StudioApp {
                         collection: "playlists", collectionTitle: "Playlists")
             }
             var episodes = library.entries.map(\.episode)
+            model.downloaded = OfflineCache.downloaded(in: library)
             model.offline = backend.offlineBanner
             if backend.offlineBanner == nil {
                 reconnect = nil
             } else if reconnect == nil {
                 reconnect = (MonotonicClock.seconds() + Self.reconnectFirst, Self.reconnectFirst, false)
             }
-            if let banner = backend.offlineBanner {
-                // Offline: what was not downloaded cannot play; say so where its mood is.
+            model.unavailable = []
+            if backend.offlineBanner != nil {
+                // Offline: what was not downloaded cannot play; say so where its mood is (its length
+                // stays what the saved library says). The header carries the offline mark.
                 for index in episodes.indices where episodes[index].hasAudio
-                    && !OfflineCache.isCached(key: episodes[index].label ?? episodes[index].fileName, mediaPath: episodes[index].fileName) {
-                    episodes[index].mood = "unavailable offline"
-                    episodes[index].fileName = nil
+                    && !model.downloaded.contains(episodes[index].label ?? episodes[index].title) {
+                    episodes[index].mood = "not downloaded (offline)"
+                    model.unavailable.insert(episodes[index].label ?? episodes[index].title)
                 }
-                setStatus(banner)
             }
             model.library = Library(episodes + shelf)
         } catch {
@@ -184,7 +186,8 @@ extension StudioApp {
             return
         }
         guard item(for: entry) != nil else {
-            setStatus("\(entry.episode.label ?? entry.episode.title) has no audio yet")
+            let name = entry.episode.label ?? entry.episode.title
+            setStatus(model.unavailable.contains(name) ? "\(name) is not downloaded (offline)" : "\(name) has no audio yet")
             return
         }
         let playable = model.library.entries.filter { item(for: $0) != nil }

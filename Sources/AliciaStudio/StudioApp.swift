@@ -76,6 +76,9 @@ package final class StudioApp: HostedFrontEnd {
     /// While the offline library is shown: when to ask the backend next, the wait before that, and
     /// whether an attempt is under way.
     package var reconnect: (at: Double, wait: Double, trying: Bool)?
+    /// Continue listening: where the queue is kept, and what was last written there.
+    package let continuePath: String
+    package var continued: ContinueListening?
 
     /// A background request's thread and whether it has finished.
     package struct Worker {
@@ -139,6 +142,7 @@ package final class StudioApp: HostedFrontEnd {
         self.host = host
         self.remembered = remembered
         self.statePath = statePath
+        continuePath = ContinueListening.path(besides: statePath)
         inbox = Mailbox(wake: host.session.waker)
         model.backendName = setup.backendName
         model.hasBackend = setup.backend != nil
@@ -179,6 +183,7 @@ package final class StudioApp: HostedFrontEnd {
             model.played = Set(positions.all.filter { $0.value.played }.map(\.key))
             for warning in positions.warnings { setStatus(warning, error: true) }
         }
+        if setup.autoplay == nil { restoreQueue() }
         start(setup.autoplay)
         // Before the Studio takes the screen: a warning about `auto_download` prints as a line.
         let inbox = self.inbox
@@ -199,6 +204,7 @@ package final class StudioApp: HostedFrontEnd {
             host.close()
             terminal.restore()
             rememberVolumeAndSpeed()
+            rememberQueue(exact: true)
         }
         refreshProactive()
         draw()
@@ -268,6 +274,7 @@ package final class StudioApp: HostedFrontEnd {
         if readable.contains(0) || pendingEscapeSince != nil { readKeys() }
         handleSignals(signals)
         collectEvents(notices)
+        rememberQueue(exact: view.snapshot().state != .playing)
         guard running else { return exitStatus }
         draw()
         return nil

@@ -116,7 +116,7 @@ package struct StudioLayout {
             widths.index = max(widths.index, String(entry.index).count)
             if labelled { widths.label = max(widths.label, min(12, DisplayWidth.of(entry.episode.label ?? "—"))) }
             widths.mood = max(widths.mood, DisplayWidth.of(entry.episode.mood))
-            widths.time = max(widths.time, DisplayWidth.of(Self.time(of: entry.episode)))
+            widths.time = max(widths.time, DisplayWidth.of(time(of: entry.episode)))
         }
         return widths
     }
@@ -127,7 +127,7 @@ package struct StudioLayout {
         let playing = model.nowPlaying?.entryIndex == entry.index
         let marker = playing ? "▶" : (model.played.contains(key) ? "✓" : " ")
         let index = String(repeating: " ", count: widths.index - String(entry.index).count) + String(entry.index)
-        let time = Self.time(of: episode)
+        let time = self.time(of: episode)
         let label = widths.label > 0 ? DisplayWidth.pad(episode.label ?? "—", to: widths.label) + "  " : ""
         let head = " \(marker) \(index)  " + label
         // Right-aligned in a column of its own, so titles and moods line up on every row.
@@ -139,14 +139,16 @@ package struct StudioLayout {
         if moodWidth > 0 { text += "  " + DisplayWidth.pad(episode.mood, to: moodWidth) }
         text = DisplayWidth.pad(text + tail, to: columns)
         if selected { return StyledLine(text, style: .reverse) }
-        if !episode.hasAudio { return StyledLine(text, style: .dim) }
+        if !episode.hasAudio || model.unavailable.contains(key) { return StyledLine(text, style: .dim) }
         return StyledLine(text, style: playing ? .green : .plain)
     }
 
-    /// The length, once known (0 means not known: a file not opened yet); "no audio" for an episode without.
-    private static func time(of episode: Episode) -> String {
+    /// The length, once known (`Episode.knownLength`; a file not opened yet has none); "no audio"
+    /// for an episode without; `↓` after it when the episode is downloaded.
+    private func time(of episode: Episode) -> String {
         guard episode.hasAudio else { return "no audio" }
-        return episode.duration > 0 ? TimeSpec.clock(episode.duration) : ""
+        let length = episode.knownLength.map(TimeSpec.clock) ?? ""
+        return model.downloaded.contains(episode.label ?? episode.title) ? length + " ↓" : length
     }
 
     private func help(rows: Int) -> [StyledLine] {

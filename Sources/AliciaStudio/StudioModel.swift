@@ -27,6 +27,10 @@ package struct StudioModel {
     package var nowPlaying: NowPlaying?
     /// Labels (or titles) of episodes played to their end this session.
     package var played: Set<String> = []
+    /// Labels (or titles) of episodes in the download cache: `↓` beside their length.
+    package var downloaded: Set<String> = []
+    /// Offline: labels (or titles) of episodes that cannot play now (not downloaded).
+    package var unavailable: Set<String> = []
     /// Alicia's latest reply (streaming or done) and her proactive messages.
     package var reply = ChatPanel()
     package var proactive: [ProactiveMessage] = []

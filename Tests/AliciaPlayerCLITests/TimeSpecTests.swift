@@ -81,6 +81,14 @@ import AliciaLocks
         #expect(ProgressLine.render(fast, width: 100).contains("-12:30 at 2×"))
     }
 
+    /// Guards issue 26: `play X | cat` left `▶ 0:19 / 0:20 … buffered 0 s`, its bar ending `▏▏`.
+    @Test func endedIsTheFinalState() {
+        let line = ProgressLine.render(snapshot(position: 19.9, duration: 20, state: .ended), width: 60)
+        #expect(line.hasPrefix("■ 0:20 / 0:20"), "\(line)")
+        #expect(!line.contains("buffered") && !line.contains("▏▏"), "\(line)")
+        #expect(line.hasSuffix("█▏"), "\(line)")
+    }
+
     @Test func anUnknownDurationShowsDashes() {
         let line = ProgressLine.render(snapshot(position: 5, duration: nil, state: .buffering), width: 80)
         #expect(line.contains("0:05 / --:--"))

@@ -58,13 +58,13 @@ struct DownloadCommandTests {
         let tracks = try await Playback.run(["tracks"], environment: environment)
         #expect(tracks.status == 0, "\(tracks)")
         #expect(tracks.stdout.contains("offline — last updated"), "\(tracks)")
-        #expect(tracks.stdout.contains("(unavailable offline)"), "\(tracks)")
+        #expect(tracks.stdout.contains("(not downloaded, offline)"), "\(tracks)")
         let interlude = tracks.stdout.split(separator: "\n").first { $0.contains("INTERLUDE") }
-        #expect(interlude.map { !$0.contains("unavailable") } == true, "\(tracks)")
+        #expect(interlude.map { !$0.contains("not downloaded") } == true, "\(tracks)")
         // Another episode, not downloaded, is said to be unavailable.
         let other = try await Playback.run(["play", "S1E01", "--no-ipc"], environment: environment)
         #expect(other.status == 1)
-        #expect(other.stderr.contains("not downloaded and the backend cannot be reached"), "\(other)")
+        #expect(other.stderr.contains("S1E01 is not downloaded (offline — last updated"), "\(other)")
     }
 
     @Test("two downloads of one episode at once give one intact file")

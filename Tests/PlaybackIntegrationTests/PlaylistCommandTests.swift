@@ -69,7 +69,9 @@ struct PlaylistCommandTests {
         let listed = try await Playback.run(["playlists"], environment: environment)
         #expect(listed.status == 0 && listed.stdout.contains("Drive home") && listed.stdout.contains("(1 warming)"), "\(listed)")
         let added = try await Playback.run(["playlist", "add", "drive", "S1E02"], environment: environment)
-        #expect(added.status == 0 && added.stdout.contains("3  S1E02  The Long Way Round"), "\(added)")
+        // In columns: number, kind, title, length, state.
+        let addedLine = added.stdout.split(separator: "\n").contains { $0.hasPrefix("  3  S1E02") && $0.contains("  The Long Way Round  ") }
+        #expect(added.status == 0 && addedLine, "\(added)")
         let moved = try await Playback.run(["playlist", "move", "drive", "long way", "1"], environment: environment)
         #expect(moved.status == 0 && moved.stdout.contains("1  S1E02"), "\(moved)")
         let missing = try await Playback.run(["playlist", "remove", "nosuch", "1"], environment: environment)

@@ -552,12 +552,21 @@ struct StudioTests {
         let player = try PlayerProcess.executablePath()
         let environment = try Self.environment(cacheEnvironment)
         let tmux = try Tmux(command: "'\(player)' studio --no-ipc --device \(capture.sinkName)", environment: environment)
-        _ = try tmux.waitFor("the offline library") { $0.contains("offline — last updated") && $0.contains("unavailable offline") }
+        var screen = try tmux.waitFor("the offline library") { $0.contains("offline — last updated") && $0.contains("not downloaded (offline)") }
+        // The downloaded episode is marked; the others keep their lengths from the saved library.
+        let interludeLine = screen.split(separator: "\n").first { $0.uppercased().contains("INTERLUDE") }
+        #expect(interludeLine?.contains("↓") == true, "\(screen)")
+        let morning = screen.split(separator: "\n").first { $0.contains("Morning Light") }
+        #expect(morning.map { $0.contains(":") && !$0.contains("no audio") } == true, "\(screen)")
+        // Enter on one that is not downloaded says so (not "no audio yet"); no connection error shows.
+        try tmux.keys("Enter")
+        screen = try tmux.waitFor("not downloaded said") { $0.contains("S1E01 is not downloaded (offline)") }
+        #expect(!screen.contains("cannot connect") && !screen.contains("proactive messages"), "\(screen)")
         try tmux.keys("/")
         try tmux.keys("-l", "interlude")
         try tmux.keys("Enter")
         try tmux.keys("Enter")
-        var screen = try tmux.waitFor("the downloaded episode playing offline", timeout: .seconds(30)) {
+        screen = try tmux.waitFor("the downloaded episode playing offline", timeout: .seconds(30)) {
             $0.contains("▶") && $0.contains("playing") && (Self.elapsed($0) ?? 0) >= 1
         }
         let before = Self.elapsed(screen) ?? 0
@@ -568,7 +577,7 @@ struct StudioTests {
         #expect(screen.contains("playing"), "\(screen)")
         #expect((Self.elapsed(screen) ?? 0) >= before, "playback started again: \(screen)")
         #expect(screen.contains("/interlude") || screen.contains("Interlude") || screen.contains("INTERLUDE"), "\(screen)")
-        #expect(!screen.contains("unavailable offline"), "\(screen)")
+        #expect(!screen.contains("not downloaded (offline)"), "\(screen)")
         // The episode playing is still marked, and its notes (the selection's) open: the backend answers.
         let marked = screen.split(separator: "\n").contains { $0.contains("▶") && $0.uppercased().contains("INTERLUDE") }
         #expect(marked, "\(screen)")

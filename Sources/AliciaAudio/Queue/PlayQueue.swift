@@ -25,6 +25,11 @@ public struct QueueItem: Sendable, Equatable {
     /// Its loudness, when measured before (cached per episode): matched loudness starts at the
     /// right level at once.
     public var loudness: LoudnessFigures?
+    /// Its length in seconds when known before it plays (an episode's stated duration, a list's
+    /// `#EXTINF`): a saved queue keeps it.
+    public var duration: Double?
+    /// Played once through, from its start (standard input): seeking is refused.
+    public var isOnceThrough = false
 
     public init(location: MediaLocation, title: String, label: String? = nil, start: StartPosition? = nil,
                 positionKey: String? = nil, reference: String? = nil) {

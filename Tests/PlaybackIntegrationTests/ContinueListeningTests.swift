@@ -1,0 +1,62 @@
+import AliciaDemoBackend
+import AliciaTestSupport
+import Foundation
+import Testing
+
+/// Continue listening: the Studio keeps its queue (entries, the one heard, where) as it changes
+/// and the next Studio opens on it, paused, in a real terminal (tmux).
+@Suite("Continue listening", .serialized)
+struct ContinueListeningTests {
+    @Test("the Studio restarted opens on the last episode at its position, paused; space resumes; Q shows the restored queue")
+    func restartedStudio() async throws {
+        try StudioTests.requireTmux()
+        let backend = try DemoBackend(token: "continue-token")
+        defer { backend.stop() }
+        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        let state = try PlayerProcess.freshStateDirectory()
+        let environment = try StudioTests.environment([
+            "XDG_STATE_HOME": state, "ALICIA_BASE_URL": backend.baseURL, "ALICIA_TOKEN": backend.token,
+        ])
+        let command = "'\(player)' studio --device \(capture.sinkName)"
+
+        var heardAt = 0
+        do {
+            let tmux = try StudioTests.Tmux(command: command, environment: environment)
+            var screen = try tmux.waitFor("the Studio") { $0.contains("Alicia Studio") && $0.contains("Nothing playing") }
+            // The second episode, then the first one added after it: a queue of two.
+            try tmux.keys("j")
+            try tmux.keys("Enter")
+            screen = try tmux.waitFor("The Long Way Round playing") { $0.contains("▶ The Long Way Round") && $0.contains("playing") }
+            screen = try tmux.waitFor("four seconds in", timeout: .seconds(30)) { (StudioTests.elapsed($0) ?? 0) >= 4 }
+            try tmux.keys("Space")
+            screen = try tmux.waitFor("paused") { $0.contains("paused") }
+            heardAt = StudioTests.elapsed(screen) ?? 0
+            try tmux.keys("q")
+            #expect(try StudioTests.status(tmux) == "0")
+        }
+        let kept = try String(contentsOfFile: state + "/alicia-player/continue.m3u8", encoding: .utf8)
+        #expect(kept.contains("#ALICIA-POSITION:") && kept.contains("S1E02"), "\(kept)")
+
+        let tmux = try StudioTests.Tmux(command: command, environment: environment)
+        var screen = try tmux.waitFor("the Studio on the last episode, paused") {
+            $0.contains("⏸ The Long Way Round") && $0.contains("paused")
+        }
+        let restoredAt = try #require(StudioTests.elapsed(screen), "no progress line:\n\(screen)")
+        // Within 2 s: the position shown at the pause is the one heard, and settles once the server has
+        // said its latency.
+        #expect(abs(restoredAt - heardAt) <= 2, "opened at \(restoredAt) s, left at \(heardAt) s; kept:\n\(kept)\n\(screen)")
+        #expect(!screen.contains("Nothing playing"), "\(screen)")
+        try tmux.keys("Q")
+        screen = try tmux.waitFor("the restored queue") { $0.contains("Queue ·") }
+        #expect(screen.contains("The Long Way Round"), "\(screen)")
+        try tmux.keys("Escape")
+        // A lone Esc is told from the start of a sequence by the pause after it.
+        _ = try tmux.waitFor("the queue closed") { !$0.contains("Queue ·") }
+        try tmux.keys("Space")
+        screen = try tmux.waitFor("playing on from there") { $0.contains("playing") && (StudioTests.elapsed($0) ?? 0) > restoredAt }
+        try tmux.keys("q")
+        #expect(try StudioTests.status(tmux) == "0")
+        _ = await capture.finish()
+    }
+}
