@@ -87,8 +87,11 @@ package final class SessionHost {
             session.tick()
             downloads?.update()
             let pending = signals.takePending()
-            if let status = frontEnd.turn(notices, readable: readable, signals: pending) { return status }
+            let status = frontEnd.turn(notices, readable: readable, signals: pending)
+            // A stopping signal wins over what the front end made of the same turn's notices (an
+            // item that ended just as Ctrl-C came is still an interrupt: 130, not 0).
             if let signal = signals.signal { return 128 + signal }
+            if let status { return status }
             if let quit = session.quitRequested { return quit }
             readable = wait(frontEnd)
         }
