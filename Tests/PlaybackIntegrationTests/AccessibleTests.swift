@@ -89,8 +89,13 @@ struct AccessibleTests {
             let text = output()
             #expect(!text.contains("\u{1B}"), "an escape sequence was written: \(text.debugDescription)")
             let lines = Self.lines(text).filter { !$0.isEmpty }
-            for (first, second) in zip(lines, lines.dropFirst()) {
-                #expect(first != second, "a line was said twice: \(first)\n\(text.debugDescription)")
+            // Tab asks for the status: said on demand even when nothing moved since the line
+            // before (a loaded machine may still be at the second the speed change was said at),
+            // so one repeat of a "Playing" line is the answer to it, not a line said twice.
+            var demanded = 0
+            for (first, second) in zip(lines, lines.dropFirst()) where first == second {
+                if second.hasPrefix("Playing episode.wav, ") && demanded == 0 { demanded += 1; continue }
+                Issue.record("a line was said twice: \(first)\n\(text.debugDescription)")
             }
             // Each event once, in the order of their times.
             let events = ["Chapter 1: Cold open", "Hello and welcome.", "Alicia: First question.", "Chapter 2: The interview",

@@ -18,7 +18,8 @@ struct ControlSocketTests {
 
     /// Waits (a hang guard, not a figure) until something accepts connections at `path`.
     static func waitForSocket(_ path: String, player: ChildProcess) async throws {
-        for _ in 0..<400 {
+        // A hang guard, not a figure: a loaded whole-suite run has taken over 20 s.
+        for _ in 0..<1200 {
             if let fd = try? connect(path) {
                 close(fd)
                 return
@@ -27,7 +28,7 @@ struct ControlSocketTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         let result = await player.wait(timeout: .seconds(5))
-        throw HarnessError("no control socket at \(path) within 20 s; the player: \(result.stderrText)")
+        throw HarnessError("no control socket at \(path) within 60 s; the player: \(result.stderrText)")
     }
 
     static func connect(_ path: String) throws -> Int32 {

@@ -77,8 +77,11 @@ struct FollowTests {
             // Playing a few seconds: lines that only move the position come at most once a second.
             let later = try await feed.wait(from: attached, "time-pos past 4 s") { (Self.json($0)?["time-pos"] as? Double ?? 0) >= 4 }
             let moving = Array(feed.lines[(attached + 1)...later])
-            for (before, after) in zip(moving, moving.dropFirst()) {
-                #expect(after.at - before.at >= .milliseconds(800), "two position lines \(after.at - before.at) apart: \(moving.map(\.text))")
+            // Measured by the positions the lines carry (playback runs in real time), not by when
+            // the test read them: a loaded machine may read two lines in one go.
+            let positions = moving.compactMap { Self.json($0.text)?["time-pos"] as? Double }
+            for (before, after) in zip(positions, positions.dropFirst()) {
+                #expect(after - before >= 0.8, "two position lines \(after - before) s of audio apart: \(moving.map(\.text))")
             }
             #expect(moving.count <= 6, "\(moving.map(\.text))")
 

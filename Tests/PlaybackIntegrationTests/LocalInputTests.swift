@@ -51,7 +51,13 @@ struct LocalInputTests {
         // The socket appears once the player listens (bounded wait; the gate may hold it back under load).
         let deadline = ContinuousClock.now + .seconds(120)
         while access(ipc, F_OK) != 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        let refused: PlayerResult? = try await PlayerProcess.run(["ctl", "--ipc", ipc, "seek", "+1"], environment: fixed)
+        // The file is there from bind(); the player answers once it listens: a refused connect
+        // (ctl's 3, no player listening) is asked again, a bounded number of times.
+        var refused: PlayerResult? = try await PlayerProcess.run(["ctl", "--ipc", ipc, "seek", "+1"], environment: fixed)
+        for _ in 0..<200 where refused?.status == 3 {
+            try await Task.sleep(for: .milliseconds(50))
+            refused = try await PlayerProcess.run(["ctl", "--ipc", ipc, "seek", "+1"], environment: fixed)
+        }
         _ = try? await PlayerProcess.run(["ctl", "--ipc", ipc, "quit"], environment: fixed)
         #expect(refused?.status == 1, "\(String(describing: refused))")
         #expect(refused?.stderr.contains("standard input plays once through: it cannot seek") == true, "\(String(describing: refused))")

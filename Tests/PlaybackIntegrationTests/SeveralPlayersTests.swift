@@ -5,12 +5,15 @@ import Testing
 /// Two players at once, told apart by `--ipc-name`: `ctl --player NAME|PID` and `ctl list`.
 @Suite("Several players")
 struct SeveralPlayersTests {
+    /// Long enough that neither player ends by itself while a loaded machine runs the test's steps.
+    static let long = WAVFixture(seconds: 90, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0x2B1A)
+
     @Test("two players with --ipc-name: ctl --player reaches each by name and by PID, ctl list shows both, the default socket stays free")
     func twoNamedPlayers() async throws {
         try TestEnvironment.requirePulseAudio()
         let directory = try TemporaryDirectory(prefix: "several")
-        let a = try directory.write(FollowTests.long.bytes, as: "episode.wav")
-        let b = try directory.write(FollowTests.long.bytes, as: "notes.wav")
+        let a = try directory.write(Self.long.bytes, as: "episode.wav")
+        let b = try directory.write(Self.long.bytes, as: "notes.wav")
         var environment: [String: String] = [:]
         try PlayerProcess.isolate(&environment)
         let runtime = try #require(environment["XDG_RUNTIME_DIR"])
