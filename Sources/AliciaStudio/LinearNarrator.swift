@@ -126,9 +126,11 @@ package struct LinearNarrator {
         guard let transcript = snapshot.format?.transcript, !transcript.isEmpty else { return [] }
         let now = snapshot.position + 0.05
         if jumped {
-            // After a seek: the cue being spoken there, if one is, and on from the next.
+            // After a seek: the cue being spoken there, if one is and it is not the one said last
+            // (a speed change, or a seek within the cue, lands in it again), and on from the next.
+            let saidLast = cue - 1
             cue = transcript.firstIndex { $0.start > now } ?? transcript.count
-            guard cue > 0 else { return [] }
+            guard cue > 0, cue - 1 != saidLast else { return [] }
             let current = transcript[cue - 1]
             let end = current.end ?? (cue < transcript.count ? transcript[cue].start : .infinity)
             return end > snapshot.position ? [current.line] : []
