@@ -62,8 +62,9 @@ struct HookTests {
         #expect(result.status == 0 && result.stdout.isEmpty, "\(result)")
         #expect(result.stderrLines == ["alicia-player: warning: hook item-start sleep: stopped at its time limit of 1 s"], "\(result)")
         expectBitExact(captured: captured, expected: Self.three.samples16, channels: 2)
-        // 3 s of audio; the hook was stopped 1 s in, so it does not hold the end up either.
-        #expect(result.duration < .seconds(8), "the player took \(result.duration)")
+        // 3 s of audio; the hook (a 59.5 s sleep) was stopped 1 s in, so it does not hold the end up
+        // either: the player ended within Playback.run's hang guard (30 s), half the sleep. How
+        // soon is not asserted (a loaded suite took 10.5 s).
         // Nothing of the hook is left running.
         let left = try await ChildProcess.run("pgrep", ["-f", "^sleep 59.517$"])
         #expect(left.stdoutText.isEmpty, "still running: \(left.stdoutText)")
