@@ -50,7 +50,7 @@ package struct LinearNarrator {
         }
         said += stateLines(snapshot)
         if announced {
-            said += chapterLines(snapshot)
+            said += chapterLines(snapshot, jumped: jumped)
             said += cueLines(snapshot, jumped: jumped)
             said += milestoneLines(snapshot, jumped: jumped)
         }
@@ -113,9 +113,12 @@ package struct LinearNarrator {
         }
     }
 
-    private mutating func chapterLines(_ snapshot: PlayerSnapshot) -> [String] {
+    /// A chapter once as playing reaches it; an earlier one only after a jump back (a position
+    /// that settles a little behind its estimate at a pause has not gone back a chapter).
+    private mutating func chapterLines(_ snapshot: PlayerSnapshot, jumped: Bool) -> [String] {
         guard let chapters = snapshot.format?.chapters, !chapters.isEmpty else { return [] }
         guard let index = ChapterMap.index(of: snapshot.position, in: chapters), index >= 0, index != chapter else { return [] }
+        if let chapter, index < chapter, !jumped { return [] }
         chapter = index
         let title = chapters[index].title
         let number = "Chapter \(index + 1)"

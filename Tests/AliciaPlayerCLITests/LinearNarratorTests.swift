@@ -44,6 +44,19 @@ import AliciaSession
         #expect(narrator.lines(try Self.snapshot(.playing, at: 0, entry: 2), now: 12) == ["Playing Slow Tide, 0:00 of 45:00", "Chapter 1: Cold open"])
     }
 
+    /// A pause reads the sink's exact index, which may sit a little behind the estimate said
+    /// before it: a chapter just reached is not left, and the one before is not said again; a
+    /// seek back is a jump and says it.
+    @Test func aPositionSettlingBackAtAPauseSaysNoChapterAgain() throws {
+        var narrator = LinearNarrator()
+        _ = narrator.lines(try Self.snapshot(.playing, at: 599.5), now: 0)
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 600.1), now: 0.6) == ["Chapter 2: The interview"])
+        #expect(narrator.lines(try Self.snapshot(.paused, at: 599.8), now: 0.7) == ["Paused at 9:59"])
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 599.8), now: 1) == ["Playing Slow Tide, 9:59 of 45:00"])
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 600.3), now: 1.5) == [])
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 590), now: 2) == ["Chapter 1: Cold open"])
+    }
+
     @Test func theDeadlineIsTheNextCueOrChapterAtTheSpeed() throws {
         var narrator = LinearNarrator()
         _ = narrator.lines(try Self.snapshot(.playing, at: 0, speed: 2), now: 100)
