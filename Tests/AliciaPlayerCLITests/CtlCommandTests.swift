@@ -1,6 +1,7 @@
 import AliciaJSON
 import Testing
 @testable import AliciaPlayerCLI
+@testable import AliciaControlClient
 import AliciaLocks
 @testable import AliciaLibrary
 @testable import AliciaHost

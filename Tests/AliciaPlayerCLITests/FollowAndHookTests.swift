@@ -1,6 +1,8 @@
 import AliciaJSON
+import AliciaLocks
 import Testing
 @testable import AliciaPlayerCLI
+@testable import AliciaControlClient
 @testable import AliciaHost
 
 /// `ctl follow`'s options and lines, and the config file's hook lines, without a player.
