@@ -242,6 +242,10 @@ let package = Package(
                            "AliciaTestSupport"]
         ),
         .testTarget(
+            name: "AliciaControlClientTests",
+            dependencies: ["AliciaControlClient", "AliciaJSON", "AliciaLocks"]
+        ),
+        .testTarget(
             name: "AliciaControlTests",
             dependencies: ["AliciaControl", "AliciaAudio", "AliciaJSON"]
         ),
