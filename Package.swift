@@ -178,11 +178,18 @@ let package = Package(
                            "AliciaTerminal"],
             swiftSettings: functionSections
         ),
+        // `ctl`, the control socket's client front end: a command line's words as one socket command,
+        // the reply as text for a shell; `follow`, `idle`, `watch`, `wait`, and the running players.
+        .target(
+            name: "AliciaControlClient",
+            dependencies: ["AliciaLocks", "AliciaJSON", "AliciaAudio", "AliciaSession", "AliciaControl"],
+            swiftSettings: functionSections
+        ),
         // The command line: its options table, usages, and the commands.
         .target(
             name: "AliciaPlayerCLI",
-            dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaControl", "AliciaBackend", "AliciaCache", "AliciaCurl",
-                           "AliciaDemoBackend", "AliciaTerminal", "AliciaLibrary", "AliciaHost", "AliciaStudio"],
+            dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaControl", "AliciaControlClient", "AliciaBackend", "AliciaCache",
+                           "AliciaCurl", "AliciaDemoBackend", "AliciaTerminal", "AliciaLibrary", "AliciaHost", "AliciaStudio"],
             swiftSettings: functionSections
         ),
         .executableTarget(
@@ -231,7 +238,12 @@ let package = Package(
         ),
         .testTarget(
             name: "AliciaPlayerCLITests",
-            dependencies: ["AliciaPlayerCLI", "AliciaSession", "AliciaLibrary", "AliciaHost", "AliciaStudio", "AliciaTestSupport"]
+            dependencies: ["AliciaPlayerCLI", "AliciaControlClient", "AliciaSession", "AliciaLibrary", "AliciaHost", "AliciaStudio",
+                           "AliciaTestSupport"]
+        ),
+        .testTarget(
+            name: "AliciaControlClientTests",
+            dependencies: ["AliciaControlClient", "AliciaJSON", "AliciaLocks"]
         ),
         .testTarget(
             name: "AliciaControlTests",

@@ -203,8 +203,7 @@ extension ConfigurationLoader {
                 throw .unreadableFile(path: directory, reason: String(cString: strerror(errno)))
             }
         }
-        var info = stat()
-        let mode = stat(path, &info) == 0 ? info.st_mode & 0o777 : 0o600
+        let mode = AtomicFile.mode(of: path) ?? 0o600
         let edited: String
         do {
             edited = try ConfigFile.setting(key, to: value, in: text)
@@ -224,7 +223,7 @@ enum FileText {
     static func readIfPresent(_ path: String) throws(BackendError) -> String? {
         switch AtomicFile.read(path, limit: 1 << 20) {
         case .success(let bytes): return String(decoding: bytes, as: UTF8.self)
-        case .failure(let failure) where failure.errno == ENOENT: return nil
+        case .failure(let failure) where failure.isMissing: return nil
         case .failure(let failure) where failure.errno == EFBIG: throw .unreadableFile(path: path, reason: "larger than 1 MiB")
         case .failure(let failure): throw .unreadableFile(path: path, reason: failure.reason)
         }
@@ -232,8 +231,7 @@ enum FileText {
 
     /// A warning when group or others may read a file that holds a secret.
     static func exposureWarning(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & 0o077 != 0 else { return nil }
+        guard let mode = AtomicFile.mode(of: path), mode & 0o077 != 0 else { return nil }
         return "\(path) holds the backend's token but others can read it: chmod 600 \(path)"
     }
 }

@@ -77,30 +77,29 @@ extension Library {
     /// As JSON for scripts; `progress` adds each episode's resume position and played mark, by label;
     /// `downloaded` (labels, else titles) marks the episodes in the download cache.
     public func json(progress: [String: (position: Double, played: Bool)] = [:], downloaded: Set<String>? = nil) -> String {
+        /// An episode as it encodes itself, and what the list adds to it.
         struct Item: Encodable {
             var index: Int
-            var label: String?
-            var title: String
-            var mood: String
-            var duration: Double
-            var symbol: String
-            var season: Int
-            var episode: Int?
-            var series: String?
-            var collection: String
-            var collectionTitle: String
-            var fileName: String?
-            var hasAudio: Bool
+            var episode: Episode
             var position: Double?
             var played: Bool?
             var downloaded: Bool?
+
+            private enum Added: String, CodingKey { case index, hasAudio, position, played, downloaded }
+
+            func encode(to encoder: any Encoder) throws {
+                try episode.encode(to: encoder)
+                var added = encoder.container(keyedBy: Added.self)
+                try added.encode(index, forKey: .index)
+                try added.encode(episode.hasAudio, forKey: .hasAudio)
+                try added.encodeIfPresent(position, forKey: .position)
+                try added.encodeIfPresent(played, forKey: .played)
+                try added.encodeIfPresent(downloaded, forKey: .downloaded)
+            }
         }
         let items = entries.map { entry in
             let e = entry.episode
-            return Item(index: entry.index, label: e.label, title: e.title, mood: e.mood, duration: e.duration,
-                        symbol: e.symbol, season: e.season, episode: e.episode, series: e.series,
-                        collection: e.collection, collectionTitle: e.collectionTitle,
-                        fileName: e.fileName, hasAudio: e.hasAudio,
+            return Item(index: entry.index, episode: e,
                         position: e.label.flatMap { progress[$0]?.position } ?? (progress.isEmpty ? nil : 0),
                         played: e.label.flatMap { progress[$0]?.played } ?? (progress.isEmpty ? nil : false),
                         downloaded: downloaded.map { $0.contains(e.label ?? e.title) })

@@ -14,6 +14,8 @@ package enum AtomicFile {
         package let errno: Int32
 
         package var isDiskFull: Bool { errno == ENOSPC || errno == EDQUOT }
+        /// There is no such file (or directory on the way to it).
+        package var isMissing: Bool { errno == ENOENT }
         package var reason: String { String(cString: strerror(errno)) }
         /// `PATH: reason`.
         package var message: String { "\(path): \(reason)" }
@@ -38,6 +40,12 @@ package enum AtomicFile {
         }
         if let failure { return .failure(Failure(path: path, errno: failure)) }
         return .success(bytes)
+    }
+
+    /// The permission bits of the file there (what a rewrite keeps); nil when there is none.
+    package static func mode(of path: String) -> mode_t? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & 0o7777 : nil
     }
 
     /// The file's text, nil when it does not exist or cannot be read.

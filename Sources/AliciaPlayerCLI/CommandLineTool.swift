@@ -1,4 +1,5 @@
 import AliciaAudio
+import AliciaControlClient
 import AliciaCurl
 import AliciaLocks
 import AliciaLibrary

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import AliciaBackend
 import AliciaTerminal
 import AliciaLocks
@@ -86,13 +83,15 @@ struct ConfigCommand {
         if value == "-" {
             value = readLine(strippingNewline: true).map { $0.trimmingWhitespace() } ?? ""
         }
-        var existing = stat()
-        let exists = stat(path, &existing) == 0
-        let text = exists ? (TextFile.read(path) ?? "") : ""
-        if exists, TextFile.read(path) == nil {
-            Console.fail("\(path): \(String(cString: strerror(errno)))")
+        let text: String
+        switch AtomicFile.read(path) {
+        case .success(let bytes): text = String(decoding: bytes, as: UTF8.self)
+        case .failure(let failure) where failure.isMissing: text = ""
+        case .failure(let failure):
+            Console.fail(failure.message)
             return ExitCode.failure
         }
+        let existingMode = AtomicFile.mode(of: path)
         let edited: String
         do {
             edited = try ConfigFile.setting(key, to: value, in: text)
@@ -101,14 +100,14 @@ struct ConfigCommand {
             return ExitCode.usage
         }
         // A file made here holds a secret sooner or later: 0600. One that exists keeps its mode.
-        let mode = exists ? existing.st_mode & 0o7777 : 0o600
+        let mode = existingMode ?? 0o600
         if let failure = TextFile.write(edited, to: path, mode: mode) {
             Console.fail(failure)
             return ExitCode.failure
         }
         let known = ConfigFile.knownKey(key) ?? key
         Console.out("\(path): \(known) = \(known == "token" ? "***" : value)\n")
-        if exists, mode & 0o077 != 0, (try? ConfigFile.parse(edited))?["token"] != nil {
+        if existingMode != nil, mode & 0o077 != 0, (try? ConfigFile.parse(edited))?["token"] != nil {
             Console.fail("warning: \(path) holds the backend's token but others can read it: chmod 600 \(path)")
         }
         return ExitCode.success

@@ -1,6 +1,7 @@
 import AliciaBackend
 import AliciaHost
 import AliciaLibrary
+import AliciaLocks
 import AliciaSession
 
 /// Each command from its words and the options the table has parsed.

@@ -5,6 +5,7 @@ import AliciaAudio
 import AliciaBackend
 import AliciaCache
 import AliciaControl
+import AliciaControlClient
 import AliciaSession
 import AliciaLocks
 import AliciaLibrary
@@ -49,18 +50,6 @@ public enum ConfigAction: Equatable, Sendable {
     case set(key: String, value: String)
     /// Prints one key's effective value (the token as `***`).
     case get(key: String)
-}
-
-/// Options of `alicia-player ctl`.
-public struct CtlOptions: Equatable, Sendable {
-    /// The socket (nil: the default one).
-    public var ipcPath: String?
-    /// `--player NAME|PID`: the player started with `--ipc-name NAME`, or the one with that PID.
-    public var player: String?
-    /// Print the raw reply (and events) as JSON lines.
-    public var json = false
-    /// The command and its arguments, as typed.
-    public var words: [String]
 }
 
 /// Options of `alicia-player download`.
@@ -113,32 +102,6 @@ public struct DemoOptions: Equatable, Sendable {
         self.port = port
         self.token = token
         self.voicing = voicing
-    }
-}
-
-/// A command line that cannot be run: said in one line, then where the usage is; exit status 2.
-public struct UsageError: Error, Equatable, Sendable {
-    public let message: String
-    /// The command it is about, when it has a usage of its own (for `Try 'alicia-player play --help'.`).
-    public let command: String?
-
-    public init(_ message: String, command: String? = nil) {
-        self.message = message
-        self.command = command
-    }
-
-    /// The message as said: after the command's name (`play: unknown option '--bogus'`) unless it
-    /// begins with it already (`play needs a URL or a path`).
-    public var line: String {
-        guard let command, command != "help", !message.hasPrefix(command + " ") else { return message }
-        return command + ": " + message
-    }
-
-    /// The line after the message.
-    public var hint: String {
-        // `help` has no usage worth pointing to: the program's is the list of commands.
-        let about = command == "help" ? nil : command
-        return "Try 'alicia-player \(about.map { $0 + " " } ?? "")--help'."
     }
 }
 
@@ -358,40 +321,7 @@ extension Invocation {
 
     /// `ctl`: its options come before the command; what follows is the command's own (`seek -10`).
     private static func parseCtl(_ arguments: [String]) throws(UsageError) -> Invocation {
-        var options = CtlOptions(words: [])
-        var index = 0
-        while index < arguments.count, arguments[index].hasPrefix("-"), arguments[index].count > 1 {
-            let (name, inline) = splitOption(arguments[index])
-            index += 1
-            switch name {
-            case "-h", "--help": return .help(command: "ctl")
-            case "--json": options.json = true
-            case "--": break
-            case "--ipc", "--player":
-                let value: String
-                if let inline {
-                    value = inline
-                } else {
-                    guard index < arguments.count else { throw UsageError(name == "--ipc" ? "--ipc needs a socket path" : "--player needs a name or a PID") }
-                    value = arguments[index]
-                    index += 1
-                }
-                guard !value.isEmpty else { throw UsageError(name == "--ipc" ? "--ipc needs a socket path" : "--player needs a name or a PID") }
-                if name == "--ipc" { options.ipcPath = value } else { options.player = value }
-            default:
-                throw UsageError("unknown option '\(name)' (ctl's options come before the command: --ipc PATH, --player NAME|PID, --json)")
-            }
-            if name == "--" { break }
-        }
-        if options.ipcPath != nil && options.player != nil { throw UsageError("ctl takes --ipc PATH or --player NAME|PID, not both") }
-        if let player = options.player, !player.allSatisfy(\.isNumber), let problem = ControlSocket.problem(withName: player) {
-            throw UsageError("--player \(problem)")
-        }
-        options.words = Array(arguments[index...])
-        guard let command = options.words.first else {
-            throw UsageError("ctl needs a command: get PROPERTY, set PROPERTY VALUE, pause, seek 30, next, watch, wait end-file, …")
-        }
-        if let problem = CtlCommand.check(options.words) { throw UsageError("ctl \(command): \(problem)") }
+        guard let options = try CtlOptions.parse(arguments) else { return .help(command: "ctl") }
         return .ctl(options)
     }
 

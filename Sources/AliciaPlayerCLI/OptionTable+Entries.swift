@@ -6,6 +6,7 @@ import AliciaCache
 import AliciaControl
 import AliciaHost
 import AliciaLibrary
+import AliciaLocks
 import AliciaSession
 
 /// The options, by what they are about.

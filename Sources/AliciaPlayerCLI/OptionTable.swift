@@ -5,6 +5,7 @@ import AliciaAudio
 import AliciaCache
 import AliciaHost
 import AliciaLibrary
+import AliciaLocks
 import AliciaSession
 
 /// One option of the command line: its name, the value it takes, the commands that take it, what it

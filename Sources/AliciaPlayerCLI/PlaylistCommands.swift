@@ -82,10 +82,10 @@ enum PlaylistCommands {
     private static func showJSON(_ playlist: Playlist) -> String {
         let items = playlist.items.enumerated().map { index, item in
             "    {\"index\": \(index + 1), \"id\": \(quoted(item.id)), \"title\": \(quoted(item.title)), \"kind\": \(quoted(item.kind)), "
-                + "\"label\": \(item.source.map(quoted) ?? "null"), \"duration\": \(ScriptCommand.seconds(item.duration)), "
+                + "\"label\": \(item.source.map(quoted) ?? "null"), \"duration\": \(TimeSpec.seconds(item.duration)), "
                 + "\"state\": \(quoted(PlaylistItems.state(of: item)))}"
         }
-        return "{\"id\": \(quoted(playlist.id)), \"name\": \(quoted(playlist.name)), \"duration\": \(ScriptCommand.seconds(playlist.duration)), "
+        return "{\"id\": \(quoted(playlist.id)), \"name\": \(quoted(playlist.name)), \"duration\": \(TimeSpec.seconds(playlist.duration)), "
             + "\"items\": [\n" + items.joined(separator: ",\n") + "\n]}\n"
     }
 
@@ -105,7 +105,7 @@ enum PlaylistCommands {
 
     private static func jsonText(_ playlists: [Playlist]) -> String {
         let items = playlists.map { p in
-            "  {\"id\": \(quoted(p.id)), \"name\": \(quoted(p.name)), \"items\": \(p.items.count), \"duration\": \(ScriptCommand.seconds(p.duration)), \"ready\": \(p.ready), \"warming\": \(p.warming)}"
+            "  {\"id\": \(quoted(p.id)), \"name\": \(quoted(p.name)), \"items\": \(p.items.count), \"duration\": \(TimeSpec.seconds(p.duration)), \"ready\": \(p.ready), \"warming\": \(p.warming)}"
         }
         return "[\n" + items.joined(separator: ",\n") + "\n]\n"
     }

@@ -214,7 +214,7 @@ public final class PositionStore {
         let bytes: [UInt8]
         switch AtomicFile.read(path) {
         case .success(let read): bytes = read
-        case .failure(let failure) where failure.errno == ENOENT: return [:]
+        case .failure(let failure) where failure.isMissing: return [:]
         case .failure(let failure) where failure.errno != EFBIG:
             warn("cannot read \(failure.message)")
             return nil

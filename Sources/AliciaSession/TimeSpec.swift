@@ -59,6 +59,13 @@ public enum TimeSpec {
         return remaining(position: position, duration: duration) / speed
     }
 
+    /// Seconds for a script or a shell: two decimals (`83.42`, `7.00`), never negative.
+    public static func seconds(_ value: Double) -> String {
+        let hundredths = Int((max(0, value) * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
     /// `m:ss` under an hour, `h:mm:ss` from an hour on.
     public static func clock(_ seconds: Double) -> String {
         // Clamped before the conversion, which traps past Int's range (a hostile chapter or cue time).

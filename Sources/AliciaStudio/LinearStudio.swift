@@ -29,7 +29,6 @@ package final class LinearStudio: HostedFrontEnd {
     let input = LinearInput()
     var narrator: LinearNarrator
     var decoder = KeyDecoder()
-    var pendingEscapeSince: Double?
     /// The question whose answer is being typed, and the bytes of it so far.
     var prompt: Prompt?
     var typed: [UInt8] = []
@@ -108,12 +107,12 @@ package final class LinearStudio: HostedFrontEnd {
         // The Studio's own errands: the next try of an offline backend, the proactive refresh.
         let reconnect = app.reconnect.flatMap { $0.trying ? nil : $0.at }
         let proactive = app.lastProactiveFetch.map { $0 + StudioApp.proactiveInterval }
-        let times = [pendingEscapeSince.map { $0 + 0.05 }, narrator.deadline(view.snapshot(), now: now), reconnect, proactive]
+        let times = [decoder.pendingDeadline, narrator.deadline(view.snapshot(), now: now), reconnect, proactive]
         return times.compactMap { $0 }.min()
     }
 
     package func turn(_ notices: [SessionNotice], readable: Set<Int32>, signals: [Int32]) -> Int32? {
-        if readable.contains(0) || pendingEscapeSince != nil { readInput() }
+        if readable.contains(0) || decoder.pendingSince != nil { readInput() }
         if let status = handleSignals(signals) { return status }
         for notice in notices { narrate(notice) }
         app.collectEvents(notices)
@@ -184,34 +183,17 @@ package final class LinearStudio: HostedFrontEnd {
     // MARK: Input
 
     private func readInput() {
-        var buffer = [UInt8](repeating: 0, count: 1024)
         var keys: [Key] = []
-        while true {
-            var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            guard poll(&fds, 1, 0) > 0 else { break }
-            let n = read(0, &buffer, buffer.count)
-            if n <= 0 {
-                if n == 0 { endOfInput() }
-                break
-            }
+        let open = StandardInput.readAvailable { bytes in
             if prompt != nil {
-                typed += buffer[0..<n]
+                typed += bytes
                 takeTypedLines(then: &keys)
             } else {
-                keys += decoder.feed(buffer[0..<n])
+                keys += decoder.feed(bytes)
             }
         }
-        if decoder.hasPendingInput {
-            let now = MonotonicClock.seconds()
-            if let since = pendingEscapeSince, now - since >= 0.05 {
-                keys += decoder.flush()
-                pendingEscapeSince = nil
-            } else if pendingEscapeSince == nil {
-                pendingEscapeSince = now
-            }
-        } else {
-            pendingEscapeSince = nil
-        }
+        if !open { endOfInput() }
+        keys += decoder.flush(at: MonotonicClock.seconds())
         for key in keys {
             if prompt != nil {
                 // Typed before the terminal took lines: part of the answer.

@@ -8,32 +8,22 @@ import AliciaSession
 import AliciaLibrary
 import AliciaHost
 
-/// The backend's answers that come on threads of their own: the offline reconnect, the proactive messages.
+/// The backend's answers that come on threads of their own: the offline reconnect, the proactive
+/// messages (and the show notes, StudioApp+Library).
 extension StudioApp {
     /// Offline: asks the backend for the library on a thread of its own (the loop goes on); the
     /// answer comes back through the inbox as `backendAnswered`.
     package func tryBackend() {
         guard let backend = setup.backend, reconnect != nil else { return }
         reconnect?.trying = true
-        let configuration = backend.client.configuration
         let inbox = self.inbox
-        let quitting = self.quitting
-        let done = Flag()
-        let thread = NativeThread(name: "alicia-reconnect") {
-            defer { done.set() }
-            var answered = false
-            do throws(BackendError) {
-                let client = try BackendClient(configuration: configuration)
-                client.cancel { quitting.isSet }
-                _ = try client.tracks()
-                answered = true
-            } catch {
-                // A refusal (401, a bad reply) is an answer too: the reload says what it is.
-                answered = !error.isUnreachable
-            }
-            inbox.withLock { $0.backendAnswered = answered }
+        onBackendThread("alicia-reconnect", configuration: backend.client.configuration) { client throws(BackendError) in
+            _ = try client.tracks()
+            inbox.withLock { $0.backendAnswered = true }
+        } failed: { error in
+            // A refusal (401, a bad reply) is an answer too: the reload says what it is.
+            inbox.withLock { $0.backendAnswered = !error.isUnreachable }
         }
-        workers.append(Worker(thread: thread, done: done))
     }
 
     /// The backend answered (reload the library, keeping the selection and what plays) or did not
@@ -60,22 +50,32 @@ extension StudioApp {
         lastProactiveFetch = MonotonicClock.seconds()
         // Offline, the header's mark says it once: no request, and no error line each minute.
         guard let backend = setup.backend, reconnect == nil else { return }
-        let configuration = backend.client.configuration
         let inbox = self.inbox
+        onBackendThread("alicia-proactive", configuration: backend.client.configuration) { client throws(BackendError) in
+            let messages = try client.proactive(limit: 5)
+            inbox.withLock { $0.proactive = messages }
+        } failed: { error in
+            // Unreachable: the reconnect finds out and the header shows it, not the status line.
+            if !error.isUnreachable { inbox.withLock { $0.error = "proactive messages: \(error.message)" } }
+        }
+    }
+
+    /// Runs `errand` on a thread of its own (the loop goes on) with a client of the backend's
+    /// configuration that gives up once the Studio quits; what it learns, or the error it met
+    /// (`failed`), goes back through the inbox. The thread is joined once done, or at exit.
+    package func onBackendThread(_ name: String, configuration: BackendConfiguration,
+                                 _ errand: @escaping @Sendable (BackendClient) throws(BackendError) -> Void,
+                                 failed: @escaping @Sendable (BackendError) -> Void) {
         let quitting = self.quitting
         let done = Flag()
-        let thread = NativeThread(name: "alicia-proactive") {
+        let thread = NativeThread(name: name) {
             defer { done.set() }
-            do {
+            do throws(BackendError) {
                 let client = try BackendClient(configuration: configuration)
                 client.cancel { quitting.isSet }
-                let messages = try client.proactive(limit: 5)
-                inbox.withLock { $0.proactive = messages }
-            } catch let error as BackendError {
-                // Unreachable: the reconnect finds out and the header shows it, not the status line.
-                if !error.isUnreachable { inbox.withLock { $0.error = "proactive messages: \(error.message)" } }
+                try errand(client)
             } catch {
-                inbox.withLock { $0.error = "proactive messages: \(error)" }
+                failed(error)
             }
         }
         workers.append(Worker(thread: thread, done: done))

@@ -41,24 +41,13 @@ extension StudioApp {
         }
         model.showHelp = false
         model.notes = StudioModel.NotesPane(title: entry.episode.title, label: label)
-        let configuration = backend.client.configuration
         let inbox = self.inbox
-        let quitting = self.quitting
-        let done = Flag()
-        let thread = NativeThread(name: "alicia-notes") {
-            defer { done.set() }
-            do {
-                let client = try BackendClient(configuration: configuration)
-                client.cancel { quitting.isSet }
-                let markdown = try BackendSession.showNotes(label: label, client: client)
-                inbox.withLock { $0.notes = (label, markdown, nil) }
-            } catch let error as BackendError {
-                inbox.withLock { $0.notes = (label, nil, error.message) }
-            } catch {
-                inbox.withLock { $0.notes = (label, nil, "\(error)") }
-            }
+        onBackendThread("alicia-notes", configuration: backend.client.configuration) { client throws(BackendError) in
+            let markdown = try BackendSession.showNotes(label: label, client: client)
+            inbox.withLock { $0.notes = (label, markdown, nil) }
+        } failed: { error in
+            inbox.withLock { $0.notes = (label, nil, error.message) }
         }
-        workers.append(Worker(thread: thread, done: done))
     }
 
     package func loadLibrary() {

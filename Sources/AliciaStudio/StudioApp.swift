@@ -60,7 +60,6 @@ package final class StudioApp: HostedFrontEnd {
     package var workers: [Worker] = []
     package let quitting = Flag()
     package var lastProactiveFetch: Double?
-    package var pendingEscapeSince: Double?
     package var statusSetAt: Double?
     /// Notices read before the Studio took the screen, handled with the first frame's.
     package var earlyNotices: [SessionNotice] = []
@@ -251,7 +250,7 @@ package final class StudioApp: HostedFrontEnd {
     package func deadline() -> Double? {
         let now = MonotonicClock.seconds()
         var times: [Double] = []
-        if let since = pendingEscapeSince { times.append(since + 0.05) }
+        if let escape = decoder.pendingDeadline { times.append(escape) }
         let episode = view.snapshot()
         switch episode.state {
         case .playing:
@@ -271,7 +270,7 @@ package final class StudioApp: HostedFrontEnd {
     }
 
     package func turn(_ notices: [SessionNotice], readable: Set<Int32>, signals: [Int32]) -> Int32? {
-        if readable.contains(0) || pendingEscapeSince != nil { readKeys() }
+        if readable.contains(0) || decoder.pendingSince != nil { readKeys() }
         handleSignals(signals)
         collectEvents(notices)
         rememberQueue(exact: view.snapshot().state != .playing)
@@ -281,29 +280,9 @@ package final class StudioApp: HostedFrontEnd {
     }
 
     private func readKeys() {
-        var buffer = [UInt8](repeating: 0, count: 1024)
         var keys: [Key] = []
-        while true {
-            var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            guard poll(&fds, 1, 0) > 0 else { break }
-            let n = read(0, &buffer, buffer.count)
-            if n <= 0 {
-                if n == 0 { running = false }
-                break
-            }
-            keys += decoder.feed(buffer[0..<n])
-        }
-        if decoder.hasPendingInput {
-            let now = MonotonicClock.seconds()
-            if let since = pendingEscapeSince, now - since >= 0.05 {
-                keys += decoder.flush()
-                pendingEscapeSince = nil
-            } else if pendingEscapeSince == nil {
-                pendingEscapeSince = now
-            }
-        } else {
-            pendingEscapeSince = nil
-        }
+        if !StandardInput.readAvailable({ keys += decoder.feed($0) }) { running = false }
+        keys += decoder.flush(at: MonotonicClock.seconds())
         for key in keys { handle(key) }
     }
 

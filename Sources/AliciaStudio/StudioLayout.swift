@@ -286,17 +286,14 @@ package struct StudioLayout {
             return [StyledLine(DisplayWidth.pad(" Nothing playing: select an episode and press enter.", to: columns), style: .dim),
                     StyledLine(String(repeating: " ", count: columns))]
         }
-        let state: String
-        switch episode.state {
-        case .playing: state = "playing"
-        case .paused: state = "paused"
-        case .loading: state = "buffering"
-        case .buffering: state = "buffering" + (episode.refill.map { " \(Int(($0 * 100).rounded()))%" } ?? "")
-        case .reconnecting: state = "reconnecting" + (episode.reconnectingFor.map { " (\(Int($0)) s)" } ?? "")
-        case .voicing: state = "voicing…"
-        case .ended: state = "ended"
-        case .failed: state = "failed"
-        case .idle: state = "stopped"
+        // The state's own name (playing, paused, ended, failed) but where the header says more.
+        let state = switch episode.state {
+        case .loading: "buffering"
+        case .buffering: "buffering" + (episode.refill.map { " \(Int(($0 * 100).rounded()))%" } ?? "")
+        case .reconnecting: "reconnecting" + (episode.reconnectingFor.map { " (\(Int($0)) s)" } ?? "")
+        case .voicing: "voicing…"
+        case .idle: "stopped"
+        case .playing, .paused, .ended, .failed: episode.state.rawValue
         }
         let shownState = episode.noSoundServer.map { "no sound server: trying \($0)" } ?? (episode.isHeld ? "held: voice note" : state)
         let symbol = episode.state == .playing && !episode.isHeld ? "▶" : (episode.state == .paused || episode.isHeld ? "⏸" : "·")

@@ -10,7 +10,7 @@
 /// ESC alone is ambiguous: it starts every sequence. When `hasPendingInput` is
 /// true after a read, the caller waits ~50 ms for more bytes and calls `flush()`
 /// if none came, which turns a pending ESC into `.escape` (and `ESC [` or `ESC O`
-/// into Alt-`[` / Alt-`O`).
+/// into Alt-`[` / Alt-`O`); `flush(at:)` after every read keeps that wait.
 public struct KeyDecoder: Sendable {
     private enum State: Sendable {
         case ground
@@ -47,6 +47,31 @@ public struct KeyDecoder: Sendable {
     public var hasPendingInput: Bool {
         if case .ground = state { return false }
         return true
+    }
+
+    /// How long an incomplete sequence (a lone ESC) waits for the rest: a terminal writes a
+    /// sequence at once, so 50 ms is more than it needs and less than a person notices.
+    public static let escapeWait = 0.05
+
+    /// When what `hasPendingInput` holds began to wait, in the caller's clock (`flush(at:)`).
+    public private(set) var pendingSince: Double?
+
+    /// When `flush(at:)` decides what waits; nil when nothing does.
+    public var pendingDeadline: Double? { pendingSince.map { $0 + Self.escapeWait } }
+
+    /// After a read, at `now`: what has waited `escapeWait` for the rest of its sequence, resolved
+    /// as `flush()` does; else nothing, the wait started if it had not.
+    public mutating func flush(at now: Double) -> [Key] {
+        guard hasPendingInput else {
+            pendingSince = nil
+            return []
+        }
+        if let since = pendingSince, now - since >= Self.escapeWait {
+            pendingSince = nil
+            return flush()
+        }
+        if pendingSince == nil { pendingSince = now }
+        return []
     }
 
     /// The keys completed by `bytes`.
@@ -128,24 +153,29 @@ public struct KeyDecoder: Sendable {
             keys.append(.control(Character(Unicode.Scalar(byte - 0x1C + UInt8(ascii: "\\")))))
         case 0x20...0x7E:
             keys.append(.character(Character(Unicode.Scalar(byte))))
-        case 0xC2...0xDF:
-            state = .utf8(value: UInt32(byte & 0x1F), remaining: 1, next: 0x80...0xBF)
-        case 0xE0:
-            state = .utf8(value: UInt32(byte & 0x0F), remaining: 2, next: 0xA0...0xBF)
-        case 0xED:
-            state = .utf8(value: UInt32(byte & 0x0F), remaining: 2, next: 0x80...0x9F)
-        case 0xE1...0xEF:
-            state = .utf8(value: UInt32(byte & 0x0F), remaining: 2, next: 0x80...0xBF)
-        case 0xF0:
-            state = .utf8(value: UInt32(byte & 0x07), remaining: 3, next: 0x90...0xBF)
-        case 0xF4:
-            state = .utf8(value: UInt32(byte & 0x07), remaining: 3, next: 0x80...0x8F)
-        case 0xF1...0xF3:
-            state = .utf8(value: UInt32(byte & 0x07), remaining: 3, next: 0x80...0xBF)
+        case 0xC2...0xF4:
+            state = Self.utf8Start(byte)
         default:
             // A stray continuation byte, C0, C1 or F5…FF: never valid UTF-8.
             keys.append(.character("\u{FFFD}"))
         }
+    }
+
+    /// The state after a UTF-8 lead byte (C2…F4): its payload bits, the continuation bytes to
+    /// come, and the range the first of them must fall in (Unicode's table 3-7: narrower after
+    /// E0, ED, F0 and F4, which rules out overlong forms, surrogates and values past U+10FFFF).
+    private static func utf8Start(_ byte: UInt8) -> State {
+        let remaining = byte >= 0xF0 ? 3 : byte >= 0xE0 ? 2 : 1
+        // The lead's payload: 5 bits before one continuation byte, 4 before two, 3 before three.
+        let value = UInt32(byte & (0x7F >> (remaining + 1)))
+        let next: ClosedRange<UInt8> = switch byte {
+        case 0xE0: 0xA0...0xBF
+        case 0xED: 0x80...0x9F
+        case 0xF0: 0x90...0xBF
+        case 0xF4: 0x80...0x8F
+        default: 0x80...0xBF
+        }
+        return .utf8(value: value, remaining: remaining, next: next)
     }
 
     private mutating func consumeAfterEscape(_ byte: UInt8, into keys: inout [Key]) {

@@ -7,11 +7,6 @@ public struct TerminalError: Error, Hashable, CustomStringConvertible {
     /// Its `errno`: `ENOTTY` when the descriptor is not a terminal.
     public var code: Int32
 
-    public init(operation: String, code: Int32) {
-        self.operation = operation
-        self.code = code
-    }
-
     /// Whether the call failed because the descriptor is not a terminal.
     public var isNotATerminal: Bool { code == ENOTTY }
 

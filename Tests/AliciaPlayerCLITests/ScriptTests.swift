@@ -1,6 +1,7 @@
 import Testing
 @testable import AliciaPlayerCLI
 import AliciaLocks
+import AliciaSession
 @testable import AliciaLibrary
 @testable import AliciaHost
 @testable import AliciaStudio
@@ -90,8 +91,8 @@ import AliciaLocks
     }
 
     @Test func theStatusLineIsStatePositionDurationTitle() {
-        #expect(ScriptCommand.seconds(83.419) == "83.42")
-        #expect(ScriptCommand.seconds(0.05) == "0.05")
-        #expect(ScriptCommand.seconds(7) == "7.00")
+        #expect(TimeSpec.seconds(83.419) == "83.42")
+        #expect(TimeSpec.seconds(0.05) == "0.05")
+        #expect(TimeSpec.seconds(7) == "7.00")
     }
 }

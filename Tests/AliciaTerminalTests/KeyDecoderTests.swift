@@ -131,6 +131,19 @@ struct DecodingCase: Sendable, CustomTestStringConvertible {
         DecodingCase("past U+10FFFF", [0xF4, 0x90, 0x80, 0x80], Array(repeating: .character("\u{FFFD}"), count: 4)),
     ]
 
+    /// Guards the front ends' shared wait: a lone ESC is Escape only once 50 ms passed without more.
+    @Test func aLoneEscapeWaitsItsFiftyMillisecondsThenIsEscape() {
+        var decoder = KeyDecoder()
+        #expect(decoder.flush(at: 5).isEmpty && decoder.pendingSince == nil)
+        #expect(decoder.feed([0x1B]).isEmpty)
+        #expect(decoder.flush(at: 10).isEmpty && decoder.pendingDeadline == 10 + KeyDecoder.escapeWait)
+        #expect(decoder.flush(at: 10.04).isEmpty && decoder.pendingSince == 10)
+        #expect(decoder.flush(at: 10.1) == [.escape])
+        #expect(decoder.pendingSince == nil && !decoder.hasPendingInput)
+        #expect(decoder.feed([0x1B]).isEmpty && decoder.flush(at: 11).isEmpty)
+        #expect(decoder.feed(Array("[A".utf8)) == [.up] && decoder.flush(at: 11.01).isEmpty && decoder.pendingSince == nil)
+    }
+
     @Test(arguments: cases)
     func decodesInOneRead(_ example: DecodingCase) {
         var decoder = KeyDecoder()

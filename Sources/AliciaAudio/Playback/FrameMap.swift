@@ -22,17 +22,6 @@ struct FrameMap: Sendable, Equatable {
         /// span goes on from the one before it rather than starting an entry.
         var skipped: Int64 = 0
 
-        init(sinkStart: Int64, entry: QueueEntryID, format: AudioFormat, sourceStart: Int64, ratio: Double,
-             sourceEnd: Int64? = nil, skipped: Int64 = 0) {
-            self.sinkStart = sinkStart
-            self.entry = entry
-            self.format = format
-            self.sourceStart = sourceStart
-            self.ratio = ratio
-            self.sourceEnd = sourceEnd
-            self.skipped = skipped
-        }
-
         /// The span continues the one before it after a cut.
         var isCut: Bool { skipped > 0 }
     }

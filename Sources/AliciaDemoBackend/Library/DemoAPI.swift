@@ -1,20 +1,6 @@
-/// The JSON shapes of Alicia's API (see alicia-api.md), as the demo backend writes and reads them.
+/// The JSON shapes of Alicia's API (see alicia-api.md), as the demo backend writes and reads them
+/// (a track is its `DemoEpisode`, encoded).
 enum DemoAPI {
-    /// An entry of `GET /api/tracks`; only `title`, `mood`, `duration` and `symbol` are always there.
-    struct Track: Codable, Sendable, Equatable {
-        var title: String
-        var mood: String
-        var duration: Double
-        var symbol: String
-        var fileName: String?
-        var season: Int?
-        var episode: Int?
-        var label: String?
-        var series: String?
-        var collection: String?
-        var collectionTitle: String?
-    }
-
     /// An entry of `GET /api/proactive`.
     struct ProactiveMessage: Codable, Sendable {
         var id: Int

@@ -24,27 +24,35 @@ struct DemoEpisode: Sendable {
         sound.map { Double($0.frameCount) / Double($0.sampleRate) } ?? plannedSeconds
     }
 
-    var track: DemoAPI.Track {
-        DemoAPI.Track(
-            title: title,
-            mood: mood,
-            duration: duration,
-            symbol: symbol,
-            fileName: audioName.map { "/api/audio/\($0).wav" },
-            season: season,
-            episode: episode,
-            label: label,
-            series: series,
-            collection: collection,
-            collectionTitle: collectionTitle
-        )
-    }
-
     var showNotes: String {
         var markdown = "# \(title)\n\n*\(mood)*\n\n\(summary)\n\n"
         for highlight in highlights {
             markdown += "- \(highlight)\n"
         }
         return markdown
+    }
+}
+
+/// An entry of `GET /api/tracks` (see alicia-api.md): what the episode says of itself, the
+/// optional fields left out when it has none; only `title`, `mood`, `duration` and `symbol` are
+/// always there, and `fileName` only when it has audio.
+extension DemoEpisode: Encodable {
+    private enum TrackKeys: String, CodingKey {
+        case title, mood, duration, symbol, fileName, season, episode, label, series, collection, collectionTitle
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var track = encoder.container(keyedBy: TrackKeys.self)
+        try track.encode(title, forKey: .title)
+        try track.encode(mood, forKey: .mood)
+        try track.encode(duration, forKey: .duration)
+        try track.encode(symbol, forKey: .symbol)
+        try track.encodeIfPresent(audioName.map { "/api/audio/\($0).wav" }, forKey: .fileName)
+        try track.encodeIfPresent(season, forKey: .season)
+        try track.encodeIfPresent(episode, forKey: .episode)
+        try track.encodeIfPresent(label, forKey: .label)
+        try track.encodeIfPresent(series, forKey: .series)
+        try track.encodeIfPresent(collection, forKey: .collection)
+        try track.encodeIfPresent(collectionTitle, forKey: .collectionTitle)
     }
 }

@@ -99,7 +99,7 @@ final class DemoService: HTTPRequestHandler {
             return .error(500, "injected failure (DemoBackend.Faults.failureRate)")
         }
         switch endpoint {
-        case .tracks: return .json(library.episodes.map(\.track))
+        case .tracks: return .json(library.episodes)
         case .audio(let name): return audio(name, request)
         case .chat: return chat(request)
         case .react: return react(request)

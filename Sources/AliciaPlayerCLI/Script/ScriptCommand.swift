@@ -103,14 +103,8 @@ final class ScriptCommand {
 
     /// `state position duration title`: seconds with two decimals, `-` for an unknown length.
     static func statusLine(_ snapshot: PlayerSnapshot) -> String {
-        let position = seconds(snapshot.position)
-        let duration = snapshot.duration.map(seconds) ?? "-"
+        let position = TimeSpec.seconds(snapshot.position)
+        let duration = snapshot.duration.map(TimeSpec.seconds) ?? "-"
         return "\(snapshot.state.rawValue) \(position) \(duration) \(ItemDetails(snapshot)?.title ?? "-")"
-    }
-
-    static func seconds(_ value: Double) -> String {
-        let hundredths = Int((max(0, value) * 100).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 }

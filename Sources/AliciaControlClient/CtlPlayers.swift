@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import AliciaControl
-import AliciaHost
 import AliciaJSON
 import AliciaLocks
 

@@ -6,23 +6,21 @@ import AliciaControl
 import AliciaJSON
 import AliciaSession
 import AliciaLocks
-import AliciaLibrary
-import AliciaHost
 
 /// `alicia-player ctl [--ipc PATH] [--json] COMMAND ARGS…`: one command to a running player over
 /// its control socket, the reply's data printed (`ctl get time-pos` → `83.42`). Exit 0 on success,
 /// 1 on an error reply (its message on stderr), 3 when no player listens.
-final class CtlCommand {
+package final class CtlCommand {
     let options: CtlOptions
 
-    init(options: CtlOptions) {
+    package init(options: CtlOptions) {
         self.options = options
     }
 
     static let notListening: Int32 = 3
 
     /// What a shorthand needs, checked before connecting: nil, or what is wrong.
-    static func check(_ words: [String]) -> String? {
+    package static func check(_ words: [String]) -> String? {
         let arguments = Array(words.dropFirst())
         switch words.first {
         case "get": return arguments.count == 1 ? nil : "takes one property (ctl get time-pos)"
@@ -160,7 +158,7 @@ final class CtlCommand {
         return follow
     }
 
-    func run() -> Int32 {
+    package func run() -> Int32 {
         if options.words[0] == "list" { return CtlPlayers.list(json: options.json) }
         let path: String
         if let player = options.player {
@@ -292,8 +290,8 @@ final class CtlCommand {
     static func statusLine(_ data: JSONValue) -> String? {
         guard case .object = data else { return text(data) }
         let state = data["state"].flatMap(text) ?? "-"
-        let position = data["position"].flatMap { $0 == .null ? nil : $0.numberValue }.map(ScriptCommand.seconds) ?? "-"
-        let duration = data["duration"].flatMap { $0 == .null ? nil : $0.numberValue }.map(ScriptCommand.seconds) ?? "-"
+        let position = data["position"].flatMap { $0 == .null ? nil : $0.numberValue }.map(TimeSpec.seconds) ?? "-"
+        let duration = data["duration"].flatMap { $0 == .null ? nil : $0.numberValue }.map(TimeSpec.seconds) ?? "-"
         let title = data["title"].flatMap(text) ?? "-"
         return "\(state) \(position) \(duration) \(title)"
     }
@@ -307,7 +305,7 @@ final class CtlCommand {
         case .bool(let flag): return flag ? "yes" : "no"
         case .number(let number):
             if number == number.rounded() && abs(number) < 1e15 { return String(Int64(number)) }
-            var text = ScriptCommand.seconds(abs(number))
+            var text = TimeSpec.seconds(abs(number))
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }
             return (number < 0 ? "-" : "") + text

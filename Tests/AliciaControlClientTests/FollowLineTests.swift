@@ -1,10 +1,10 @@
 import AliciaJSON
+import AliciaLocks
 import Testing
-@testable import AliciaPlayerCLI
-@testable import AliciaHost
+@testable import AliciaControlClient
 
-/// `ctl follow`'s options and lines, and the config file's hook lines, without a player.
-@Suite struct FollowAndHookTests {
+/// `ctl follow`'s options and lines, without a player.
+@Suite struct FollowLineTests {
     @Test func followOptionsParse() throws {
         let options = try FollowOptions.parse(["--format", "{title} {position}", "--rate", "5", "--once", "volume"]).get()
         #expect(options.format == "{title} {position}" && options.rate == 5 && options.once && options.properties == ["volume"])
@@ -26,14 +26,6 @@ import Testing
         let json = try FollowOptions.parse(["--json", "pause", "time-pos"]).get()
         #expect(FollowLine.line(json, ["time-pos": .number(1.5)]) == #"{"pause":null,"time-pos":1.5}"#)
         #expect(FollowLine.final(json) == #"{"event":"shutdown"}"#)
-    }
-
-    @Test func hookLinesParse() {
-        #expect(Hook.parse(#"item-start notify-send "Now playing" 'a b'"#) == .success(Hook(event: "item-start", arguments: ["notify-send", "Now playing", "a b"])))
-        #expect(Hook.parse("item-end  scrobble\t--quiet") == .success(Hook(event: "item-end", arguments: ["scrobble", "--quiet"])))
-        #expect(Hook.parse("started x") == .failure(HookProblem("takes an event (item-start, item-end, pause, resume, voice-note, chapter, sleep-ended, error) and a command")))
-        #expect(Hook.parse("pause") == .failure(HookProblem("pause needs a command to run")))
-        #expect(Hook.parse("pause 'x") == .failure(HookProblem("a quote is not closed")))
     }
 }
 

@@ -1,10 +1,7 @@
 import AliciaJSON
-import Testing
-@testable import AliciaPlayerCLI
 import AliciaLocks
-@testable import AliciaLibrary
-@testable import AliciaHost
-@testable import AliciaStudio
+import Testing
+@testable import AliciaControlClient
 
 /// `ctl`: what a command line sends, and how a reply's data prints for a shell.
 @Suite struct CtlCommandTests {
@@ -63,22 +60,14 @@ import AliciaLocks
         #expect(CtlCommand.check(["seek", "-10"]) == nil)
         #expect(CtlCommand.check(["pause", "now"]) != nil)
         #expect(CtlCommand.check(["quit", "4"]) == nil)
-        #expect(throws: UsageError.self) { try Invocation.parse(["ctl"]) }
-        #expect(throws: UsageError.self) { try Invocation.parse(["ctl", "--bogus", "get", "pause"]) }
-        #expect(try Invocation.parse(["ctl", "--ipc", "/tmp/s", "--json", "seek", "-5"])
-                == .ctl(CtlOptions(ipcPath: "/tmp/s", json: true, words: ["seek", "-5"])))
-        #expect(try Invocation.parse(["ctl", "--help"]) == .help(command: "ctl"))
     }
 
-    @Test func ipcOptionsParse() throws {
-        guard case .play(let options) = try Invocation.parse(["play", "a.wav", "--ipc", "/tmp/s"]) else {
-            Issue.record("not play")
-            return
-        }
-        #expect(options.ipcPath == "/tmp/s" && !options.noIPC)
-        guard case .play(let none) = try Invocation.parse(["play", "a.wav", "--no-ipc"]) else { return }
-        #expect(none.noIPC)
-        #expect(throws: UsageError.self) { try Invocation.parse(["play", "a.wav", "--no-ipc", "--ipc", "/tmp/s"]) }
-        #expect(throws: UsageError.self) { try Invocation.parse(["tracks", "--ipc", "/tmp/s"]) }
+    @Test func ctlOptionsComeBeforeTheCommand() throws {
+        #expect(throws: UsageError.self) { try CtlOptions.parse([]) }
+        #expect(throws: UsageError.self) { try CtlOptions.parse(["--bogus", "get", "pause"]) }
+        #expect(throws: UsageError.self) { try CtlOptions.parse(["--ipc", "/a", "--player", "b", "pause"]) }
+        #expect(try CtlOptions.parse(["--ipc=/tmp/s", "--json", "seek", "-5"]) == CtlOptions(ipcPath: "/tmp/s", json: true, words: ["seek", "-5"]))
+        #expect(try CtlOptions.parse(["--player", "7", "--", "pause"]) == CtlOptions(player: "7", words: ["pause"]))
+        #expect(try CtlOptions.parse(["-h"]) == nil)
     }
 }

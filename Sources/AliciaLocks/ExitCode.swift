@@ -1,6 +1,3 @@
-import AliciaLocks
-import AliciaLibrary
-import AliciaSession
 /// The exit statuses every command ends with, and the program's version.
 package enum ExitCode {
     package static let success: Int32 = 0
