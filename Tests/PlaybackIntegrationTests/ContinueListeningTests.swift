@@ -39,8 +39,9 @@ struct ContinueListeningTests {
         #expect(kept.contains("#ALICIA-POSITION:") && kept.contains("S1E02"), "\(kept)")
 
         let tmux = try StudioTests.Tmux(command: command, environment: environment)
-        var screen = try tmux.waitFor("the Studio on the last episode, paused") {
-            $0.contains("⏸ The Long Way Round") && $0.contains("paused")
+        // The header may be drawn a frame before the progress line under it: wait for both.
+        var screen = try tmux.waitFor("the Studio on the last episode, paused, with its progress") {
+            $0.contains("⏸ The Long Way Round") && $0.contains("paused") && StudioTests.elapsed($0) != nil
         }
         let restoredAt = try #require(StudioTests.elapsed(screen), "no progress line:\n\(screen)")
         // Within 2 s: the position shown at the pause is the one heard, and settles once the server has

@@ -34,7 +34,7 @@ struct StudioTests {
         @discardableResult
         func run(_ arguments: [String]) throws -> String {
             let result = try ChildProcess.runBlocking(try ChildProcess.resolve("tmux"), ["-L", socket, "-f", "/dev/null"] + arguments,
-                                                  timeout: .seconds(10))
+                                                  timeout: .seconds(30))
             return result.stdoutText
         }
 
