@@ -86,6 +86,9 @@ package struct LinearNarrator {
 
     private func isJump(_ snapshot: PlayerSnapshot, now: Double) -> Bool {
         guard snapshot.entry == entry, announced else { return false }
+        // A pause reads the sink's exact frame, which may sit behind the estimate said while
+        // playing (by more than a second on a loaded machine): settling back is not a seek.
+        if state == .playing && snapshot.state == .paused && snapshot.position >= position - Self.jump { return false }
         let expected = position + (state == .playing ? (now - lookedAt) * max(0.1, snapshot.speed) : 0)
         return snapshot.position < position - 0.5 || snapshot.position > expected + Self.jump
     }

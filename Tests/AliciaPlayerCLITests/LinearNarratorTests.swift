@@ -51,10 +51,17 @@ import AliciaSession
         var narrator = LinearNarrator()
         _ = narrator.lines(try Self.snapshot(.playing, at: 599.5), now: 0)
         #expect(narrator.lines(try Self.snapshot(.playing, at: 600.1), now: 0.6) == ["Chapter 2: The interview"])
-        #expect(narrator.lines(try Self.snapshot(.paused, at: 599.8), now: 0.7) == ["Paused at 9:59"])
-        #expect(narrator.lines(try Self.snapshot(.playing, at: 599.8), now: 1) == ["Playing Slow Tide, 9:59 of 45:00"])
+        #expect(narrator.lines(try Self.snapshot(.paused, at: 599.1), now: 0.7) == ["Paused at 9:59"])
+        #expect(narrator.lines(try Self.snapshot(.playing, at: 599.1), now: 1) == ["Playing Slow Tide, 9:59 of 45:00"])
         #expect(narrator.lines(try Self.snapshot(.playing, at: 600.3), now: 1.5) == [])
         #expect(narrator.lines(try Self.snapshot(.playing, at: 590), now: 2) == ["Chapter 1: Cold open"])
+        // Nor is a cue said again when the pause settles more than half a second back.
+        var cues = LinearNarrator()
+        _ = cues.lines(try Self.snapshot(.playing, at: 2.9), now: 0)
+        #expect(cues.lines(try Self.snapshot(.playing, at: 3.6), now: 0.7) == ["Alicia: Hi."])
+        #expect(cues.lines(try Self.snapshot(.paused, at: 2.4), now: 0.8) == ["Paused at 0:02"])
+        #expect(cues.lines(try Self.snapshot(.playing, at: 2.4), now: 1) == ["Playing Slow Tide, 0:02 of 45:00"])
+        #expect(cues.lines(try Self.snapshot(.playing, at: 3.5), now: 2.1) == [])
     }
 
     @Test func theDeadlineIsTheNextCueOrChapterAtTheSpeed() throws {

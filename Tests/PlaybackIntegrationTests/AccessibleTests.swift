@@ -57,7 +57,7 @@ struct AccessibleTests {
             _ = FileManager.default.createFile(atPath: go, contents: nil)
             func output() -> String { (try? String(contentsOfFile: raw, encoding: .utf8)) ?? "" }
 
-            try tmux.waitFor("the first cue") { _ in output().contains("Hello and welcome.") }
+            try await tmux.waitFor("the first cue") { _ in output().contains("Hello and welcome.") }
             #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio reached the sink")
             let transcript = try await ControlSocketTests.ctl(socket, ["transcript"])
             #expect(transcript.status == 0, "\(transcript)")
@@ -71,20 +71,20 @@ struct AccessibleTests {
 
             // Keys: pause (the session says so too), play on, faster, the status on demand, slower.
             try tmux.keys("Space")
-            try tmux.waitFor("the pause line") { _ in output().contains("Paused at ") }
+            try await tmux.waitFor("the pause line") { _ in output().contains("Paused at ") }
             #expect(try await ControlSocketTests.ctl(socket, ["get", "pause"]).stdout == "yes\n")
             try tmux.keys("Space")
-            try tmux.waitFor("playing again") { _ in Self.lines(output()).filter { $0.hasPrefix("Playing episode.wav, ") }.count >= 2 }
+            try await tmux.waitFor("playing again") { _ in Self.lines(output()).filter { $0.hasPrefix("Playing episode.wav, ") }.count >= 2 }
             try tmux.keys("]")
-            try tmux.waitFor("the speed line") { _ in output().contains("Speed 1.25×") }
+            try await tmux.waitFor("the speed line") { _ in output().contains("Speed 1.25×") }
             try tmux.keys("Tab")
-            try tmux.waitFor("the status on demand") { _ in Self.lines(output()).contains { $0.hasPrefix("Playing episode.wav, ") && $0.hasSuffix(", at 1.25×") } }
+            try await tmux.waitFor("the status on demand") { _ in Self.lines(output()).contains { $0.hasPrefix("Playing episode.wav, ") && $0.hasSuffix(", at 1.25×") } }
             try tmux.keys("[")
-            try tmux.waitFor("the speed line") { _ in output().contains("Speed 1×") }
+            try await tmux.waitFor("the speed line") { _ in output().contains("Speed 1×") }
 
-            try tmux.waitFor("the end", timeout: .seconds(60)) { _ in output().contains("End of the queue") }
-            #expect(try StudioTests.status(tmux) == "0")
-            #expect(try StudioTests.terminalRestored(tmux), "terminal modes not restored")
+            try await tmux.waitFor("the end", timeout: .seconds(60)) { _ in output().contains("End of the queue") }
+            #expect(try await StudioTests.status(tmux) == "0")
+            #expect(try await StudioTests.terminalRestored(tmux), "terminal modes not restored")
 
             let text = output()
             #expect(!text.contains("\u{1B}"), "an escape sequence was written: \(text.debugDescription)")
@@ -132,22 +132,22 @@ struct AccessibleTests {
             _ = FileManager.default.createFile(atPath: go, contents: nil)
             func output() -> String { (try? String(contentsOfFile: raw, encoding: .utf8)) ?? "" }
 
-            try tmux.waitFor("playing") { _ in output().contains("Playing episode.wav, ") }
+            try await tmux.waitFor("playing") { _ in output().contains("Playing episode.wav, ") }
             try tmux.keys("?")
-            try tmux.waitFor("the keys in words") { _ in output().contains("End of the keys") }
+            try await tmux.waitFor("the keys in words") { _ in output().contains("End of the keys") }
             #expect(output().contains("Left or right: back 15 s or forward 30 s"), "\(output())")
             try tmux.keys("/")
-            try tmux.waitFor("the search prompt") { _ in output().contains("Search titles:") }
+            try await tmux.waitFor("the search prompt") { _ in output().contains("Search titles:") }
             try tmux.keys("-l", "note")
             try tmux.keys("Enter")
-            try tmux.waitFor("the numbered list") { _ in output().contains("Play which? A number or a title") }
+            try await tmux.waitFor("the numbered list") { _ in output().contains("Play which? A number or a title") }
             #expect(output().contains("1 match for note\r\n1. note.wav"), "\(output().debugDescription)")
             try tmux.keys("-l", "1")
             try tmux.keys("Enter")
-            try tmux.waitFor("the note playing") { _ in output().contains("Playing note.wav, ") }
+            try await tmux.waitFor("the note playing") { _ in output().contains("Playing note.wav, ") }
             try tmux.keys("q")
-            #expect(try StudioTests.status(tmux) == "0")
-            #expect(try StudioTests.terminalRestored(tmux), "terminal modes not restored")
+            #expect(try await StudioTests.status(tmux) == "0")
+            #expect(try await StudioTests.terminalRestored(tmux), "terminal modes not restored")
             let text = output()
             #expect(!text.contains("\u{1B}["), "a control sequence was written: \(text.debugDescription)")
         }
@@ -184,21 +184,21 @@ struct AccessibleTests {
             _ = FileManager.default.createFile(atPath: go, contents: nil)
             func output() -> String { (try? String(contentsOfFile: raw, encoding: .utf8)) ?? "" }
 
-            try tmux.waitFor("an episode playing", timeout: .seconds(30)) { _ in output().contains("Playing ") }
+            try await tmux.waitFor("an episode playing", timeout: .seconds(30)) { _ in output().contains("Playing ") }
             try tmux.keys("l")
-            try tmux.waitFor("the numbered list") { _ in output().contains("Play which? A number or a title") }
+            try await tmux.waitFor("the numbered list") { _ in output().contains("Play which? A number or a title") }
             let listed = Self.lines(output())
             let second = listed.first { $0.hasPrefix("2. ") } ?? ""
             #expect(!second.isEmpty, "no second entry: \(listed)")
             let title = String(second.dropFirst(3).prefix { $0 != "," })
             try tmux.keys("-l", "2")
             try tmux.keys("Enter")
-            try tmux.waitFor("the second episode playing") { _ in Self.lines(output()).contains { $0.hasPrefix("Playing \(title), ") } }
+            try await tmux.waitFor("the second episode playing") { _ in Self.lines(output()).contains { $0.hasPrefix("Playing \(title), ") } }
             try tmux.keys("i")
-            try tmux.waitFor("the show notes") { _ in output().contains("End of the show notes") || output().contains("Show notes of") && output().contains("Problem") }
+            try await tmux.waitFor("the show notes") { _ in output().contains("End of the show notes") || output().contains("Show notes of") && output().contains("Problem") }
             try tmux.keys("q")
-            #expect(try StudioTests.status(tmux) == "0")
-            #expect(try StudioTests.terminalRestored(tmux), "terminal modes not restored")
+            #expect(try await StudioTests.status(tmux) == "0")
+            #expect(try await StudioTests.terminalRestored(tmux), "terminal modes not restored")
             #expect(!output().contains("\u{1B}["), "a control sequence was written: \(output().debugDescription)")
         }
     }

@@ -306,30 +306,30 @@ struct ChapterTests {
             let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try StudioTests.Tmux(command: "'\(player)' play '\(mp3)' --device \(capture.sinkName)", environment: try StudioTests.environment())
-            var screen = try tmux.waitFor("the tagged title and the first chapter") {
+            var screen = try await tmux.waitFor("the tagged title and the first chapter") {
                 $0.contains("Chaptered Episode · The Tuesday Show") && $0.contains("ch 1/3 Cold open")
             }
             try tmux.keys("Space")
-            _ = try tmux.waitFor("paused") { $0.contains("paused") }
+            _ = try await tmux.waitFor("paused") { $0.contains("paused") }
             // 4 s and 9.5 s of 14 s: two marks on the bar.
             let bar = screen.split(separator: "\n").first { $0.contains("▕") }.map(String.init) ?? ""
             #expect(bar.filter { $0 == "│" }.count == 2, "\(bar)")
             try tmux.keys("NPage")
-            _ = try tmux.waitFor("the second chapter") { $0.contains("ch 2/3 The interview") }
+            _ = try await tmux.waitFor("the second chapter") { $0.contains("ch 2/3 The interview") }
             try tmux.keys("NPage")
-            _ = try tmux.waitFor("the third chapter") { $0.contains("ch 3/3 Listener mail") }
+            _ = try await tmux.waitFor("the third chapter") { $0.contains("ch 3/3 Listener mail") }
             try tmux.keys("PPage")
-            _ = try tmux.waitFor("back to the second") { $0.contains("ch 2/3 The interview") }
+            _ = try await tmux.waitFor("back to the second") { $0.contains("ch 2/3 The interview") }
             try tmux.keys("c")
-            screen = try tmux.waitFor("the chapter list") { $0.contains("Chapters · 3") && $0.contains("▶ 0:04  The interview") }
+            screen = try await tmux.waitFor("the chapter list") { $0.contains("Chapters · 3") && $0.contains("▶ 0:04  The interview") }
             #expect(screen.contains("0:00  Cold open") && screen.contains("0:09  Listener mail"), "\(screen)")
             try tmux.keys("Down")
             try tmux.keys("Enter")
-            _ = try tmux.waitFor("the third from the list") { $0.contains("ch 3/3 Listener mail") && $0.contains("▶ 0:09  Listener mail") }
+            _ = try await tmux.waitFor("the third from the list") { $0.contains("ch 3/3 Listener mail") && $0.contains("▶ 0:09  Listener mail") }
             try tmux.keys("Escape")
-            _ = try tmux.waitFor("the list closed") { !$0.contains("Chapters · 3") }
+            _ = try await tmux.waitFor("the list closed") { !$0.contains("Chapters · 3") }
             try tmux.keys("q")
-            #expect(try StudioTests.status(tmux) == "0", "\(tmux.screen())")
+            #expect(try await StudioTests.status(tmux) == "0", "\(tmux.screen())")
             _ = await capture.finish(quietFor: .milliseconds(200))
         }
     }

@@ -40,7 +40,7 @@ struct CompletionTypingTests {
 
     /// Types each case into the shell `command` runs and Tab, and reads the line back.
     static func type(shell command: String, rc: (name: String, text: String), directory: TemporaryDirectory,
-                     cache: String) throws {
+                     cache: String) async throws {
         try StudioTests.requireTmux()
         _ = try directory.write(Array(rc.text.utf8), as: rc.name)
         let binary = URL(fileURLWithPath: try PlayerProcess.executablePath()).deletingLastPathComponent().path
@@ -52,20 +52,20 @@ struct CompletionTypingTests {
         let tmux = try StudioTests.Tmux(command: "cd '\(directory.path)' && " + command, columns: 160, rows: 40, environment: environment)
         // An empty prompt on the last line: what follows is typed into it. (Ctrl-C before the shell
         // has started would end the script that runs it.)
-        func prompt() throws {
-            try tmux.waitFor("an empty prompt") { screen in
+        func prompt() async throws {
+            try await tmux.waitFor("an empty prompt") { screen in
                 screen.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?
                     .trimmingCharacters(in: .whitespaces) == "$"
             }
         }
-        try prompt()
+        try await prompt()
         for (typed, completed) in cases {
             try tmux.keys("C-c")
-            try prompt()
+            try await prompt()
             try tmux.run(["send-keys", "-t", "studio", "-l", typed])
             try tmux.keys("Tab")
             do {
-                try tmux.waitFor("'\(typed)' completed to '\(completed)'", timeout: .seconds(10)) { screen in
+                try await tmux.waitFor("'\(typed)' completed to '\(completed)'", timeout: .seconds(10)) { screen in
                     screen.split(separator: "\n").contains { $0.hasSuffix(completed) || $0.hasSuffix(completed + " ") }
                 }
             } catch {
@@ -87,7 +87,7 @@ struct CompletionTypingTests {
             source '\(DocumentationTests.root)/completions/alicia-player.bash'
             PS1='$ '
             """
-        try Self.type(shell: "bash --noprofile --rcfile '\(directory.file("bashrc"))' -i", rc: ("bashrc", rc), directory: directory, cache: cache)
+        try await Self.type(shell: "bash --noprofile --rcfile '\(directory.file("bashrc"))' -i", rc: ("bashrc", rc), directory: directory, cache: cache)
     }
 
     @Test("Tab in an interactive zsh completes the same")
@@ -101,7 +101,7 @@ struct CompletionTypingTests {
             autoload -Uz compinit && compinit -u -D
             PS1='$ '
             """
-        try Self.type(shell: "ZDOTDIR='\(directory.path)' zsh -i", rc: (".zshrc", rc), directory: directory, cache: cache)
+        try await Self.type(shell: "ZDOTDIR='\(directory.path)' zsh -i", rc: (".zshrc", rc), directory: directory, cache: cache)
     }
 
     @Test("Tab in an interactive fish completes the same")
@@ -117,6 +117,6 @@ struct CompletionTypingTests {
             set -g fish_greeting
             function fish_prompt; echo '$ '; end
             """
-        try Self.type(shell: "fish -i -C 'source \(directory.file("fishrc"))'", rc: ("fishrc", rc), directory: directory, cache: cache)
+        try await Self.type(shell: "fish -i -C 'source \(directory.file("fishrc"))'", rc: ("fishrc", rc), directory: directory, cache: cache)
     }
 }

@@ -23,24 +23,24 @@ struct ContinueListeningTests {
         var heardAt = 0
         do {
             let tmux = try StudioTests.Tmux(command: command, environment: environment)
-            var screen = try tmux.waitFor("the Studio") { $0.contains("Alicia Studio") && $0.contains("Nothing playing") }
+            var screen = try await tmux.waitFor("the Studio") { $0.contains("Alicia Studio") && $0.contains("Nothing playing") }
             // The second episode, then the first one added after it: a queue of two.
             try tmux.keys("j")
             try tmux.keys("Enter")
-            screen = try tmux.waitFor("The Long Way Round playing") { $0.contains("▶ The Long Way Round") && $0.contains("playing") }
-            screen = try tmux.waitFor("four seconds in", timeout: .seconds(30)) { (StudioTests.elapsed($0) ?? 0) >= 4 }
+            screen = try await tmux.waitFor("The Long Way Round playing") { $0.contains("▶ The Long Way Round") && $0.contains("playing") }
+            screen = try await tmux.waitFor("four seconds in", timeout: .seconds(30)) { (StudioTests.elapsed($0) ?? 0) >= 4 }
             try tmux.keys("Space")
-            screen = try tmux.waitFor("paused") { $0.contains("paused") }
+            screen = try await tmux.waitFor("paused") { $0.contains("paused") }
             heardAt = StudioTests.elapsed(screen) ?? 0
             try tmux.keys("q")
-            #expect(try StudioTests.status(tmux) == "0")
+            #expect(try await StudioTests.status(tmux) == "0")
         }
         let kept = try String(contentsOfFile: state + "/alicia-player/continue.m3u8", encoding: .utf8)
         #expect(kept.contains("#ALICIA-POSITION:") && kept.contains("S1E02"), "\(kept)")
 
         let tmux = try StudioTests.Tmux(command: command, environment: environment)
         // The header may be drawn a frame before the progress line under it: wait for both.
-        var screen = try tmux.waitFor("the Studio on the last episode, paused, with its progress") {
+        var screen = try await tmux.waitFor("the Studio on the last episode, paused, with its progress") {
             $0.contains("⏸ The Long Way Round") && $0.contains("paused") && StudioTests.elapsed($0) != nil
         }
         let restoredAt = try #require(StudioTests.elapsed(screen), "no progress line:\n\(screen)")
@@ -49,15 +49,15 @@ struct ContinueListeningTests {
         #expect(abs(restoredAt - heardAt) <= 2, "opened at \(restoredAt) s, left at \(heardAt) s; kept:\n\(kept)\n\(screen)")
         #expect(!screen.contains("Nothing playing"), "\(screen)")
         try tmux.keys("Q")
-        screen = try tmux.waitFor("the restored queue") { $0.contains("Queue ·") }
+        screen = try await tmux.waitFor("the restored queue") { $0.contains("Queue ·") }
         #expect(screen.contains("The Long Way Round"), "\(screen)")
         try tmux.keys("Escape")
         // A lone Esc is told from the start of a sequence by the pause after it.
-        _ = try tmux.waitFor("the queue closed") { !$0.contains("Queue ·") }
+        _ = try await tmux.waitFor("the queue closed") { !$0.contains("Queue ·") }
         try tmux.keys("Space")
-        screen = try tmux.waitFor("playing on from there") { $0.contains("playing") && (StudioTests.elapsed($0) ?? 0) > restoredAt }
+        screen = try await tmux.waitFor("playing on from there") { $0.contains("playing") && (StudioTests.elapsed($0) ?? 0) > restoredAt }
         try tmux.keys("q")
-        #expect(try StudioTests.status(tmux) == "0")
+        #expect(try await StudioTests.status(tmux) == "0")
         _ = await capture.finish()
     }
 }

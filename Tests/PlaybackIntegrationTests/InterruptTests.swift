@@ -1,3 +1,4 @@
+import AliciaLocks
 import AliciaTestSupport
 import Foundation
 import Testing
@@ -36,9 +37,15 @@ struct InterruptTests {
             await Playback.gate.leave()
             throw error
         }
-        let playing = await capture.waitForAudio(timeout: Self.hangGuard)
-        child.send(signal)
-        let outcome = await child.wait(timeout: Self.hangGuard)
+        // Sent from the capture's own thread at the first audio: an await could resume seconds
+        // late on a loaded suite's busy cooperative pool (a 20 s file then ended by itself, exit 0).
+        let heard = Locked(false)
+        capture.whenAudible {
+            heard.withLock { $0 = true }
+            child.send(signal)
+        }
+        let outcome = await child.wait(timeout: Self.hangGuard * 2)
+        let playing = heard.withLock { $0 }
         await Playback.gate.leave()
         _ = await capture.finish(quietFor: .milliseconds(200))
 

@@ -20,14 +20,10 @@ struct ResumeTests {
             if gated { await Playback.gate.leave() }
             throw error
         }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline, child.isRunning,
-              AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar), channels: 2).count
-                < Int(seconds * 48_000) * 2 {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        child.send(signal)
-        let outcome = await child.wait(timeout: .seconds(30))
+        // Sent from the capture's own thread the moment `seconds` are heard: an await here could
+        // resume seconds late on a loaded suite's busy cooperative pool.
+        capture.whenAudible(frames: Int(seconds * 48_000)) { child.send(signal) }
+        let outcome = await child.wait(timeout: .seconds(90))
         if gated { await Playback.gate.leave() }
         return PlayerResult(outcome)
     }

@@ -13,19 +13,19 @@ struct StudioSleepKeyTests {
             let player = try PlayerProcess.executablePath()
             let environment = try StudioTests.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()])
             let tmux = try StudioTests.Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
-            var screen = try tmux.waitFor("an episode playing") { $0.contains("playing") && StudioTests.elapsed($0) != nil }
+            var screen = try await tmux.waitFor("an episode playing") { $0.contains("playing") && StudioTests.elapsed($0) != nil }
             let start = StudioTests.elapsed(screen) ?? 0
             for (step, minutes) in [15, 30, 45].enumerated() {
                 // Two seconds of playing between presses: the time left is below the preset by then.
-                screen = try tmux.waitFor("\(step * 2) s in", timeout: .seconds(60)) { (StudioTests.elapsed($0) ?? 0) >= start + step * 2 }
+                screen = try await tmux.waitFor("\(step * 2) s in", timeout: .seconds(60)) { (StudioTests.elapsed($0) ?? 0) >= start + step * 2 }
                 try tmux.keys("z")
                 // The preset, less what a loaded machine took to draw it (never the old one's).
-                screen = try tmux.waitFor("sleep in \(minutes):00") { screen in
+                screen = try await tmux.waitFor("sleep in \(minutes):00") { screen in
                     Self.sleepLeft(screen).map { $0 <= minutes * 60 && $0 > minutes * 60 - 30 } ?? false
                 }
             }
             try tmux.keys("q")
-            #expect(try StudioTests.status(tmux) == "0")
+            #expect(try await StudioTests.status(tmux) == "0")
             _ = await capture.finish()
         }
     }

@@ -48,13 +48,15 @@ struct StudioTests {
         /// Waits until the screen satisfies `condition`; returns the last screen. The bound is a
         /// hang guard, not a speed: a Studio starved by a loaded machine still gets there.
         @discardableResult
-        func waitFor(_ what: String, timeout: Duration = .seconds(60), _ condition: (String) -> Bool) throws -> String {
+        func waitFor(_ what: String, timeout: Duration = .seconds(60), _ condition: (String) -> Bool) async throws -> String {
             let deadline = ContinuousClock.now + timeout
             var last = ""
             while ContinuousClock.now < deadline {
                 last = screen()
                 if condition(last) { return last }
-                Thread.sleep(forTimeInterval: 0.1)
+                // Not Thread.sleep: a blocked thread of the cooperative pool (two on two cores) stalls
+                // every other test's awaits, and a loaded suite then sent signals 20 s late.
+                try await Task.sleep(for: .milliseconds(100))
             }
             throw HarnessError("timed out waiting for \(what); the screen was:\n\(last)")
         }
@@ -90,15 +92,15 @@ struct StudioTests {
 
     /// The exit status the script recorded, waiting for it (bounded): for the whole line, since
     /// the shell creates the file before it writes the number.
-    static func status(_ tmux: Tmux) throws -> String {
-        _ = try tmux.waitFor("the exit status") { _ in tmux.file("status")?.hasSuffix("\n") == true }
+    static func status(_ tmux: Tmux) async throws -> String {
+        _ = try await tmux.waitFor("the exit status") { _ in tmux.file("status")?.hasSuffix("\n") == true }
         return tmux.file("status")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 
     /// Whether the terminal's modes after the run are those before it, once the script has
     /// written them (bounded wait).
-    static func terminalRestored(_ tmux: Tmux) throws -> Bool {
-        _ = try tmux.waitFor("stty after") { _ in tmux.file("stty-after")?.hasSuffix("\n") == true }
+    static func terminalRestored(_ tmux: Tmux) async throws -> Bool {
+        _ = try await tmux.waitFor("stty after") { _ in tmux.file("stty-after")?.hasSuffix("\n") == true }
         return tmux.file("stty-before") == tmux.file("stty-after")
     }
 
@@ -118,13 +120,13 @@ struct StudioTests {
         let environment = try Self.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()])
         let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
 
-        var screen = try tmux.waitFor("the Studio with an episode playing") { $0.contains("Alicia Studio") && $0.contains("playing") }
+        var screen = try await tmux.waitFor("the Studio with an episode playing") { $0.contains("Alicia Studio") && $0.contains("playing") }
         #expect(screen.contains("Season") || screen.contains("Nights"), "\(screen)")
         #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio reached the sink")
 
         // Pause: the state says so and the sink stops receiving audio.
         try tmux.keys("Space")
-        screen = try tmux.waitFor("paused") { $0.contains("paused") }
+        screen = try await tmux.waitFor("paused") { $0.contains("paused") }
         try await Task.sleep(for: .milliseconds(500))
         let audible = AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar), channels: 2).count
         try await Task.sleep(for: .milliseconds(700))
@@ -133,44 +135,44 @@ struct StudioTests {
 
         // Resume and seek forward 30 s with →.
         try tmux.keys("Space")
-        screen = try tmux.waitFor("playing again") { $0.contains("playing") }
+        screen = try await tmux.waitFor("playing again") { $0.contains("playing") }
         let before = Self.elapsed(screen) ?? 0
         try tmux.keys("Right")
-        screen = try tmux.waitFor("the seek") { (Self.elapsed($0) ?? 0) >= before + 29 }
+        screen = try await tmux.waitFor("the seek") { (Self.elapsed($0) ?? 0) >= before + 29 }
 
         // Faster with ], back to normal with [: the speed shows while it is not 1×.
         try tmux.keys("]")
-        screen = try tmux.waitFor("the speed") { $0.contains("1.25×") }
+        screen = try await tmux.waitFor("the speed") { $0.contains("1.25×") }
         try tmux.keys("[")
-        screen = try tmux.waitFor("normal speed") { !$0.contains("1.25×") && $0.contains("speed 1×") }
+        screen = try await tmux.waitFor("normal speed") { !$0.contains("1.25×") && $0.contains("speed 1×") }
 
         // Talk: the reply streams into the panel and its voice note plays on a second line.
         try tmux.keys("t")
-        _ = try tmux.waitFor("the composer") { $0.contains("Say to Alicia") }
+        _ = try await tmux.waitFor("the composer") { $0.contains("Say to Alicia") }
         try tmux.keys("-l", "hello there")
         try tmux.keys("Enter")
-        screen = try tmux.waitFor("the voice note line", timeout: .seconds(60)) { $0.contains("🎙") }
+        screen = try await tmux.waitFor("the voice note line", timeout: .seconds(60)) { $0.contains("🎙") }
         #expect(screen.contains("held: voice note"), "the episode does not show that it is held:\n\(screen)")
         #expect(screen.contains("You: hello there"), "\(screen)")
 
         // Resize: the layout follows.
         try tmux.run(["resize-window", "-t", "studio", "-x", "60", "-y", "16"])
-        screen = try tmux.waitFor("the smaller layout") { screen in
+        screen = try await tmux.waitFor("the smaller layout") { screen in
             let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
             return lines.first?.contains("Alicia Studio") == true && lines.allSatisfy { $0.count <= 60 }
         }
 
         // Help.
         try tmux.keys("?")
-        _ = try tmux.waitFor("the help") { $0.contains("jump to 0 – 90 %") }
+        _ = try await tmux.waitFor("the help") { $0.contains("jump to 0 – 90 %") }
         try tmux.keys("Escape")
         // A lone Esc is told from the start of a sequence by a pause after it.
-        _ = try tmux.waitFor("the help to close") { !$0.contains("jump to 0 – 90 %") }
+        _ = try await tmux.waitFor("the help to close") { !$0.contains("jump to 0 – 90 %") }
 
         // Quit: exit 0 and the terminal as it was.
         try tmux.keys("q")
-        #expect(try Self.status(tmux) == "0")
-        #expect(try Self.terminalRestored(tmux), "terminal modes not restored")
+        #expect(try await Self.status(tmux) == "0")
+        #expect(try await Self.terminalRestored(tmux), "terminal modes not restored")
         _ = await capture.finish()
     }
 
@@ -181,13 +183,13 @@ struct StudioTests {
         let player = try PlayerProcess.executablePath()
         let environment = try Self.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()])
         let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
-        _ = try tmux.waitFor("the Playlists shelf") { $0.contains("Playlists") && $0.contains("Drive home") && $0.contains("1 warming") }
+        _ = try await tmux.waitFor("the Playlists shelf") { $0.contains("Playlists") && $0.contains("Drive home") && $0.contains("1 warming") }
         // The last entry is the Bedtime playlist: its warming piece is skipped, the letter plays.
         try tmux.keys("G")
         try tmux.keys("Enter")
-        _ = try tmux.waitFor("the letter playing") { $0.contains("▶ A Letter, Read Aloud") && $0.contains("still warming: skipped") }
+        _ = try await tmux.waitFor("the letter playing") { $0.contains("▶ A Letter, Read Aloud") && $0.contains("still warming: skipped") }
         try tmux.keys("q")
-        #expect(try Self.status(tmux) == "0")
+        #expect(try await Self.status(tmux) == "0")
         _ = await capture.finish()
     }
 
@@ -200,7 +202,7 @@ struct StudioTests {
         let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
 
         // The library plays as a queue in its own order: after the first episode comes the second.
-        _ = try tmux.waitFor("the first episode with the next one shown") {
+        _ = try await tmux.waitFor("the first episode with the next one shown") {
             $0.contains("▶ Morning Light") && $0.contains("next: The Long Way Round")
         }
         // G selects the last entry (the Bedtime playlist); two up is the last episode; A makes it the next one.
@@ -208,10 +210,10 @@ struct StudioTests {
         try tmux.keys("k")
         try tmux.keys("k")
         try tmux.keys("A")
-        _ = try tmux.waitFor("the selected episode as next") { $0.contains("next: A Short Interlude") }
+        _ = try await tmux.waitFor("the selected episode as next") { $0.contains("next: A Short Interlude") }
         // n plays it, and what followed the first episode comes after it.
         try tmux.keys("n")
-        _ = try tmux.waitFor("the next episode playing") {
+        _ = try await tmux.waitFor("the next episode playing") {
             $0.contains("▶ A Short Interlude") && $0.contains("next: The Long Way Round")
         }
 
@@ -219,21 +221,21 @@ struct StudioTests {
         // J moves it down, x removes it, w saves what is left.
         let state = environment["XDG_STATE_HOME"]!
         try tmux.keys("Q")
-        _ = try tmux.waitFor("the queue view") { $0.contains("Queue · 6 items") && $0.contains("▶ 2  A Short Interlude") }
+        _ = try await tmux.waitFor("the queue view") { $0.contains("Queue · 6 items") && $0.contains("▶ 2  A Short Interlude") }
         try tmux.keys("j")
         try tmux.keys("J")
-        _ = try tmux.waitFor("the entry moved down") { $0.contains("3  Slow Tide") && $0.contains("4  The Long Way Round") }
+        _ = try await tmux.waitFor("the entry moved down") { $0.contains("3  Slow Tide") && $0.contains("4  The Long Way Round") }
         try tmux.keys("x")
-        _ = try tmux.waitFor("the entry removed") { $0.contains("Queue · 5 items") && !$0.contains("The Long Way Round") }
+        _ = try await tmux.waitFor("the entry removed") { $0.contains("Queue · 5 items") && !$0.contains("The Long Way Round") }
         try tmux.keys("w")
-        _ = try tmux.waitFor("the queue saved") { $0.contains("queue saved") }
+        _ = try await tmux.waitFor("the queue saved") { $0.contains("queue saved") }
         let saved = try String(contentsOfFile: state + "/alicia-player/queue.m3u8", encoding: .utf8)
         #expect(saved.hasPrefix("#EXTM3U\n") && !saved.contains("S1E02") && saved.contains("NIGHTS-1\n"), "\(saved)")
         #expect(!saved.contains("token"), "a saved queue holds no token")
         try tmux.keys("Escape")
-        _ = try tmux.waitFor("the queue view to close") { !$0.contains("Queue · ") }
+        _ = try await tmux.waitFor("the queue view to close") { !$0.contains("Queue · ") }
         try tmux.keys("q")
-        #expect(try Self.status(tmux) == "0")
+        #expect(try await Self.status(tmux) == "0")
         _ = await capture.finish()
     }
 
@@ -260,10 +262,10 @@ struct StudioTests {
             let line = try #require(expectErrorLine(offTerminal))
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' play " + arguments.map { "'\($0)'" }.joined(separator: " "), environment: try Self.environment())
-            #expect(try Self.status(tmux) == String(offTerminal.status), "\(tmux.screen())")
+            #expect(try await Self.status(tmux) == String(offTerminal.status), "\(tmux.screen())")
             let screen = tmux.joinedScreen()
             #expect(screen.contains(line), "the terminal does not show \(line.debugDescription):\n\(screen)")
-            #expect(try Self.terminalRestored(tmux), "terminal modes not restored")
+            #expect(try await Self.terminalRestored(tmux), "terminal modes not restored")
             _ = await capture.finish()
         }
     }
@@ -278,8 +280,8 @@ struct StudioTests {
             let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' play '\(path)' '\(path)' --device \(capture.sinkName)", environment: try Self.environment())
-            #expect(try Self.status(tmux) == "0", "\(tmux.screen())")
-            #expect(try Self.terminalRestored(tmux), "terminal modes not restored")
+            #expect(try await Self.status(tmux) == "0", "\(tmux.screen())")
+            #expect(try await Self.terminalRestored(tmux), "terminal modes not restored")
             let captured = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
             #expect(captured.count / 2 >= 2 * 48_000 - 480, "both items did not play: \(captured.count / 2) frames")
         }
@@ -297,30 +299,30 @@ struct StudioTests {
             let environment = try Self.environment(["XDG_STATE_HOME": state.path])
             do {
                 let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
-                _ = try tmux.waitFor("the Studio at full volume") { $0.contains("vol 100%") }
+                _ = try await tmux.waitFor("the Studio at full volume") { $0.contains("vol 100%") }
                 try tmux.keys("-")
                 try tmux.keys("-")
-                _ = try tmux.waitFor("90 %") { $0.contains("vol 90%") }
+                _ = try await tmux.waitFor("90 %") { $0.contains("vol 90%") }
                 try tmux.keys("m")
-                _ = try tmux.waitFor("muted") { $0.contains("muted") && !$0.contains("vol 90%") }
+                _ = try await tmux.waitFor("muted") { $0.contains("muted") && !$0.contains("vol 90%") }
                 try tmux.keys("m")
-                _ = try tmux.waitFor("unmuted") { $0.contains("vol 90%") }
+                _ = try await tmux.waitFor("unmuted") { $0.contains("vol 90%") }
                 try tmux.keys("]")
-                _ = try tmux.waitFor("1.25×") { $0.contains("1.25×") }
+                _ = try await tmux.waitFor("1.25×") { $0.contains("1.25×") }
                 try tmux.keys("q")
-                #expect(try Self.status(tmux) == "0")
+                #expect(try await Self.status(tmux) == "0")
             }
             let saved = try String(contentsOfFile: state.file("alicia-player/state"), encoding: .utf8)
             #expect(saved.contains("volume = 90") && saved.contains("speed = 1.25"), "\(saved)")
             let again = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
-            _ = try again.waitFor("the remembered volume and speed") { $0.contains("vol 90%") && $0.contains("1.25×") }
+            _ = try await again.waitFor("the remembered volume and speed") { $0.contains("vol 90%") && $0.contains("1.25×") }
             try again.keys("q")
-            #expect(try Self.status(again) == "0")
+            #expect(try await Self.status(again) == "0")
             // A flag holds for its run and is not remembered.
             let flagged = try Tmux(command: "'\(player)' demo --volume 40 --device \(capture.sinkName)", environment: environment)
-            _ = try flagged.waitFor("the flag's volume") { $0.contains("vol 40%") }
+            _ = try await flagged.waitFor("the flag's volume") { $0.contains("vol 40%") }
             try flagged.keys("q")
-            #expect(try Self.status(flagged) == "0")
+            #expect(try await Self.status(flagged) == "0")
             #expect(try String(contentsOfFile: state.file("alicia-player/state"), encoding: .utf8) == saved)
             _ = await capture.finish()
         }
@@ -334,23 +336,23 @@ struct StudioTests {
             let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
-            _ = try tmux.waitFor("the Studio playing") { $0.contains("▶ Morning Light") }
+            _ = try await tmux.waitFor("the Studio playing") { $0.contains("▶ Morning Light") }
             // Slow Tide is 45 minutes long: room for 350 s.
             try tmux.keys("/")
             try tmux.keys("-l", "slow tide")
             try tmux.keys("Enter")
             try tmux.keys("Enter")
             // Its length on the bar: it has opened (the panel names it as soon as enter is pressed).
-            _ = try tmux.waitFor("Slow Tide playing") { $0.contains("▶ Slow Tide") && $0.contains("/ 45:00") && Self.elapsed($0) != nil }
+            _ = try await tmux.waitFor("Slow Tide playing") { $0.contains("▶ Slow Tide") && $0.contains("/ 45:00") && Self.elapsed($0) != nil }
             try tmux.keys("Space")
-            let paused = try tmux.waitFor("paused") { $0.contains("⏸ Slow Tide") && Self.elapsed($0) != nil }
+            let paused = try await tmux.waitFor("paused") { $0.contains("⏸ Slow Tide") && Self.elapsed($0) != nil }
             let start = try #require(Self.elapsed(paused))
             try tmux.keys("Right", "Right", "Right", "Right", "Right", "Right", "Right", "Right", "Right", "Right")
-            _ = try tmux.waitFor("300 s on") { Self.elapsed($0) == start + 300 }
+            _ = try await tmux.waitFor("300 s on") { Self.elapsed($0) == start + 300 }
             try tmux.keys(".", ".", ".", ".", ".", ".", ".", ".", ".", ".")
-            _ = try tmux.waitFor("50 s more") { Self.elapsed($0) == start + 350 }
+            _ = try await tmux.waitFor("50 s more") { Self.elapsed($0) == start + 350 }
             try tmux.keys("q")
-            #expect(try Self.status(tmux) == "0")
+            #expect(try await Self.status(tmux) == "0")
             _ = await capture.finish()
         }
     }
@@ -363,24 +365,24 @@ struct StudioTests {
             let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
-            _ = try tmux.waitFor("the Studio") { $0.contains("Morning Light") && $0.contains("Slow Tide") }
+            _ = try await tmux.waitFor("the Studio") { $0.contains("Morning Light") && $0.contains("Slow Tide") }
             try tmux.keys("/")
             try tmux.keys("-l", "zzz")
-            _ = try tmux.waitFor("nothing matches") { $0.contains("Nothing matches “zzz”.") }
+            _ = try await tmux.waitFor("nothing matches") { $0.contains("Nothing matches “zzz”.") }
             try tmux.keys("Escape")
-            _ = try tmux.waitFor("the whole list again") { !$0.contains("zzz") && $0.contains("Morning Light") && $0.contains("Slow Tide") }
+            _ = try await tmux.waitFor("the whole list again") { !$0.contains("zzz") && $0.contains("Morning Light") && $0.contains("Slow Tide") }
             // Enter keeps a filter; the next / does not type onto it.
             try tmux.keys("/")
             try tmux.keys("-l", "tide")
             try tmux.keys("Enter")
-            _ = try tmux.waitFor("the filtered list") { $0.contains("Slow Tide") && !$0.contains("Paper Boats") }
+            _ = try await tmux.waitFor("the filtered list") { $0.contains("Slow Tide") && !$0.contains("Paper Boats") }
             try tmux.keys("/")
             try tmux.keys("-l", "paper")
-            _ = try tmux.waitFor("a fresh query") { $0.contains(" /paper") && !$0.contains("tidepaper") && $0.contains("Paper Boats") }
+            _ = try await tmux.waitFor("a fresh query") { $0.contains(" /paper") && !$0.contains("tidepaper") && $0.contains("Paper Boats") }
             try tmux.keys("Escape")
-            _ = try tmux.waitFor("the whole list") { $0.contains("Morning Light") && $0.contains("Slow Tide") && !$0.contains(" /paper") }
+            _ = try await tmux.waitFor("the whole list") { $0.contains("Morning Light") && $0.contains("Slow Tide") && !$0.contains(" /paper") }
             try tmux.keys("q")
-            #expect(try Self.status(tmux) == "0")
+            #expect(try await Self.status(tmux) == "0")
             _ = await capture.finish()
         }
     }
@@ -393,23 +395,23 @@ struct StudioTests {
             let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
-            let full = try tmux.waitFor("the Studio") { $0.contains("Morning Light") && $0.contains("A Short Interlude") }
+            let full = try await tmux.waitFor("the Studio") { $0.contains("Morning Light") && $0.contains("A Short Interlude") }
             let firstHeading = try #require(full.split(separator: "\n").dropFirst().first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
                 .map { $0.trimmingCharacters(in: .whitespaces) })
             try tmux.run(["resize-window", "-t", "studio", "-x", "100", "-y", "12"])
-            _ = try tmux.waitFor("the small window") { screen in
+            _ = try await tmux.waitFor("the small window") { screen in
                 (screen.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("Now playing") } ?? 99) < 12
             }
             try tmux.keys("G")
-            _ = try tmux.waitFor("the last entry in view, the first heading scrolled away") {
+            _ = try await tmux.waitFor("the last entry in view, the first heading scrolled away") {
                 $0.contains("Bedtime") && !$0.contains(firstHeading)
             }
             try tmux.run(["resize-window", "-t", "studio", "-x", "100", "-y", "30"])
-            _ = try tmux.waitFor("the whole list from its first collection") {
+            _ = try await tmux.waitFor("the whole list from its first collection") {
                 $0.contains(firstHeading) && $0.contains("Morning Light") && $0.contains("A Short Interlude")
             }
             try tmux.keys("q")
-            #expect(try Self.status(tmux) == "0")
+            #expect(try await Self.status(tmux) == "0")
             _ = await capture.finish()
         }
     }
@@ -422,20 +424,20 @@ struct StudioTests {
             let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
-            _ = try tmux.waitFor("the Studio playing") { $0.contains("▶ Morning Light") && $0.contains("playing") }
+            _ = try await tmux.waitFor("the Studio playing") { $0.contains("▶ Morning Light") && $0.contains("playing") }
             try tmux.keys("t")
-            _ = try tmux.waitFor("the composer") { $0.contains("Say to Alicia") }
+            _ = try await tmux.waitFor("the composer") { $0.contains("Say to Alicia") }
             try tmux.keys("-l", "good morning")
             try tmux.keys("Enter")
-            _ = try tmux.waitFor("the voice note", timeout: .seconds(60)) { $0.contains("🎙 Voice note") }
+            _ = try await tmux.waitFor("the voice note", timeout: .seconds(60)) { $0.contains("🎙 Voice note") }
             try tmux.keys("Space")
-            let screen = try tmux.waitFor("the note skipped") { $0.contains("voice note skipped") && !$0.contains("🎙") }
+            let screen = try await tmux.waitFor("the note skipped") { $0.contains("voice note skipped") && !$0.contains("🎙") }
             #expect(!screen.contains("paused"), "space paused the episode instead: \(screen)")
-            _ = try tmux.waitFor("the episode playing on") { $0.contains("playing") && !$0.contains("held") }
+            _ = try await tmux.waitFor("the episode playing on") { $0.contains("playing") && !$0.contains("held") }
             // The demo answered the greeting with the morning's episode.
             #expect(screen.contains("Morning Light"), "\(screen)")
             try tmux.keys("q")
-            #expect(try Self.status(tmux) == "0")
+            #expect(try await Self.status(tmux) == "0")
             _ = await capture.finish()
         }
     }
@@ -448,21 +450,21 @@ struct StudioTests {
             let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
-            _ = try tmux.waitFor("the first episode") { $0.contains("▶ Morning Light") && $0.contains("playing") }
+            _ = try await tmux.waitFor("the first episode") { $0.contains("▶ Morning Light") && $0.contains("playing") }
             try tmux.keys("n")
-            _ = try tmux.waitFor("the second episode") { $0.contains("▶ The Long Way Round") }
+            _ = try await tmux.waitFor("the second episode") { $0.contains("▶ The Long Way Round") }
             // Paused at its start, so it stays within its first 3 s however slow the machine.
             try tmux.keys("Space")
-            _ = try tmux.waitFor("paused") { $0.contains("paused") }
+            _ = try await tmux.waitFor("paused") { $0.contains("paused") }
             try tmux.keys("p")
-            _ = try tmux.waitFor("the previous episode") { $0.contains("⏸ Morning Light") && (Self.elapsed($0) ?? 99) < 3 }
+            _ = try await tmux.waitFor("the previous episode") { $0.contains("⏸ Morning Light") && (Self.elapsed($0) ?? 99) < 3 }
             try tmux.keys(".", ".")
-            _ = try tmux.waitFor("10 s in") { (Self.elapsed($0) ?? 0) >= 10 }
+            _ = try await tmux.waitFor("10 s in") { (Self.elapsed($0) ?? 0) >= 10 }
             try tmux.keys("p")
-            let screen = try tmux.waitFor("the same episode from its start") { (Self.elapsed($0) ?? 99) < 3 }
+            let screen = try await tmux.waitFor("the same episode from its start") { (Self.elapsed($0) ?? 99) < 3 }
             #expect(screen.contains("⏸ Morning Light"), "\(screen)")
             try tmux.keys("q")
-            #expect(try Self.status(tmux) == "0")
+            #expect(try await Self.status(tmux) == "0")
             _ = await capture.finish()
         }
     }
@@ -475,7 +477,7 @@ struct StudioTests {
             let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
-            _ = try tmux.waitFor("the Studio") { $0.contains("▶ Morning Light") && $0.contains("playing") }
+            _ = try await tmux.waitFor("the Studio") { $0.contains("▶ Morning Light") && $0.contains("playing") }
             // The last episode (45 s) is the last of its queue: it ends there.
             // G selects the last entry, the Bedtime playlist; two up is the last episode.
             try tmux.keys("G")
@@ -483,14 +485,14 @@ struct StudioTests {
             try tmux.keys("k")
             try tmux.keys("Enter")
             // 9 pressed at once: a seek during the jump is about the episode jumped to.
-            _ = try tmux.waitFor("the last episode") { $0.contains("A Short Interlude · ") }
+            _ = try await tmux.waitFor("the last episode") { $0.contains("A Short Interlude · ") }
             try tmux.keys("9")
-            _ = try tmux.waitFor("the end", timeout: .seconds(60)) { $0.contains("ended") }
+            _ = try await tmux.waitFor("the end", timeout: .seconds(60)) { $0.contains("ended") }
             try tmux.keys("Space")
-            let screen = try tmux.waitFor("playing again from the start") { $0.contains("playing") && (Self.elapsed($0) ?? 99) < 30 }
+            let screen = try await tmux.waitFor("playing again from the start") { $0.contains("playing") && (Self.elapsed($0) ?? 99) < 30 }
             #expect(screen.contains("A Short Interlude"), "\(screen)")
             try tmux.keys("q")
-            #expect(try Self.status(tmux) == "0")
+            #expect(try await Self.status(tmux) == "0")
             _ = await capture.finish()
         }
     }
@@ -503,16 +505,16 @@ struct StudioTests {
             let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
-            _ = try tmux.waitFor("the Studio") { $0.contains("▶ Morning Light") }
+            _ = try await tmux.waitFor("the Studio") { $0.contains("▶ Morning Light") }
             try tmux.keys("i")
-            let pane = try tmux.waitFor("the notes") { $0.contains("Show notes · Morning Light") && $0.contains("Alicia opens the season") }
+            let pane = try await tmux.waitFor("the notes") { $0.contains("Show notes · Morning Light") && $0.contains("Alicia opens the season") }
             #expect(!pane.contains("**") && pane.contains("•"), "\(pane)")
             try tmux.keys("j")
-            _ = try tmux.waitFor("scrolled") { !$0.contains("Show notes · Morning Light\n Morning Light") }
+            _ = try await tmux.waitFor("scrolled") { !$0.contains("Show notes · Morning Light\n Morning Light") }
             try tmux.keys("Escape")
-            _ = try tmux.waitFor("the list again") { !$0.contains("Show notes") && $0.contains("Season 1") }
+            _ = try await tmux.waitFor("the list again") { !$0.contains("Show notes") && $0.contains("Season 1") }
             try tmux.keys("q")
-            #expect(try Self.status(tmux) == "0")
+            #expect(try await Self.status(tmux) == "0")
             _ = await capture.finish()
         }
     }
@@ -528,12 +530,12 @@ struct StudioTests {
         environment["NO_COLOR"] = "1"
         if let server = BackendCommandTests.pulseServer { environment["PULSE_SERVER"] = server }
         let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", columns: 40, rows: 12, environment: environment)
-        let screen = try tmux.waitFor("the Studio at 40×12") { $0.contains("Alicia Studio") }
+        let screen = try await tmux.waitFor("the Studio at 40×12") { $0.contains("Alicia Studio") }
         #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 40 })
         try tmux.keys("C-c")
         // Guards issue 17: Ctrl-C in the Studio exited 0; it is an interrupt, 130, as documented.
-        #expect(try Self.status(tmux) == "130")
-        #expect(try Self.terminalRestored(tmux), "terminal modes not restored")
+        #expect(try await Self.status(tmux) == "130")
+        #expect(try await Self.terminalRestored(tmux), "terminal modes not restored")
         _ = await capture.finish()
     }
 
@@ -553,7 +555,7 @@ struct StudioTests {
         let player = try PlayerProcess.executablePath()
         let environment = try Self.environment(cacheEnvironment)
         let tmux = try Tmux(command: "'\(player)' studio --no-ipc --device \(capture.sinkName)", environment: environment)
-        var screen = try tmux.waitFor("the offline library") { $0.contains("offline — last updated") && $0.contains("not downloaded (offline)") }
+        var screen = try await tmux.waitFor("the offline library") { $0.contains("offline — last updated") && $0.contains("not downloaded (offline)") }
         // The downloaded episode is marked; the others keep their lengths from the saved library.
         let interludeLine = screen.split(separator: "\n").first { $0.uppercased().contains("INTERLUDE") }
         #expect(interludeLine?.contains("↓") == true, "\(screen)")
@@ -561,18 +563,18 @@ struct StudioTests {
         #expect(morning.map { $0.contains(":") && !$0.contains("no audio") } == true, "\(screen)")
         // Enter on one that is not downloaded says so (not "no audio yet"); no connection error shows.
         try tmux.keys("Enter")
-        screen = try tmux.waitFor("not downloaded said") { $0.contains("S1E01 is not downloaded (offline)") }
+        screen = try await tmux.waitFor("not downloaded said") { $0.contains("S1E01 is not downloaded (offline)") }
         #expect(!screen.contains("cannot connect") && !screen.contains("proactive messages"), "\(screen)")
         try tmux.keys("/")
         try tmux.keys("-l", "interlude")
         try tmux.keys("Enter")
         try tmux.keys("Enter")
-        screen = try tmux.waitFor("the downloaded episode playing offline", timeout: .seconds(60)) {
+        screen = try await tmux.waitFor("the downloaded episode playing offline", timeout: .seconds(60)) {
             $0.contains("▶") && $0.contains("playing") && (Self.elapsed($0) ?? 0) >= 1
         }
         let before = Self.elapsed(screen) ?? 0
         backend = try DemoBackend(token: token, port: port)
-        screen = try tmux.waitFor("the library reloaded", timeout: .seconds(60)) {
+        screen = try await tmux.waitFor("the library reloaded", timeout: .seconds(60)) {
             !$0.contains("offline — last updated") && $0.contains("the backend is back")
         }
         #expect(screen.contains("playing"), "\(screen)")
@@ -586,7 +588,7 @@ struct StudioTests {
         #expect(requests.contains("/api/tracks"), "\(requests)")
         #expect(!requests.contains { $0.contains("/api/audio/") }, "the cached episode was fetched: \(requests)")
         try tmux.keys("q")
-        #expect(try Self.status(tmux) == "0")
+        #expect(try await Self.status(tmux) == "0")
         _ = await capture.finish()
     }
 }

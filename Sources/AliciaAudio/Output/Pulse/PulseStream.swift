@@ -42,10 +42,6 @@ final class PulseStream: AudioSink, @unchecked Sendable {
     private var segmentStart: Int64 = 0
     /// Bytes written in the current segment.
     private var segmentWritten: Int64 = 0
-    /// The most `playedFrames` has answered in this segment: the estimate between two timing
-    /// updates runs on the wall clock, ahead of a sink that fell behind it, and the exact index a
-    /// cork reads must not take the position back (a chapter said twice, a clock going back).
-    private var playedSoFar: Int64 = 0
 
     /// Target buffer: 500 ms, so the player (or the server) may go unscheduled for almost half a
     /// second on a busy machine without an underrun; 200 ms gapped when a two-core machine was
@@ -288,7 +284,6 @@ final class PulseStream: AudioSink, @unchecked Sendable {
                 segmentStart = timing.pointee.write_index_corrupt == 0 ? timing.pointee.write_index : timing.pointee.read_index
             }
             segmentWritten = 0
-            playedSoFar = 0
             starved = false
             Log.debug(.output, "flushed, timing refreshed")
             return .done
@@ -340,8 +335,8 @@ final class PulseStream: AudioSink, @unchecked Sendable {
                     ? Int64(pa_usec_to_bytes(UInt64(ahead), &sampleSpec))
                     : -Int64(pa_usec_to_bytes(UInt64(-ahead), &sampleSpec))
             }
-            playedSoFar = max(playedSoFar, min(max(0, index - segmentStart), segmentWritten))
-            return playedSoFar / Int64(frameBytes)
+            let played = min(max(0, index - segmentStart), segmentWritten)
+            return played / Int64(frameBytes)
         }
     }
 
