@@ -8,8 +8,8 @@ import AliciaAudio
 @Suite(.serialized) struct SleepResumeTests {
     static let rate = 48_000
 
-    @Test func aResumeAfterTheSleepTimerStepsBackFiveSeconds() throws {
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+    @Test func aResumeAfterTheSleepTimerStepsBackFiveSeconds() async throws {
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let directory = try TemporaryDirectory(prefix: "sleep")
         let noise = WAVFixture(seconds: 10, sampleRate: Self.rate, channels: 2, seed: 91)
         let path = try directory.write(noise.bytes, as: "noise.wav")

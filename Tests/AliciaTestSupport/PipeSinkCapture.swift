@@ -53,8 +53,10 @@ public final class PipeSinkCapture: Sendable {
     private static let setPipeSize: Int32 = 1031
 
     /// Loads the sink and starts reading. Throws (a failing test, never a skip) if no PulseAudio
-    /// server answers.
-    public init(format: SampleFormat = .s16le, rate: Int = 48_000, channels: Int = 2, server: String? = nil) throws {
+    /// server answers. Async: its `pactl load-module` runs on a Dispatch worker, not on one of the
+    /// two threads of the cooperative pool every test's tasks share (a whole suite starting its
+    /// captures at once held the pool for seconds, and a test then acted after its player had ended).
+    public init(format: SampleFormat = .s16le, rate: Int = 48_000, channels: Int = 2, server: String? = nil) async throws {
         self.server = server
         self.format = format
         self.rate = rate
@@ -80,10 +82,12 @@ public final class PipeSinkCapture: Sendable {
         // A smaller limit (an unprivileged user with pipe-max-size lowered) leaves the default.
         _ = fcntl(fd, Self.setPipeSize, Self.pipeCapacity)
         reader = FIFOReader(fd: fd, name: "capture \(sinkName)", frameBytes: format.bytesPerSample * channels)
+        let arguments = Self.moduleArguments(fifoPath, sinkName, format, rate, channels)
         do {
-            if server == nil { try TestEnvironment.requirePulseAudio() }
-            module = Locked(try Pactl.loadModule("module-pipe-sink", Self.moduleArguments(fifoPath, sinkName, format, rate, channels),
-                                                server: server))
+            module = Locked(try await BlockingWork.run {
+                if server == nil { try TestEnvironment.requirePulseAudio() }
+                return try Pactl.loadModule("module-pipe-sink", arguments, server: server)
+            })
         } catch {
             reader.stop()
             throw error

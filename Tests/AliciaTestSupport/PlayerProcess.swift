@@ -83,11 +83,14 @@ public enum PlayerProcess {
     }
 
     /// Waits for a started player; throws if it outlives `timeout` (it is killed first).
-    public static func result(of child: ChildProcess, timeout: Duration = .seconds(30)) async throws -> PlayerResult {
+    /// `log`: the player's ALICIA_LOG_FILE, whose last 80 lines a hang's error shows.
+    public static func result(of child: ChildProcess, timeout: Duration = .seconds(30), log: String? = nil) async throws -> PlayerResult {
         let result = await child.wait(timeout: timeout)
         if result.timedOut {
+            let tail = log.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+                .map { "\nits log, last 80 lines:\n" + $0.split(separator: "\n").suffix(80).joined(separator: "\n") } ?? ""
             throw HarnessError(
-                "`\(child.commandLine)` hung: killed after \(timeout); stdout: \(result.stdoutText.debugDescription), stderr: \(result.stderrText.debugDescription)"
+                "`\(child.commandLine)` hung: killed after \(timeout); stdout: \(result.stdoutText.debugDescription), stderr: \(result.stderrText.debugDescription)\(tail)"
             )
         }
         return PlayerResult(result)

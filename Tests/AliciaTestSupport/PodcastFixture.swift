@@ -54,9 +54,9 @@ public enum PodcastFixture {
 
     /// An MP3 of `seconds` (mono pink noise at `sampleRate`), tagged with `tags` when given.
     public static func mp3(seconds: Double, sampleRate: Int = 22_050, rate: Rate = .constant(32), tags: Tags? = nil,
-                           seed: Int = 7) throws -> String {
+                           seed: Int = 7) async throws -> String {
         let name = "mp3-\(seconds)-\(sampleRate)-\(rate)-\(tags == nil ? "plain" : "tagged")-\(seed).mp3"
-        return try cached(name) { path in
+        return try await cached(name) { path in
             let chunkSeconds = min(seconds, 61)
             let chunk = directory.file("chunk-" + name)
             let codec: [String]
@@ -76,9 +76,9 @@ public enum PodcastFixture {
 
     /// An AAC (LC) file in an M4A container of `seconds` of a 440 Hz tone (stereo, 44.1 kHz), with
     /// `tags` (cover and chapters included) when given; `faststart`: the index before the audio.
-    public static func m4a(seconds: Double, tags: Tags? = nil, faststart: Bool = true, frequency: Int = 440) throws -> String {
+    public static func m4a(seconds: Double, tags: Tags? = nil, faststart: Bool = true, frequency: Int = 440) async throws -> String {
         let name = "m4a-\(seconds)-\(tags == nil ? "plain" : "tagged")-\(faststart)-\(frequency).m4a"
-        return try cached(name) { path in
+        return try await cached(name) { path in
             var inputs = ["-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=44100:duration=\(seconds)"]
             var maps = ["-map", "0:a", "-ac", "2", "-c:a", "aac", "-b:a", "96k"]
             if let tags { try addTags(tags, inputs: &inputs, maps: &maps, coverIndex: 2) }
@@ -98,7 +98,7 @@ public enum PodcastFixture {
         inputs += ["-i", metadataPath]
         maps += ["-map_chapters", "1"]
         if tags.cover {
-            let cover = try cached("cover.png") { path in
+            let cover = try cachedBlocking("cover.png") { path in
                 try ffmpeg(["-f", "lavfi", "-i", "color=c=0x336699:s=64x64", "-frames:v", "1", path])
             }
             inputs += ["-i", cover]
@@ -112,8 +112,8 @@ public enum PodcastFixture {
     }
 
     /// The bytes of the cover `mp3(…tags:)` and `m4a(…tags:)` attach.
-    public static func coverBytes() throws -> [UInt8] {
-        let path = try cached("cover.png") { path in
+    public static func coverBytes() async throws -> [UInt8] {
+        let path = try await cached("cover.png") { path in
             try ffmpeg(["-f", "lavfi", "-i", "color=c=0x336699:s=64x64", "-frames:v", "1", path])
         }
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -151,7 +151,14 @@ public enum PodcastFixture {
         }
     }
 
-    private static func cached(_ name: String, make: (String) throws -> Void) throws -> String {
+    /// The file `name`, made by `make` the first time; on a Dispatch worker, since a file hours long
+    /// takes ffmpeg seconds and a second asker waits on the lock: two such waits on the cooperative
+    /// pool's two threads stalled every test of the process.
+    private static func cached(_ name: String, make: @escaping @Sendable (String) throws -> Void) async throws -> String {
+        try await BlockingWork.run { try cachedBlocking(name, make: make) }
+    }
+
+    private static func cachedBlocking(_ name: String, make: (String) throws -> Void) throws -> String {
         if let path = made.withLock({ $0[name] }) { return path }
         making.lock()
         defer { making.unlock() }

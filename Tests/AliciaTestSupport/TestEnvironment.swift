@@ -1,7 +1,10 @@
 import Foundation
+import Synchronization
 
 /// Facts about the machine the tests run on, and checks that turn a missing service into a failure.
 public enum TestEnvironment {
+    private static let pulseAudioAnswered = Atomic<Bool>(false)
+
     /// True under CI (`CI=true`), where every service the tests need must be present.
     public static var isCI: Bool {
         ProcessInfo.processInfo.environment["CI"] == "true"
@@ -24,10 +27,14 @@ public enum TestEnvironment {
         }
     }
 
-    /// Throws unless a PulseAudio server answers `pactl info`.
+    /// Throws unless a PulseAudio server answers `pactl info`. Once one has, it is not asked again:
+    /// the check runs at the start of many tests, on whatever thread they run on.
     public static func requirePulseAudio() throws {
+        if pulseAudioAnswered.load(ordering: .acquiring) { return }
+        let reachable = Pactl.isServerReachable()
+        if reachable { pulseAudioAnswered.store(true, ordering: .releasing) }
         try require(
-            Pactl.isServerReachable(),
+            reachable,
             "no PulseAudio server answers `pactl info` (run the tests through scripts/test, which starts one)"
         )
     }

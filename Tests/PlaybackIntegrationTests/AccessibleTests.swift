@@ -42,7 +42,7 @@ struct AccessibleTests {
     func linearPlayback() async throws {
         try StudioTests.requireTmux()
         try await Playback.gated {
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let directory = try TemporaryDirectory(prefix: "accessible")
             defer { directory.remove() }
             let (episode, note) = try Self.episode(in: directory)
@@ -118,7 +118,7 @@ struct AccessibleTests {
     func promptsAndLists() async throws {
         try StudioTests.requireTmux()
         try await Playback.gated {
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let directory = try TemporaryDirectory(prefix: "accessible")
             defer { directory.remove() }
             let (episode, note) = try Self.episode(in: directory)
@@ -155,7 +155,7 @@ struct AccessibleTests {
 
     @Test("off a terminal: play --accessible says its lines to a pipe, and plays on after stdin ends")
     func offATerminal() async throws {
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let directory = try TemporaryDirectory(prefix: "accessible")
         defer { directory.remove() }
         let episode = try directory.write(WAVFixture(seconds: 2).bytes, as: "short.wav")
@@ -171,7 +171,7 @@ struct AccessibleTests {
     func theLibraryOfTheDemo() async throws {
         try StudioTests.requireTmux()
         try await Playback.gated {
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let directory = try TemporaryDirectory(prefix: "accessible")
             defer { directory.remove() }
             let raw = directory.file("raw")

@@ -46,7 +46,7 @@ struct AutoDownloadTests {
         try server.serve(Self.second, as: "b.wav")
         try server.serve(Self.third, as: "c.wav")
         let (environment, log) = try Self.environment()
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let urls = ["a.wav", "b.wav", "c.wav"].map { server.url("/media/" + $0) }
         let socket = try PlayerProcess.freshStateDirectory() + "/ipc.sock"
         let result = try await Playback.gated { () async throws -> PlayerResult in
@@ -104,7 +104,7 @@ struct AutoDownloadTests {
         let download = try await Playback.run(["download", server.url("/media/c.wav")], environment: environment)
         #expect(download.status == 0, "\(download)")
         let before = server.accessLog().count
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         // c.wav plays from the cache; gone.wav is not there: its download fails with a warning,
         // and then it cannot play either (its own error), while b.wav before it plays to the end.
         let result = try await Playback.run(["play", server.url("/media/b.wav"), server.url("/media/c.wav"), server.url("/media/gone.wav"),
@@ -138,7 +138,7 @@ struct AutoDownloadTests {
         let bound = playing.bytes.count + Self.second.bytes.count + old.bytes.count + 100_000
         let set = try await Playback.run(["cache", "--max-size", "\(bound)"], environment: environment)
         #expect(set.status == 0 && !set.stdout.contains("removed"), "\(set)")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let (result, download) = try await Playback.gated { () async throws -> (PlayerResult, PlayerResult) in
             let player = try PlayerProcess.start(["play", server.url("/media/playing.wav"), server.url("/media/next.wav"),
                                                   "--device", capture.sinkName, "--no-ipc"], environment: environment)

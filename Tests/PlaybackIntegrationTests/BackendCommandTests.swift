@@ -97,7 +97,7 @@ struct BackendCommandTests {
         // Play the last 1.5 s only: the point is finding and streaming the episode.
         let start = String(format: "%.3f", duration - 1.5)
         for reference in [label.lowercased(), String(index)] {
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let result = try await Playback.run(["play", reference, "--device", capture.sinkName, "--start", start],
                                                 environment: Self.isolatedEnvironment(backend))
             let captured = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
@@ -235,7 +235,7 @@ struct BackendCommandTests {
     func chat() async throws {
         let backend = try DemoBackend(token: Self.token)
         defer { backend.stop() }
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.run(["chat", "hello Alicia", "--voice", "--react", "❤️", "--device", capture.sinkName],
                                             environment: Self.isolatedEnvironment(backend), timeout: .seconds(60))
         let captured = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
@@ -256,7 +256,7 @@ struct BackendCommandTests {
     func voice() async throws {
         let backend = try DemoBackend(token: Self.token)
         defer { backend.stop() }
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.run(["voice", "/api/audio/voice-1.wav", "--device", capture.sinkName],
                                             environment: Self.isolatedEnvironment(backend))
         let captured = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
@@ -273,7 +273,7 @@ struct BackendCommandTests {
         #expect(line.hasPrefix("export ALICIA_BASE_URL=http://127.0.0.1:"), "\(line)")
         #expect(line.hasSuffix(" ALICIA_TOKEN=\(token)"), "\(line)")
         // What a shell makes of it, and a command run with that environment.
-        let shell = try ChildProcess.runBlocking("bash", ["-c", line + #"; printf '%s\n%s' "$ALICIA_BASE_URL" "$ALICIA_TOKEN""#],
+        let shell = try await ChildProcess.run("bash", ["-c", line + #"; printf '%s\n%s' "$ALICIA_BASE_URL" "$ALICIA_TOKEN""#],
                                                  timeout: .seconds(10))
         let values = shell.stdoutText.split(separator: "\n").map(String.init)
         #expect(values.count == 2 && values[1] == token, "\(shell.stdoutText)")
@@ -301,7 +301,7 @@ struct BackendCommandTests {
     @Test("a closed stdout ends the plain Studio quietly with status 0")
     func closedStdout() async throws {
         try await Playback.gated {
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let script = "'\(player)' demo --device \(capture.sinkName) </dev/null 2>/dev/null | head -1; echo \"status ${PIPESTATUS[0]}\""
             let result = try await ChildProcess.run("bash", ["-c", script], environment: Self.isolatedEnvironment(nil), timeout: .seconds(30))
@@ -331,7 +331,7 @@ struct BackendCommandTests {
         try await Playback.gated {
             let backend = try DemoBackend(token: Self.token)
             defer { backend.stop() }
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let child = try PlayerProcess.start(["play", "S1E01", "--device", capture.sinkName], environment: Self.isolatedEnvironment(backend))
             #expect(await capture.waitForAudio(timeout: .seconds(20)), "nothing played")
             let deadline = ContinuousClock.now + .seconds(10)
@@ -351,7 +351,7 @@ struct BackendCommandTests {
 
     @Test("demo starts its own backend and plays; Ctrl-C stops it cleanly")
     func demo() async throws {
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let child = try PlayerProcess.start(["demo", "--device", capture.sinkName, "--quiet"], environment: Self.isolatedEnvironment(nil))
         #expect(await capture.waitForAudio(timeout: .seconds(30)), "the demo made no sound")
         child.send(SIGINT)

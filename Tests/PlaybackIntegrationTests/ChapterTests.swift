@@ -135,11 +135,11 @@ struct ChapterTests {
         try ControlSocketTests.requireTools(["python3", "ffmpeg"])
         let directory = try TemporaryDirectory(prefix: "chapters")
         let mp3 = directory.file("chapters.mp3")
-        try FileManager.default.copyItem(atPath: try PodcastFixture.mp3(seconds: 14, tags: PodcastFixture.Tags()), toPath: mp3)
+        try FileManager.default.copyItem(atPath: try await PodcastFixture.mp3(seconds: 14, tags: PodcastFixture.Tags()), toPath: mp3)
         let wav = try directory.write(Self.cueWAV(), as: "cues.wav")
         let driver = try directory.write(Array(Self.driver.utf8), as: "driver.py")
         let socket = directory.file("socket")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", mp3, wav, "--ipc", socket, "--device", capture.sinkName])
             try await ControlSocketTests.waitForSocket(socket, player: player)
@@ -158,7 +158,7 @@ struct ChapterTests {
         try ControlSocketTests.requireTools(["dbus-daemon", "playerctl", "ffmpeg"])
         let directory = try TemporaryDirectory(prefix: "mpris-tags")
         let mp3 = directory.file("chapters.mp3")
-        try FileManager.default.copyItem(atPath: try PodcastFixture.mp3(seconds: 14, tags: PodcastFixture.Tags()), toPath: mp3)
+        try FileManager.default.copyItem(atPath: try await PodcastFixture.mp3(seconds: 14, tags: PodcastFixture.Tags()), toPath: mp3)
         let wav = try directory.write(Self.cueWAV(), as: "cues.wav")
         let socket = directory.file("socket")
         let bus = try await ChildProcess.run("dbus-daemon", ["--session", "--print-address=1", "--print-pid=1", "--fork", "--nopidfile"], timeout: .seconds(30))
@@ -182,7 +182,7 @@ struct ChapterTests {
             }
             return seen
         }
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", mp3, wav, "--ipc", socket, "--device", capture.sinkName], environment: environment)
             try await ControlSocketTests.waitForSocket(socket, player: player)
@@ -192,7 +192,7 @@ struct ChapterTests {
                     && fields[3].hasPrefix("file://\(cache)/alicia-player/art/") && fields[3].hasSuffix(".png"), "\(tagged)")
             if fields.count == 4, fields[3].hasPrefix("file://") {
                 let art = String(fields[3].dropFirst("file://".count))
-                #expect(FileManager.default.contents(atPath: art).map(Array.init) == (try PodcastFixture.coverBytes()), "\(art)")
+                #expect(FileManager.default.contents(atPath: art).map(Array.init) == (try await PodcastFixture.coverBytes()), "\(art)")
             }
             // Next stays the next item: the WAV, with nothing known of its artist or album.
             #expect(try await ChildProcess.run("playerctl", ["-p", "alicia_player", "next"], environment: environment, timeout: .seconds(30)).status == 0)
@@ -211,7 +211,7 @@ struct ChapterTests {
         try ControlSocketTests.requireTools(["ffmpeg"])
         let directory = try TemporaryDirectory(prefix: "chapters-ctl")
         let mp3 = directory.file("chapters.mp3")
-        try FileManager.default.copyItem(atPath: try PodcastFixture.mp3(seconds: 14, tags: PodcastFixture.Tags()), toPath: mp3)
+        try FileManager.default.copyItem(atPath: try await PodcastFixture.mp3(seconds: 14, tags: PodcastFixture.Tags()), toPath: mp3)
         let script = try directory.write(Array("play chapters.mp3\npause\nchapter +1\nchapter +1\nwait end\n".utf8), as: "run.txt")
         let socket = directory.file("socket")
         func ctl(_ words: String...) async throws -> PlayerResult { try await ControlSocketTests.ctl(socket, words) }
@@ -224,7 +224,7 @@ struct ChapterTests {
             }
             return seen
         }
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let player = try PlayerProcess.start(["script", script, "--ipc", socket, "--device", capture.sinkName])
             try await ControlSocketTests.waitForSocket(socket, player: player)
@@ -257,7 +257,7 @@ struct ChapterTests {
         let directory = try TemporaryDirectory(prefix: "chapters-sleep")
         let tone = Tone.wav(frequency: 1000, seconds: 6, rate: 48_000, channels: 2, amplitude: 0.5)
         let path = try directory.write(PodcastFixture.withCuePoints(tone, cues: [(0, "One"), (96_000, "Two"), (192_000, "Three")]), as: "tone.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.run(["play", path, "--device", capture.sinkName, "--sleep", "chapter",
                                              "--start", "\(start)", "--speed", "\(speed)"])
         expectSuccess(result)
@@ -281,7 +281,7 @@ struct ChapterTests {
             + le32(rate) + le32(rate * 4) + le16(4) + le16(16) + Array("data".utf8) + le32(data.count) + data
         let directory = try TemporaryDirectory(prefix: "chapters-skip")
         let path = try directory.write(PodcastFixture.withCuePoints(wav, cues: [(0, "Pause"), (UInt32(4 * rate), "High")]), as: "pause.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: rate, channels: 2)
         let result = try await Playback.run(["play", path, "--device", capture.sinkName, "--sleep", "chapter", "--skip-silence=strong"])
         expectSuccess(result)
         let heard = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
@@ -302,8 +302,8 @@ struct ChapterTests {
             try StudioTests.requireTmux()
             let directory = try TemporaryDirectory(prefix: "studio-chapters")
             let mp3 = directory.file("chapters.mp3")
-            try FileManager.default.copyItem(atPath: try PodcastFixture.mp3(seconds: 14, tags: PodcastFixture.Tags()), toPath: mp3)
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            try FileManager.default.copyItem(atPath: try await PodcastFixture.mp3(seconds: 14, tags: PodcastFixture.Tags()), toPath: mp3)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try StudioTests.Tmux(command: "'\(player)' play '\(mp3)' --device \(capture.sinkName)", environment: try StudioTests.environment())
             var screen = try await tmux.waitFor("the tagged title and the first chapter") {

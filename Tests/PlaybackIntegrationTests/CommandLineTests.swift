@@ -86,7 +86,7 @@ struct CommandLineTests {
         let directory = try TemporaryDirectory(prefix: "cli")
         let fixture = WAVFixture(seconds: 3, seed: 3)
         let path = try directory.write(fixture.bytes, as: "noise.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.run(["play", path, "--start", value, "--device", capture.sinkName], timeout: .seconds(15))
         let captured = await capture.finishInt16(quietFor: .milliseconds(300))
         expectErrorLine(result, status: 2)

@@ -12,7 +12,7 @@ struct ContinueListeningTests {
         try StudioTests.requireTmux()
         let backend = try DemoBackend(token: "continue-token")
         defer { backend.stop() }
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let player = try PlayerProcess.executablePath()
         let state = try PlayerProcess.freshStateDirectory()
         let environment = try StudioTests.environment([

@@ -27,8 +27,10 @@ struct ControlSocketTests {
             guard player.isRunning else { break }
             try await Task.sleep(for: .milliseconds(50))
         }
+        let running = player.isRunning
         let result = await player.wait(timeout: .seconds(5))
-        throw HarnessError("no control socket at \(path) within 60 s; the player: \(result.stderrText)")
+        throw HarnessError("no control socket at \(path) \(running ? "after 1,200 tries" : "before the player ended")"
+            + " (status \(result.status) after \(result.duration)); its stderr: \(result.stderrText)")
     }
 
     static func connect(_ path: String) throws -> Int32 {
@@ -255,7 +257,7 @@ struct ControlSocketTests {
         let c = try directory.write(Self.third.bytes, as: "c.wav")
         let driver = try directory.write(Array(Self.driver.utf8), as: "driver.py")
         let socket = directory.file("socket")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", a, b, "--ipc", socket, "--device", capture.sinkName])
             try await Self.waitForSocket(socket, player: player)
@@ -308,7 +310,7 @@ struct ControlSocketTests {
                 time.sleep(0.02)
             print(replies)
             """#.utf8), as: "poll.py")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let (result, polled) = try await Playback.gated { () async throws -> (PlayerResult, ChildProcess.Result) in
             let player = try PlayerProcess.start(["play", path, "--ipc", socket, "--device", capture.sinkName])
             let polling = try await ChildProcess.run("python3", [poller, socket], timeout: .seconds(60))
@@ -332,7 +334,7 @@ struct ControlSocketTests {
         let runtime = directory.file("runtime")
         mkdir(runtime, 0o700)
         let socket = runtime + "/alicia-player/socket"
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let first = try PlayerProcess.start(["play", path, "--device", capture.sinkName], environment: ["XDG_RUNTIME_DIR": runtime])
             try await Self.waitForSocket(socket, player: first)
@@ -358,7 +360,7 @@ struct ControlSocketTests {
         _ = await capture.finish(quietFor: .milliseconds(200))
         // Something else at the path: said, exit 2, and the file is untouched.
         let notSocket = try directory.write(Array("keep me".utf8), as: "not-a-socket")
-        let another = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let another = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let refused = try await Playback.run(["play", path, "--ipc", notSocket, "--device", another.sinkName])
         #expect(refused.status == 2 && refused.stderr.contains("\(notSocket) exists and is not a socket"), "\(refused)")
         #expect((try? String(contentsOfFile: notSocket, encoding: .utf8)) == "keep me")
@@ -379,7 +381,7 @@ struct ControlSocketTests {
         _ = try directory.write(Self.third.bytes, as: "c.wav")
         let script = try directory.write(Array("play a.wav c.wav\nwait end\n".utf8), as: "run.txt")
         let socket = directory.file("socket")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let player = try PlayerProcess.start(["script", script, "--ipc", socket, "--device", capture.sinkName])
             try await Self.waitForSocket(socket, player: player)
@@ -442,7 +444,7 @@ struct ControlSocketTests {
         func playerctl(_ words: [String]) async throws -> ChildProcess.Result {
             try await ChildProcess.run("playerctl", ["-p", "alicia_player"] + words, environment: environment, timeout: .seconds(30))
         }
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", a, b, "--ipc", socket, "--device", capture.sinkName], environment: environment)
             try await Self.waitForSocket(socket, player: player)

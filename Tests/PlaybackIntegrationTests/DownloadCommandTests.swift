@@ -41,7 +41,7 @@ struct DownloadCommandTests {
         let before = backend.requests.count
         for stopped in [false, true] {
             if stopped { backend.stop() }
-            let capture = try PipeSinkCapture(format: .s16le, rate: rate, channels: channels)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: rate, channels: channels)
             let play = try await Playback.run(["play", "INTERLUDE", "--device", capture.sinkName, "--start", start, "--no-ipc"],
                                               environment: environment)
             let captured = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: channels)
@@ -122,7 +122,7 @@ struct DownloadCommandTests {
         #expect(set.status == 0 && set.stdout.contains("auto_download = 1"), "\(set)")
         let refused = try await Playback.run(["config", "set", "auto_download", "lots"], environment: environment)
         #expect(refused.status == 2 && refused.stderr.contains("is not a number of queue items"), "\(refused)")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let file = try #require(environment["XDG_CACHE_HOME"]) + "/alicia-player/media/INTERLUDE.wav"
         let result = try await Playback.gated { () async throws -> PlayerResult in
             let player = try PlayerProcess.start(["play", "S1E02", "INTERLUDE", "--device", capture.sinkName, "--no-ipc"],

@@ -63,7 +63,7 @@ struct FollowTests {
         let a = try directory.write(Self.long.bytes, as: "a.wav")
         let b = try directory.write(Self.long.bytes, as: "b.wav")
         let socket = directory.file("socket")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let feed = FeedLines(try PlayerProcess.start(["ctl", "--ipc", socket, "follow", "--json", "pause", "time-pos", "media-title"]))
             // Nobody listens yet: it waits.
@@ -118,7 +118,7 @@ struct FollowTests {
         let directory = try TemporaryDirectory(prefix: "idle")
         let a = try directory.write(Self.long.bytes, as: "a.wav")
         let socket = directory.file("socket")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", a, "--ipc", socket, "--device", capture.sinkName])
             try await ControlSocketTests.waitForSocket(socket, player: player)
@@ -169,7 +169,7 @@ struct FollowTests {
         let binary = URL(fileURLWithPath: try PlayerProcess.executablePath()).deletingLastPathComponent().path
         var barEnvironment = environment
         barEnvironment["PATH"] = binary + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", a, "--device", capture.sinkName], environment: environment)
             let waybar = FeedLines(try ChildProcess("/bin/sh", ["-c", bars.waybar], environment: barEnvironment))

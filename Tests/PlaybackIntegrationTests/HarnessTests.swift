@@ -278,7 +278,7 @@ struct PipeSinkCaptureTests {
         let fixture = WAVFixture(seconds: 1.5, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 31)
         let directory = try TemporaryDirectory(prefix: "harness")
         let path = try directory.write(fixture.bytes, as: "noise.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await ChildProcess.run("paplay", ["--device=\(capture.sinkName)", path])
         #expect(result.status == 0, "paplay: \(result.stderrText)")
         let captured = await capture.finishInt16()
@@ -290,7 +290,7 @@ struct PipeSinkCaptureTests {
         let fixture = WAVFixture(seconds: 1, sampleRate: 44_100, channels: 1, format: .float32, seed: 32)
         let directory = try TemporaryDirectory(prefix: "harness")
         let path = try directory.write(fixture.bytes, as: "noise.wav")
-        let capture = try PipeSinkCapture(format: .float32le, rate: 44_100, channels: 1)
+        let capture = try await PipeSinkCapture(format: .float32le, rate: 44_100, channels: 1)
         let result = try await ChildProcess.run("paplay", ["--device=\(capture.sinkName)", path])
         #expect(result.status == 0, "paplay: \(result.stderrText)")
         let captured = await capture.finishFloat32()
@@ -304,8 +304,8 @@ struct PipeSinkCaptureTests {
         let second = WAVFixture(seconds: 1, seed: 42)
         let firstPath = try directory.write(first.bytes, as: "1.wav")
         let secondPath = try directory.write(second.bytes, as: "2.wav")
-        let firstCapture = try PipeSinkCapture()
-        let secondCapture = try PipeSinkCapture()
+        let firstCapture = try await PipeSinkCapture()
+        let secondCapture = try await PipeSinkCapture()
         #expect(firstCapture.sinkName != secondCapture.sinkName)
         async let one = ChildProcess.run("paplay", ["--device=\(firstCapture.sinkName)", firstPath])
         async let two = ChildProcess.run("paplay", ["--device=\(secondCapture.sinkName)", secondPath])
@@ -318,7 +318,7 @@ struct PipeSinkCaptureTests {
 
     @Test("finish without playback takes the idle sink's silence as quiet and returns only silence")
     func finishWithoutPlayback() async throws {
-        let capture = try PipeSinkCapture()
+        let capture = try await PipeSinkCapture()
         let start = ContinuousClock.now
         let bytes = await capture.finish(quietFor: .milliseconds(200), timeout: .seconds(600))
         // Silence counts as quiet (the idle sink keeps writing zeros): it returns before the timeout.
@@ -329,7 +329,7 @@ struct PipeSinkCaptureTests {
 
     @Test("the sink is gone after finish")
     func unloadsTheSink() async throws {
-        let capture = try PipeSinkCapture()
+        let capture = try await PipeSinkCapture()
         #expect(try Pactl.sinkNames().contains(capture.sinkName))
         _ = await capture.finish(quietFor: .milliseconds(100))
         // PulseAudio unloads a module from its main loop after `pactl unload-module` has returned; a

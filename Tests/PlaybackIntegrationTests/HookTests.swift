@@ -31,7 +31,7 @@ struct HookTests {
             "hook = item-start cp /dev/stdin '\(directory.file("two.json"))'",
             "hook = item-end cp /dev/stdin \(directory.file("end.json"))",
         ], in: directory)
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.run(["play", a, "--device", capture.sinkName], environment: environment)
         let captured = await capture.finishInt16(quietFor: .milliseconds(200))
         expectSuccess(result)
@@ -56,7 +56,7 @@ struct HookTests {
             "hook = item-start sleep 59.517",
             "hook = pause no-such-program-here",
         ], in: directory)
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.run(["play", a, "--device", capture.sinkName], environment: environment)
         let captured = await capture.finishInt16(quietFor: .milliseconds(200))
         #expect(result.status == 0 && result.stdout.isEmpty, "\(result)")
@@ -90,7 +90,7 @@ struct HookTests {
         func waitFor(_ name: String, count: Int) async throws {
             for _ in 0..<500 where lines(name).count < count { try await Task.sleep(for: .milliseconds(20)) }
         }
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", a, "--ipc", socket, "--device", capture.sinkName], environment: environment)
             try await ControlSocketTests.waitForSocket(socket, player: player)

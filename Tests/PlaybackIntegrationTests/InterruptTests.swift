@@ -27,7 +27,7 @@ struct InterruptTests {
         } else {
             location = try directory.write(Self.long.bytes, as: "long.wav")
         }
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
 
         await Playback.gate.enter()
         let child: ChildProcess

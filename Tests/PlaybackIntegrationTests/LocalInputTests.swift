@@ -30,7 +30,7 @@ struct LocalInputTests {
         try PlayerProcess.isolate(&environment)
         if let server = BackendCommandTests.pulseServer { environment["PULSE_SERVER"] = server }
         let fixed = environment
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.gated {
             try await ChildProcess.run("/bin/sh", ["-c", "cat \"$1\" | \"$2\" play - --device \"$3\" --no-ipc", "sh", file, player, capture.sinkName],
                                        environment: fixed, timeout: .seconds(60))
@@ -43,7 +43,7 @@ struct LocalInputTests {
         // A seek (here over the socket) is refused with one line.
         let ipc = directory.file("socket")
         let long = try directory.write(WAVFixture(seconds: 20, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 7).bytes, as: "long.wav")
-        let seekCapture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let seekCapture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         async let played = Playback.gated {
             try await ChildProcess.run("/bin/sh", ["-c", "cat \"$1\" | \"$2\" play - --device \"$3\" --ipc \"$4\"", "sh",
                                                    long, player, seekCapture.sinkName, ipc], environment: fixed, timeout: .seconds(60))

@@ -51,7 +51,7 @@ struct LoudnessTests {
                       b: try await ffmpegMeasure(quiet, in: directory, name: "b-in.wav"))
         #expect(abs(before.a.integrated - before.b.integrated - 12) < 1, "the fixtures are not 12 dB apart: \(before)")
 
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let result = try await Playback.run(["play", pathA, pathB, "--device", capture.sinkName, "--loudness", "-16"], timeout: .seconds(90))
         expectSuccess(result)
         let heard = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)

@@ -50,7 +50,7 @@ enum Playback {
         rate: Int = 48_000,
         channels: Int = 2
     ) async throws -> (PlayerResult, [Int16]) {
-        let capture = try PipeSinkCapture(format: .s16le, rate: rate, channels: channels)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: rate, channels: channels)
         let result = try await run(["play", source, "--device", capture.sinkName] + extraArguments)
         return (result, await capture.finishInt16())
     }
@@ -62,7 +62,7 @@ enum Playback {
         rate: Int = 48_000,
         channels: Int = 2
     ) async throws -> (PlayerResult, [Float]) {
-        let capture = try PipeSinkCapture(format: .float32le, rate: rate, channels: channels)
+        let capture = try await PipeSinkCapture(format: .float32le, rate: rate, channels: channels)
         let result = try await run(["play", source, "--device", capture.sinkName] + extraArguments)
         return (result, await capture.finishFloat32())
     }

@@ -8,8 +8,8 @@ import Testing
 @Suite("Playlists")
 struct PlaylistCommandTests {
     /// A chunk's samples, fetched with curl (a client that is not ours).
-    private func samples(_ backend: DemoBackend, _ path: String) throws -> [Int16] {
-        let download = try ChildProcess.runBlocking(try ChildProcess.resolve("curl"), ["-sf", backend.baseURL + path + "?token=" + backend.token],
+    private func samples(_ backend: DemoBackend, _ path: String) async throws -> [Int16] {
+        let download = try await ChildProcess.run(try ChildProcess.resolve("curl"), ["-sf", backend.baseURL + path + "?token=" + backend.token],
                                                     timeout: .seconds(30))
         let bytes = download.stdout
         // The WAV's "data" chunk: its samples follow its 8-byte header.
@@ -33,7 +33,7 @@ struct PlaylistCommandTests {
     func playsAPlaylist() async throws {
         let backend = try DemoBackend(token: "pl-\(UInt32.random(in: 1000...9999))")
         defer { backend.stop() }
-        let capture = try PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
         let result = try await Playback.run(["play", "playlist:bed", "--device", capture.sinkName],
                                             environment: BackendCommandTests.isolatedEnvironment(backend), timeout: .seconds(120))
         let captured = trimmed(await capture.finishInt16())
@@ -41,11 +41,11 @@ struct PlaylistCommandTests {
         #expect(!result.stdout.contains(backend.token) && !result.stderr.contains(backend.token))
 
         // What was played: the warming text's chunks (now ready), then the letter's.
-        let shelfJSON = try ChildProcess.runBlocking(try ChildProcess.resolve("curl"),
+        let shelfJSON = try await ChildProcess.run(try ChildProcess.resolve("curl"),
             ["-sf", "-H", "Authorization: Bearer \(backend.token)", backend.baseURL + "/api/playlists"], timeout: .seconds(30)).stdout
         let shelf = try JSONSerialization.jsonObject(with: Data(shelfJSON)) as? [[String: Any]]
         let warmingBody = ((shelf?[1]["items"] as? [[String: Any]])?[0]["body"] as? String) ?? ""
-        let spoken = try ChildProcess.runBlocking(try ChildProcess.resolve("curl"),
+        let spoken = try await ChildProcess.run(try ChildProcess.resolve("curl"),
             ["-sf", "-H", "Authorization: Bearer \(backend.token)", "-H", "Content-Type: application/json",
              "-d", String(decoding: try JSONSerialization.data(withJSONObject: ["text": warmingBody, "kind": "synthesis"]), as: UTF8.self),
              backend.baseURL + "/api/speak"], timeout: .seconds(30)).stdout
@@ -54,7 +54,7 @@ struct PlaylistCommandTests {
         let letterPaths = try chunkPaths(backend, Data(shelfJSON), item: 1, of: 1)
         #expect(warmingPaths.count == 3 && letterPaths.count == 3)
         var expected: [Int16] = []
-        for path in warmingPaths + letterPaths { expected += try samples(backend, path) }
+        for path in warmingPaths + letterPaths { expected += try await samples(backend, path) }
         expected = trimmed(expected)
         #expect(captured.count == expected.count, "\(captured.count) samples played, \(expected.count) in the chunks")
         #expect(AudioCompare.firstMismatch(expected: expected, actual: captured) == nil,

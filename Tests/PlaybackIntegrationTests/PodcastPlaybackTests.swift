@@ -31,9 +31,9 @@ struct PodcastPlaybackTests {
     @Test("a 2-hour MP3 started at 1:45:00 through two redirects fetches from there, walking the chain once")
     func mp3StartDeepThroughRedirects() async throws {
         let server = try NginxServer()
-        let path = try PodcastFixture.mp3(seconds: 7200)
+        let path = try await PodcastFixture.mp3(seconds: 7200)
         try server.serve(Array(try Data(contentsOf: URL(fileURLWithPath: path))), as: "long.mp3")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let (result, playing) = try await playUntilSound(["play", server.url("/hop1/long.mp3?token=s3cret"), "--start", "1:45:00"], capture: capture)
         #expect(playing, "\(result)")
         #expect(result.status == 130, "\(result)")
@@ -54,7 +54,7 @@ struct PodcastPlaybackTests {
     func aacPlaysAndJoins() async throws {
         let server = try NginxServer()
         for (name, frequency) in [("a.m4a", 440), ("b.m4a", 660)] {
-            let path = try PodcastFixture.m4a(seconds: 2, frequency: frequency)
+            let path = try await PodcastFixture.m4a(seconds: 2, frequency: frequency)
             try server.serve(Array(try Data(contentsOf: URL(fileURLWithPath: path))), as: name)
         }
         let (result, captured) = try await Playback.playCapturingFloat(server.url("/hop1/a.m4a"), [server.url("/media/b.m4a")],
@@ -81,14 +81,14 @@ struct PodcastPlaybackTests {
     func ffmpegIsLoadedOnlyForAAC() async throws {
         let directory = try TemporaryDirectory(prefix: "maps")
         let wav = try directory.write(WAVFixture(seconds: 20, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 3).bytes, as: "long.wav")
-        let m4a = try PodcastFixture.m4a(seconds: 20)
+        let m4a = try await PodcastFixture.m4a(seconds: 20)
         for (path, expectFFmpeg) in [(wav, false), (m4a, true)] {
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             await Playback.gate.enter()
             let child = try PlayerProcess.start(["play", path, "--device", capture.sinkName, "--loudness", "off"])
             let playing = await capture.waitForAudio(timeout: Self.hangGuard)
             // Read by cat: Foundation takes /proc's size of 0 at its word and reads a page.
-            let maps = (try? ChildProcess.runBlocking("cat", ["/proc/\(child.pid)/maps"]))?.stdoutText ?? ""
+            let maps = (try? await ChildProcess.run("cat", ["/proc/\(child.pid)/maps"]))?.stdoutText ?? ""
             child.send(SIGINT)
             _ = await child.wait(timeout: Self.hangGuard)
             await Playback.gate.leave()
@@ -105,7 +105,7 @@ struct PodcastPlaybackTests {
     @Test("a damaged MP3 plays without a word from libmpg123; an empty file says it is empty")
     func quietDecoderAndEmptyFile() async throws {
         let directory = try TemporaryDirectory(prefix: "damaged")
-        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: try PodcastFixture.mp3(seconds: 3))))
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: try await PodcastFixture.mp3(seconds: 3))))
         var random = Xorshift64(seed: 99)
         for index in stride(from: bytes.count / 3, to: bytes.count / 3 + 3000, by: 1) { bytes[index] = UInt8(truncatingIfNeeded: random.next()) }
         let damaged = try directory.write(bytes, as: "damaged.mp3")

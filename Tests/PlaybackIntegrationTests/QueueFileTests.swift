@@ -14,7 +14,7 @@ struct QueueFileCommandTests {
         _ = try directory.write(Self.first.bytes, as: "a.wav")
         _ = try directory.write(Self.second.bytes, as: "b.wav")
         let list = try directory.write(Array("#EXTM3U\n#EXTINF:1,First\na.wav\n# between\n\nb.wav\n".utf8), as: "list.m3u8")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.run(["play", list, "--device", capture.sinkName])
         let captured = await capture.finishInt16()
         expectSuccess(result)
@@ -26,7 +26,7 @@ struct QueueFileCommandTests {
         let directory = try TemporaryDirectory(prefix: "list")
         _ = try directory.write(Self.first.bytes, as: "a.wav")
         let list = try directory.write(Array("a.wav\nmissing.wav\n".utf8), as: "list.txt")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let refused = try await Playback.run(["queue", list, "--device", capture.sinkName])
         expectErrorLine(refused, status: 2, containing: ["\(list):2:", "no such file"])
         let skipped = try await Playback.run(["queue", list, "--keep-going", "--device", capture.sinkName])
@@ -47,8 +47,8 @@ struct QueueFileCommandTests {
         let text = try String(contentsOfFile: saved, encoding: .utf8)
         #expect(text == "#EXTM3U\n#EXTINF:-1,a.wav\n\(a)\n", "\(text)")
         // And the saved list plays, fed on standard input.
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        let child = try ChildProcess.runBlocking("/bin/sh", ["-c", "'\(try PlayerProcess.executablePath())' queue - --device \(capture.sinkName) < '\(saved)'"],
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let child = try await ChildProcess.run("/bin/sh", ["-c", "'\(try PlayerProcess.executablePath())' queue - --device \(capture.sinkName) < '\(saved)'"],
                                                  environment: try Self.isolated(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory(), "ALICIA_LOUDNESS": "off"]),
                                                  timeout: .seconds(60))
         let captured = await capture.finishInt16()

@@ -16,10 +16,20 @@ struct ReadAloudTests {
     }
 
     /// A chunk's samples, fetched with curl (a client that is not ours).
-    static func chunk(_ backend: DemoBackend, _ text: String, _ index: Int) throws -> [Int16] {
-        let url = backend.baseURL + DemoBackend.spokenChunkPath(of: text, index: index) + "?token=" + backend.token
-        let download = try ChildProcess.runBlocking(try ChildProcess.resolve("curl"), ["-sf", url], timeout: .seconds(30))
-        return dataSamples(download.stdout)
+    static func chunk(_ backend: DemoBackend, _ text: String, _ index: Int) async throws -> [Int16] {
+        try await download(backend.baseURL + DemoBackend.spokenChunkPath(of: text, index: index) + "?token=" + backend.token)
+    }
+
+    /// The samples of the WAV at `url`, fetched with curl (off the cooperative pool).
+    static func download(_ url: String) async throws -> [Int16] {
+        dataSamples(try await ChildProcess.run(try ChildProcess.resolve("curl"), ["-sf", url], timeout: .seconds(30)).stdout)
+    }
+
+    /// `count` chunks of `text`, one after another.
+    static func chunks(_ backend: DemoBackend, _ text: String, _ count: Int) async throws -> [Int16] {
+        var samples: [Int16] = []
+        for index in 0..<count { samples += try await chunk(backend, text, index) }
+        return samples
     }
 
     static func trimmed(_ samples: [Int16]) -> [Int16] {
@@ -57,7 +67,7 @@ struct ReadAloudTests {
         let voicing = DemoBackend.Voicing(chunkDelays: [.seconds(1), .seconds(7)])
         let backend = try DemoBackend(token: "ra-\(UInt32.random(in: 1000...9999))", faults: .init(voicing: voicing))
         defer { backend.stop() }
-        let capture = try PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
         let first = FirstAudio(capture)
         let text = Self.text("behind")
         let result = try await Playback.run(["speak", text, "--device", capture.sinkName],
@@ -71,7 +81,7 @@ struct ReadAloudTests {
         // interval, 150 ms) is the bench's figure, not asserted here: a loaded suite is slower.
         let latency = heard - (start + .seconds(1))
         #expect(heard < start + .seconds(7), "first audio \(latency) after the first chunk was voiced: not before the second")
-        let chunks = try [Self.chunk(backend, text, 0), Self.chunk(backend, text, 1)]
+        let chunks = [try await Self.chunk(backend, text, 0), try await Self.chunk(backend, text, 1)]
         let silence = Self.silenceBetween(captured, chunks[0], chunks[1])
         #expect(silence != nil, "not chunk 1, silence, chunk 2 bit-exact: \(captured.count) samples")
         if let silence {
@@ -88,7 +98,7 @@ struct ReadAloudTests {
         let voicing = DemoBackend.Voicing(chunkDelays: [.zero, .seconds(1), .milliseconds(1500)])
         let backend = try DemoBackend(token: "ra-\(UInt32.random(in: 1000...9999))", faults: .init(voicing: voicing))
         defer { backend.stop() }
-        let capture = try PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
         let text = Self.text("ahead")
         let result = try await Playback.run(["speak", text, "--device", capture.sinkName],
                                             environment: BackendCommandTests.isolatedEnvironment(backend), timeout: .seconds(60))
@@ -97,7 +107,7 @@ struct ReadAloudTests {
         // The first ask found one chunk: the item was a growing one (not all there at once).
         let speaks = backend.requests.filter { $0.path.hasPrefix("/api/speak") }.count
         #expect(speaks >= 2, "\(speaks) asks of /api/speak")
-        let expected = Self.trimmed(try (0..<3).flatMap { try Self.chunk(backend, text, $0) })
+        let expected = Self.trimmed(try await Self.chunks(backend, text, 3))
         #expect(captured.count == expected.count, "\(captured.count) samples played, \(expected.count) in the chunks")
         #expect(AudioCompare.firstMismatch(expected: expected, actual: captured) == nil,
                 "not the chunks back to back: \(AudioCompare.describeDifference(expected: expected, actual: captured, channels: 1))")
@@ -111,7 +121,7 @@ struct ReadAloudTests {
         let episode = WAVFixture(seconds: 2, sampleRate: 48_000, channels: 2, seed: 48)
         let path = directory.file("episode.wav")
         try episode.data.write(to: URL(fileURLWithPath: path))
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let text = Self.text("then an episode")
         let result = try await Playback.run(["play", "speak:" + text, path, "--device", capture.sinkName],
                                             environment: BackendCommandTests.isolatedEnvironment(backend), timeout: .seconds(60))
@@ -133,12 +143,12 @@ struct ReadAloudTests {
         let directory = try TemporaryDirectory(prefix: "readaloud")
         let text = Self.text("from a script")
         let script = try directory.write(Array("speak \(text)\nwait end\n".utf8), as: "speak.txt")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
         let result = try await Playback.run(["script", script, "--device", capture.sinkName],
                                             environment: BackendCommandTests.isolatedEnvironment(backend), timeout: .seconds(60))
         let captured = Self.trimmed(await capture.finishInt16())
         #expect(result.status == 0, "\(result)")
-        let expected = Self.trimmed(try (0..<3).flatMap { try Self.chunk(backend, text, $0) })
+        let expected = Self.trimmed(try await Self.chunks(backend, text, 3))
         #expect(captured == expected, "not the chunks back to back: \(AudioCompare.describeDifference(expected: expected, actual: captured, channels: 1))")
     }
 
@@ -151,7 +161,7 @@ struct ReadAloudTests {
         let note = WAVFixture(seconds: 4, sampleRate: 24_000, channels: 1, seed: 99)
         let path = try directory.write(note.bytes, as: "note.wav")
         let socket = directory.file("socket")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
         let environment = try BackendCommandTests.isolatedEnvironment(backend)
         let text = Self.text("over the socket")
         try await Playback.gated {
@@ -170,7 +180,7 @@ struct ReadAloudTests {
             #expect(ended.status == 0, "\(ended)")
         }
         let captured = Self.trimmed(await capture.finishInt16())
-        let chunks = try [Self.chunk(backend, text, 0), Self.chunk(backend, text, 1)]
+        let chunks = [try await Self.chunk(backend, text, 0), try await Self.chunk(backend, text, 1)]
         #expect(Array(captured.prefix(note.samples16.count)) == note.samples16, "the note is not first, bit-exact")
         let rest = Self.trimmed(Array(captured.dropFirst(note.samples16.count)))
         #expect(Self.silenceBetween(rest, chunks[0], chunks[1]) != nil, "not the first chunk, silence, the second: \(rest.count) samples")
@@ -183,24 +193,27 @@ struct ReadAloudTests {
         var environment = try BackendCommandTests.isolatedEnvironment(backend)
         let state = try PlayerProcess.freshStateDirectory()
         environment["XDG_STATE_HOME"] = state
-        let letter = Self.trimmed(try (0..<3).flatMap { index -> [Int16] in
-            let url = backend.baseURL + "/api/audio/chunk-syn-letter-\(index).wav?token=" + backend.token
-            return Self.dataSamples(try ChildProcess.runBlocking(try ChildProcess.resolve("curl"), ["-sf", url], timeout: .seconds(30)).stdout)
-        })
-        let first = try PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        // Its debug log, shown if a run hangs (CI once saw one killed after 120 s, saying nothing).
+        let log = state + "/player.log"
+        environment["ALICIA_LOG"] = "debug"
+        environment["ALICIA_LOG_FILE"] = log
+        var letter: [Int16] = []
+        for index in 0..<3 { letter += try await Self.download(backend.baseURL + "/api/audio/chunk-syn-letter-\(index).wav?token=" + backend.token) }
+        letter = Self.trimmed(letter)
+        let first = try await PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", "playlist:drive", "--device", first.sinkName], environment: environment)
             // Stopped once 2 s of the letter have been heard (on the capture's own thread): within
             // its first chunk, whenever the later ones are voiced.
             first.whenAudible(frames: 48_000) { player.send(SIGINT) }
-            _ = try await PlayerProcess.result(of: player, timeout: .seconds(120))
+            _ = try await PlayerProcess.result(of: player, timeout: .seconds(120), log: log)
         }
         let heard = Self.trimmed(await first.finishInt16()).count
         #expect(heard < letter.count, "the first run was heard past the letter (\(heard) samples)")
         let positions = try String(contentsOfFile: state + "/alicia-player/positions.json", encoding: .utf8)
         let kept = try #require(Self.kept(positions, "synthesis:syn-letter"), "\(positions)")
         #expect(abs(kept.position * 24_000 - Double(heard)) <= 24_000 / 2, "kept \(kept.position) s, heard \(heard) samples")
-        let second = try PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        let second = try await PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
         var away = 0.0
         try await Playback.gated {
             // A whole suite's gate may hold this run back past a minute: resuming then steps back
@@ -208,7 +221,7 @@ struct ReadAloudTests {
             away = Date().timeIntervalSince1970 - kept.updated
             let player = try PlayerProcess.start(["play", "playlist:drive", "--device", second.sinkName], environment: environment)
             second.whenAudible(frames: 12_000) { player.send(SIGINT) }
-            _ = try await PlayerProcess.result(of: player, timeout: .seconds(120))
+            _ = try await PlayerProcess.result(of: player, timeout: .seconds(120), log: log)
         }
         let resumed = Self.trimmed(await second.finishInt16())
         let probe = Array(resumed.prefix(64))
@@ -239,7 +252,7 @@ struct ReadAloudTests {
         let after = WAVFixture(seconds: 1.5, sampleRate: 24_000, channels: 1, seed: 24)
         let path = directory.file("after.wav")
         try after.data.write(to: URL(fileURLWithPath: path))
-        let capture = try PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
         let text = Self.text("failing")
         let result = try await Playback.run(["play", "speak:" + text, path, "--device", capture.sinkName],
                                             environment: BackendCommandTests.isolatedEnvironment(backend), timeout: .seconds(60))
@@ -247,7 +260,7 @@ struct ReadAloudTests {
         #expect(result.status == 0, "\(result)")
         let lines = result.stderr.split(separator: "\n").filter { $0.contains("could not be voiced") }
         #expect(lines.count == 1, "\(result.stderr)")
-        let chunk = try Self.chunk(backend, text, 0)
+        let chunk = try await Self.chunk(backend, text, 0)
         let silence = Self.silenceBetween(captured, chunk, after.samples16)
         #expect(silence != nil, "not the one chunk, then the next item, bit-exact: \(captured.count) samples")
     }

@@ -30,7 +30,7 @@ struct ReliabilityTests {
         try server.serve(Self.episode, as: "episode.wav")
         let directory = try TemporaryDirectory(prefix: "outage")
         let socket = directory.file("socket")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.gated { () async throws -> PlayerResult in
             // The server goes at the first sound, from the capture's own thread: a test task waiting
             // for it was seconds late under a sanitizer, when the player already had the whole file.
@@ -77,7 +77,7 @@ struct ReliabilityTests {
         let server = try NginxServer()
         try server.serve(Self.episode, as: "episode.wav")
         let state = try PlayerProcess.freshStateDirectory()
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.gated { () async throws -> PlayerResult in
             capture.whenAudible { server.stop() }
             let player = try PlayerProcess.start(["play", server.url("/slow/episode.wav"), "--read-ahead", "2", "--give-up-after", "5",
@@ -103,7 +103,7 @@ struct ReliabilityTests {
         try #require(reference.status == 200 && reference.body.count > 44)
         let samples = reference.body[44...].withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
         let flaky = try DemoBackend(token: "t", faults: DemoBackend.Faults(failureRate: 0.3, failureSeed: 7))
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 1)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 1)
         let result = try await Playback.run(["play", flaky.baseURL + "/api/audio/interlude.wav?token=t", "--start", "40",
                                              "--device", capture.sinkName], timeout: .seconds(180))
         let captured = await capture.finishInt16()
@@ -126,7 +126,7 @@ struct ReliabilityTests {
         let server = try NginxServer(slowRate: "128k")
         let fixture = WAVFixture(seconds: 9, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0xE2)
         try server.serve(fixture, as: "slow.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.run(["play", server.url("/slow/slow.wav"), "--device", capture.sinkName], timeout: .seconds(120))
         let captured = await capture.finishInt16()
         #expect(result.status == 0, "\(result)")
@@ -163,7 +163,7 @@ struct ReliabilityTests {
         let first = WAVFixture(seconds: 8, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0xE3)
         let second = WAVFixture(seconds: 8, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0xE4)
         try server.serve(first, as: "changing.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.gated { () async throws -> PlayerResult in
             // Another file, another date: what nginx sends as Last-Modified changes. Put in place at
             // the first sound, from the capture's own thread (a test task was late enough under a

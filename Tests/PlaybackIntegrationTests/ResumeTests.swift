@@ -79,7 +79,7 @@ struct ResumeTests {
         let directory = try TemporaryDirectory(prefix: "resume")
         let state = try PlayerProcess.freshStateDirectory()
         let path = try directory.write(Self.long.bytes, as: "long.wav")
-        let first = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let first = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let stopped = try await play(["play", path], state: state, capture: first, for: 2, signal: SIGTERM, gated: false)
         #expect(stopped.status == 143, "\(stopped)")
         // Where the first run's audio ends in the file, found by its last frames: not its length,
@@ -89,7 +89,7 @@ struct ResumeTests {
         let position = try saved(state)[path]?["position"] as? Double
         #expect(position != nil, "no position saved for \(path)")
 
-        let second = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let second = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let resumed = try await play(["play", path], state: state, capture: second, for: 1, signal: SIGINT, gated: false)
         #expect(resumed.status == 130, "\(resumed)")
         let captured = AudioCompare.trimmingSilentFrames(await second.finishInt16(), channels: 2)
@@ -99,7 +99,7 @@ struct ResumeTests {
             #expect(abs(start - heard) <= 48_000 / 20, "resumed at frame \(start), the first run was heard to \(heard)")
         }
         // --from-start overrides it.
-        let third = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let third = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         _ = try await play(["play", path, "--from-start"], state: state, capture: third, for: 0.5, signal: SIGINT, gated: false)
         let fresh = AudioCompare.trimmingSilentFrames(await third.finishInt16(), channels: 2)
         #expect(startFrame(of: fresh, in: Self.long.samples16) == 0, "--from-start did not start at the beginning")
@@ -110,7 +110,7 @@ struct ResumeTests {
         let directory = try TemporaryDirectory(prefix: "resume")
         let state = try PlayerProcess.freshStateDirectory()
         let path = try directory.write(Self.long.bytes, as: "long.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let killed = try await play(["play", path], state: state, capture: capture, for: 7, signal: SIGKILL)
         #expect(killed.signal == SIGKILL, "\(killed)")
         let heard = Double(AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2).count / 2) / 48_000
@@ -124,8 +124,8 @@ struct ResumeTests {
         let state = try PlayerProcess.freshStateDirectory()
         let a = try directory.write(Self.long.bytes, as: "a.wav")
         let b = try directory.write(Self.long.bytes, as: "b.wav")
-        let captureA = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        let captureB = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let captureA = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let captureB = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         async let first = play(["play", a], state: state, capture: captureA, for: 1.5, signal: SIGTERM)
         async let second = play(["play", b], state: state, capture: captureB, for: 1.5, signal: SIGTERM)
         let results = try await [first, second]
@@ -145,7 +145,7 @@ struct ResumeTests {
         try Data("]]] not positions".utf8).write(to: URL(fileURLWithPath: state + "/alicia-player/positions.json"))
         let short = WAVFixture(seconds: 0.5, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0x5E6)
         let path = try directory.write(short.bytes, as: "short.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.run(["play", path, "--device", capture.sinkName], environment: ["XDG_STATE_HOME": state])
         let captured = await capture.finishInt16()
         #expect(result.status == 0, "\(result)")

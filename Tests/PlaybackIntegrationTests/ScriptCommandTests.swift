@@ -28,7 +28,7 @@ struct ScriptCommandTests {
             quit
 
             """.utf8), as: "run.txt")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.run(["script", script, "--device", capture.sinkName])
         let captured = Self.withoutSilentFrames(await capture.finishInt16())
         #expect(result.status == 0, "\(result)")
@@ -71,7 +71,7 @@ struct ScriptCommandTests {
         let directory = try TemporaryDirectory(prefix: "script")
         _ = try directory.write(Self.note.bytes, as: "note.wav")
         let bad = try directory.write(Array("play note.wav\nwait 1s\nplay missing.wav\nfrobnicate\n".utf8), as: "bad.txt")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.run(["script", bad, "--device", capture.sinkName])
         let captured = await capture.finishInt16(quietFor: .milliseconds(300))
         #expect(result.status == 2, "\(result)")
@@ -91,8 +91,8 @@ struct ScriptCommandTests {
         let directory = try TemporaryDirectory(prefix: "script")
         let note = try directory.write(Self.note.bytes, as: "note.wav")
         let script = try directory.write(Array("play \(note) \(note)\nwait end\nstatus\n".utf8), as: "s.txt")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        let run = try ChildProcess.runBlocking("/bin/sh", ["-c", "'\(try PlayerProcess.executablePath())' script - --device \(capture.sinkName) < '\(script)'"],
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let run = try await ChildProcess.run("/bin/sh", ["-c", "'\(try PlayerProcess.executablePath())' script - --device \(capture.sinkName) < '\(script)'"],
                                                environment: ["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory(), "ALICIA_LOUDNESS": "off"],
                                                timeout: .seconds(60))
         let captured = await capture.finishInt16()
@@ -116,7 +116,7 @@ struct ScriptCommandTests {
             quit
 
             """.utf8), as: "run.txt")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.run(["script", script, "--device", capture.sinkName])
         let captured = Self.withoutSilentFrames(await capture.finishInt16())
         #expect(result.status == 0, "\(result)")
@@ -139,7 +139,7 @@ struct ScriptCommandTests {
             quit
 
             """.utf8), as: "run.txt")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.run(["script", script, "--device", capture.sinkName])
         let captured = Self.withoutSilentFrames(await capture.finishInt16())
         #expect(result.status == 0, "\(result)")

@@ -17,7 +17,7 @@ struct SeveralPlayersTests {
         var environment: [String: String] = [:]
         try PlayerProcess.isolate(&environment)
         let runtime = try #require(environment["XDG_RUNTIME_DIR"])
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         func ctl(_ words: [String]) async throws -> PlayerResult {
             try await PlayerProcess.run(["ctl"] + words, environment: environment)
         }

@@ -21,7 +21,7 @@ struct SleepTests {
         let path = try directory.write(Tone.wav(frequency: 1000, seconds: 12, rate: Self.rate, channels: 2, amplitude: 0.5), as: "tone.wav")
         let stateDirectory = try TemporaryDirectory(prefix: "sleep-state")
         let state = stateDirectory.path
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let result = try await Playback.run(["play", path, "--device", capture.sinkName, "--sleep", "6s"],
                                             environment: ["XDG_STATE_HOME": state])
         expectSuccess(result)
@@ -54,7 +54,7 @@ struct SleepTests {
         let b = WAVFixture(seconds: 2, sampleRate: Self.rate, channels: 2, seed: 0xB2)
         let pathA = try directory.write(a.bytes, as: "a.wav")
         let pathB = try directory.write(b.bytes, as: "b.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let result = try await Playback.run(["play", pathA, pathB, "--device", capture.sinkName, "--sleep", "end"])
         expectSuccess(result)
         let heard = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)

@@ -86,7 +86,7 @@ struct SoundServerRestartTests {
         let directory = try TemporaryDirectory(prefix: "restart")
         let path = try directory.write(fixture.bytes, as: "episode.wav")
         let socket = directory.file("socket")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2, server: pulse.server)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2, server: pulse.server)
         let (result, state) = try await Playback.gated { () async throws -> (PlayerResult, String) in
             let player = try PlayerProcess.start(["play", path, "--ipc", socket, "--device", capture.sinkName],
                                                  environment: ["PULSE_SERVER": pulse.server])
@@ -139,8 +139,8 @@ struct SoundServerRestartTests {
         let fixture = WAVFixture(seconds: 5, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0x5F1)
         let directory = try TemporaryDirectory(prefix: "unplug")
         let path = try directory.write(fixture.bytes, as: "episode.wav")
-        let chosen = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2, server: pulse.server)
-        let fallback = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2, server: pulse.server)
+        let chosen = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2, server: pulse.server)
+        let fallback = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2, server: pulse.server)
         _ = try await ChildProcess.run("pactl", ["--server=\(pulse.server)", "set-default-sink", fallback.sinkName])
         let (result, first) = try await Playback.gated { () async throws -> (PlayerResult, [Int16]) in
             let player = try PlayerProcess.start(["play", path, "--device", chosen.sinkName], environment: ["PULSE_SERVER": pulse.server])
@@ -179,7 +179,7 @@ struct SoundServerRestartTests {
         let directory = try TemporaryDirectory(prefix: "restart-note")
         let episodePath = try directory.write(episode.bytes, as: "episode.wav")
         let notePath = try directory.write(note.bytes, as: "note.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2, server: pulse.server)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2, server: pulse.server)
         let result = try await Playback.gated { () async throws -> PlayerResult in
             let player = try PlayerProcess.start(["play", episodePath, "--voice-at", "1=" + notePath, "--device", capture.sinkName],
                                                  environment: ["PULSE_SERVER": pulse.server])

@@ -26,7 +26,7 @@ struct StarvedPlaybackTests {
     }
 
     static func play(_ path: String, _ arguments: [String], niceness: Int?) async throws -> (PlayerResult, [Int16]) {
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.gated { () async throws -> PlayerResult in
             let child = try PlayerProcess.start(["play", path, "--device", capture.sinkName, "--no-ipc"] + arguments,
                                                 niceness: niceness)

@@ -9,7 +9,7 @@ struct StudioSleepKeyTests {
     func sleepKeyCycles() async throws {
         try StudioTests.requireTmux()
         try await Playback.gated {
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let environment = try StudioTests.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()])
             let tmux = try StudioTests.Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)

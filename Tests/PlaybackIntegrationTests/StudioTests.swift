@@ -9,7 +9,7 @@ import Testing
 @Suite("Studio in a terminal", .serialized)
 struct StudioTests {
     /// A tmux server of its own, with one window running a script.
-    final class Tmux {
+    final class Tmux: Sendable {
         let socket = "alicia-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let directory: TemporaryDirectory
 
@@ -52,7 +52,7 @@ struct StudioTests {
             let deadline = ContinuousClock.now + timeout
             var last = ""
             while ContinuousClock.now < deadline {
-                last = screen()
+                last = await BlockingWork.run { self.screen() }
                 if condition(last) { return last }
                 // Not Thread.sleep: a blocked thread of the cooperative pool (two on two cores) stalls
                 // every other test's awaits, and a loaded suite then sent signals 20 s late.
@@ -118,7 +118,7 @@ struct StudioTests {
     @Test("open, play, pause, seek, change speed, talk with a voice note, resize, help, quit: the terminal is restored")
     func session() async throws {
         try Self.requireTmux()
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let player = try PlayerProcess.executablePath()
         // Its log beside it: a voice note that never came (twice in whole-suite runs) is told by it.
         let log = NSTemporaryDirectory() + "/alicia-studio-walk-\(getpid()).log"
@@ -197,7 +197,7 @@ struct StudioTests {
     @Test("the Playlists shelf: enter plays a playlist, a piece read aloud as one item")
     func playlistShelf() async throws {
         try Self.requireTmux()
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let player = try PlayerProcess.executablePath()
         let environment = try Self.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()])
         let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
@@ -214,7 +214,7 @@ struct StudioTests {
     @Test("the queue: the panel shows what plays next, A puts the selected episode next, n plays it; Q shows it, J moves, x removes, w saves")
     func queueKeys() async throws {
         try Self.requireTmux()
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let player = try PlayerProcess.executablePath()
         let environment = try Self.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()])
         let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
@@ -274,7 +274,7 @@ struct StudioTests {
             default:
                 arguments = [try directory.write(WAVFixture(seconds: 3, seed: 71).bytes, as: "short.wav"), "--start", "10"]
             }
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             arguments += ["--device", capture.sinkName]
             let offTerminal = try await PlayerProcess.run(["play"] + arguments, environment: try Self.environment())
             let line = try #require(expectErrorLine(offTerminal))
@@ -295,7 +295,7 @@ struct StudioTests {
             try Self.requireTmux()
             let directory = try TemporaryDirectory(prefix: "studio-play")
             let path = try directory.write(WAVFixture(seconds: 1, seed: 72).bytes, as: "one second.wav")
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' play '\(path)' '\(path)' --device \(capture.sinkName)", environment: try Self.environment())
             #expect(try await Self.status(tmux) == "0", "\(tmux.screen())")
@@ -312,7 +312,7 @@ struct StudioTests {
         try await Playback.gated {
             try Self.requireTmux()
             let state = try TemporaryDirectory(prefix: "state")
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let environment = try Self.environment(["XDG_STATE_HOME": state.path])
             do {
@@ -351,7 +351,7 @@ struct StudioTests {
     func pressesThatArriveTogetherAddUp() async throws {
         try await Playback.gated {
             try Self.requireTmux()
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
             _ = try await tmux.waitFor("the Studio playing") { $0.contains("▶ Morning Light") }
@@ -380,7 +380,7 @@ struct StudioTests {
     func searchEscapeClears() async throws {
         try await Playback.gated {
             try Self.requireTmux()
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
             _ = try await tmux.waitFor("the Studio") { $0.contains("Morning Light") && $0.contains("Slow Tide") }
@@ -410,7 +410,7 @@ struct StudioTests {
     func theListRefitsAfterGrowing() async throws {
         try await Playback.gated {
             try Self.requireTmux()
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
             let full = try await tmux.waitFor("the Studio") { $0.contains("Morning Light") && $0.contains("A Short Interlude") }
@@ -439,7 +439,7 @@ struct StudioTests {
     func spaceSkipsAVoiceNote() async throws {
         try await Playback.gated {
             try Self.requireTmux()
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
             _ = try await tmux.waitFor("the Studio playing") { $0.contains("▶ Morning Light") && $0.contains("playing") }
@@ -465,7 +465,7 @@ struct StudioTests {
     func previousOrRestart() async throws {
         try await Playback.gated {
             try Self.requireTmux()
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
             _ = try await tmux.waitFor("the first episode") { $0.contains("▶ Morning Light") && $0.contains("playing") }
@@ -492,7 +492,7 @@ struct StudioTests {
     func spaceReplaysAfterTheEnd() async throws {
         try await Playback.gated {
             try Self.requireTmux()
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
             _ = try await tmux.waitFor("the Studio") { $0.contains("▶ Morning Light") && $0.contains("playing") }
@@ -520,7 +520,7 @@ struct StudioTests {
     func showNotes() async throws {
         try await Playback.gated {
             try Self.requireTmux()
-            let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let player = try PlayerProcess.executablePath()
             let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
             _ = try await tmux.waitFor("the Studio") { $0.contains("▶ Morning Light") }
@@ -540,7 +540,7 @@ struct StudioTests {
     @Test("Ctrl-C quits at 40×12 with NO_COLOR, and the terminal is restored")
     func signalsRestoreTheTerminal() async throws {
         try TestEnvironment.require((try? ChildProcess.resolve("tmux")) != nil, "tmux is needed for the Studio tests (scripts/test installs it)")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let player = try PlayerProcess.executablePath()
         // ALICIA_LOG and ALICIA_LOG_FILE pass through: a Studio test's player can be asked for its log.
         var environment = ProcessInfo.processInfo.environment.filter {
@@ -572,7 +572,7 @@ struct StudioTests {
         #expect(download.status == 0, "\(download)")
         let port = backend.port
         backend.stop()
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let player = try PlayerProcess.executablePath()
         let environment = try Self.environment(cacheEnvironment)
         let tmux = try Tmux(command: "'\(player)' studio --no-ipc --device \(capture.sinkName)", environment: environment)

@@ -54,7 +54,7 @@ struct UnknownLengthTests {
             if port == nil { try await Task.sleep(for: .milliseconds(25)) }
         }
         let listening = try #require(port, "the server did not start")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.run(["play", "http://127.0.0.1:\(listening)/stream.wav", "--device", capture.sinkName],
                                             environment: [:])
         let captured = await capture.finishInt16()

@@ -63,7 +63,7 @@ struct VocabularyTests {
         let path = try directory.write(Self.long.bytes, as: "long.wav")
         let driver = try directory.write(Array(Self.jsonipcDriver.utf8), as: "driver.py")
         let socket = directory.file("socket")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", path, "--ipc", socket, "--device", capture.sinkName])
             try await ControlSocketTests.waitForSocket(socket, player: player)
@@ -95,7 +95,7 @@ struct VocabularyTests {
         let a = try directory.write(Self.long.bytes, as: "a.wav")
         let b = try directory.write(Self.short.bytes, as: "b.wav")
         let socket = directory.file("socket")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", a, b, "--ipc", socket, "--device", capture.sinkName])
             try await ControlSocketTests.waitForSocket(socket, player: player)
@@ -143,7 +143,7 @@ struct VocabularyTests {
         let directory = try TemporaryDirectory(prefix: "vocab")
         let a = try directory.write(Self.long.bytes, as: "a.wav")
         let socket = directory.file("socket")
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", a, "--ipc", socket, "--device", capture.sinkName, "--volume", "50"])
             try await ControlSocketTests.waitForSocket(socket, player: player)
@@ -199,7 +199,7 @@ struct VocabularyTests {
         let b = try directory.write(Self.long.bytes, as: "b.wav")
         let socket = directory.file("socket")
         let state = try PlayerProcess.freshStateDirectory()
-        let capture = try PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", a, b, "--ipc", socket, "--device", capture.sinkName],
                                                  environment: ["XDG_STATE_HOME": state])

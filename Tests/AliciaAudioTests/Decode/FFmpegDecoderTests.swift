@@ -12,8 +12,8 @@ import AliciaTestSupport
     }
 
     @Test(arguments: [true, false])
-    func anM4AIsHeardForExactlyTheSamplesEncoded(faststart: Bool) throws {
-        let opened = try Self.open(PodcastFixture.m4a(seconds: 5, faststart: faststart))
+    func anM4AIsHeardForExactlyTheSamplesEncoded(faststart: Bool) async throws {
+        let opened = try await Self.open(PodcastFixture.m4a(seconds: 5, faststart: faststart))
         #expect(opened.kind == .ffmpeg)
         let format = opened.format
         #expect(format.sampleRate == 44_100 && format.channels == 2 && format.sampleType == .float32)
@@ -29,8 +29,8 @@ import AliciaTestSupport
     }
 
     @Test(arguments: [0, 1, 1_023, 44_100, 100_000, 5 * 44_100 - 500])
-    func aSeekLandsOnTheSamplesDecodingThroughReaches(frame: Int) throws {
-        let path = try PodcastFixture.m4a(seconds: 5)
+    func aSeekLandsOnTheSamplesDecodingThroughReaches(frame: Int) async throws {
+        let path = try await PodcastFixture.m4a(seconds: 5)
         let whole = Mpg123DecoderTests.decode(try Self.open(path).decoder)
         let decoder = try Self.open(path).decoder
         #expect(decoder.seek(toFrame: Int64(frame)))
@@ -39,9 +39,9 @@ import AliciaTestSupport
         #expect(Mpg123DecoderTests.difference(heard, expected, tolerance: 1e-4) == nil, "seek to \(frame)")
     }
 
-    @Test func tagsCoverAndChaptersOfAnM4A() throws {
+    @Test func tagsCoverAndChaptersOfAnM4A() async throws {
         let art = try TemporaryDirectory(prefix: "art")
-        let opened = try Self.open(PodcastFixture.m4a(seconds: 12, tags: PodcastFixture.Tags()), metadata: true,
+        let opened = try await Self.open(PodcastFixture.m4a(seconds: 12, tags: PodcastFixture.Tags()), metadata: true,
                                    art: CoverArtStore(directory: art.file("art")))
         let tags = opened.format.tags
         #expect(tags.title == "Chaptered Episode")
@@ -50,7 +50,7 @@ import AliciaTestSupport
         #expect(tags.year == "2024")
         #expect(tags.comment == "Notes for the episode")
         let cover = try #require(tags.coverArt)
-        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: cover))) == (try PodcastFixture.coverBytes()))
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: cover))) == (try await PodcastFixture.coverBytes()))
         #expect(opened.format.chapters.map(\.title) == ["Cold open", "The interview", "Listener mail"])
         #expect(opened.format.chapters.map(\.start) == [0, 4, 9.5])
     }

@@ -10,9 +10,9 @@ import AliciaTestSupport
         try DecoderOpener.open(MemoryByteSource(bytes), metadata: DecoderOpener.Metadata(location: MediaLocation(location), coverArt: art))
     }
 
-    @Test func anMP3sID3TagsCoverAndChaptersAreRead() throws {
+    @Test func anMP3sID3TagsCoverAndChaptersAreRead() async throws {
         let art = try TemporaryDirectory(prefix: "art")
-        let bytes = try Mpg123DecoderTests.bytes(PodcastFixture.mp3(seconds: 12, tags: PodcastFixture.Tags()))
+        let bytes = try await Mpg123DecoderTests.bytes(PodcastFixture.mp3(seconds: 12, tags: PodcastFixture.Tags()))
         let opened = try Self.open(bytes, art: CoverArtStore(directory: art.file("cache/art")))
         let tags = opened.format.tags
         #expect(tags.title == "Chaptered Episode")
@@ -22,7 +22,7 @@ import AliciaTestSupport
         #expect(tags.comment == "Notes for the episode")
         let cover = try #require(tags.coverArt)
         #expect(cover.hasPrefix(art.file("cache/art/")) && cover.hasSuffix(".png"))
-        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: cover))) == (try PodcastFixture.coverBytes()))
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: cover))) == (try await PodcastFixture.coverBytes()))
         #expect(opened.format.chapters == [
             Chapter(title: "Cold open", start: 0, end: 4),
             Chapter(title: "The interview", start: 4, end: 9.5),
@@ -51,9 +51,9 @@ import AliciaTestSupport
         #expect(opened.format.frames == Int64(wav.frameCount))
     }
 
-    @Test func aChaptersFileBesideALocalFileWinsAndHidesWhatIsNotInTheTableOfContents() throws {
+    @Test func aChaptersFileBesideALocalFileWinsAndHidesWhatIsNotInTheTableOfContents() async throws {
         let directory = try TemporaryDirectory(prefix: "chapters")
-        let mp3 = try Mpg123DecoderTests.bytes(PodcastFixture.mp3(seconds: 12, tags: PodcastFixture.Tags()))
+        let mp3 = try await Mpg123DecoderTests.bytes(PodcastFixture.mp3(seconds: 12, tags: PodcastFixture.Tags()))
         let path = try directory.write(mp3, as: "episode.mp3")
         try directory.write(Array("""
             {"version": "1.2.0", "chapters": [

@@ -39,8 +39,8 @@ import AliciaTestSupport
         return "first difference at \(index) of \(a.count)/\(b.count): \(a[index]) vs \(b[index]); largest \(worst)"
     }
 
-    @Test func aTwelveSecondCBRFileIsHeardForExactlyTheSamplesEncoded() throws {
-        let decoder = try Self.open(Self.bytes(PodcastFixture.mp3(seconds: 12)))
+    @Test func aTwelveSecondCBRFileIsHeardForExactlyTheSamplesEncoded() async throws {
+        let decoder = try await Self.open(Self.bytes(PodcastFixture.mp3(seconds: 12)))
         #expect(decoder.format.sampleRate == 22_050)
         #expect(decoder.format.channels == 1)
         #expect(decoder.format.frames == Int64(12 * 22_050))
@@ -53,8 +53,8 @@ import AliciaTestSupport
     /// libsndfile decodes MP3 with libmpg123 in its own gapless mode: the same samples, trimmed
     /// the same, are an independent check of the delay and padding arithmetic.
     @Test(arguments: [PodcastFixture.Rate.constant(32), .variable(6)])
-    func theSamplesAreLibsndfilesSamples(rate: PodcastFixture.Rate) throws {
-        let bytes = try Self.bytes(PodcastFixture.mp3(seconds: 12, rate: rate))
+    func theSamplesAreLibsndfilesSamples(rate: PodcastFixture.Rate) async throws {
+        let bytes = try await Self.bytes(PodcastFixture.mp3(seconds: 12, rate: rate))
         let ours = Self.decode(try Self.open(bytes))
         let theirs = Self.decode(try SndFile(source: MemoryByteSource(bytes)))
         #expect(Self.difference(ours, theirs) == nil)
@@ -64,8 +64,8 @@ import AliciaTestSupport
     /// libmpg123 sums a little differently once its filter banks were filled from another frame
     /// (about a third of the samples differ, by at most 3e-8, 150 dB down): a tolerance of 1e-6.
     @Test(arguments: [0, 1, 575, 1_151, 55_555, 200_000, 12 * 22_050 - 100])
-    func aCBRSeekLandsOnTheSamplesDecodingThroughReaches(frame: Int) throws {
-        let bytes = try Self.bytes(PodcastFixture.mp3(seconds: 12))
+    func aCBRSeekLandsOnTheSamplesDecodingThroughReaches(frame: Int) async throws {
+        let bytes = try await Self.bytes(PodcastFixture.mp3(seconds: 12))
         let whole = Self.decode(try Self.open(bytes))
         let decoder = try Self.open(bytes)
         #expect(decoder.seek(toFrame: Int64(frame)))
@@ -76,8 +76,8 @@ import AliciaTestSupport
 
     /// Regression: libsndfile found an MP3 position by decoding from byte 0 (380 Range requests
     /// and 25 MB for a resume at 1:45:00 of a 2-hour file).
-    @Test func aSeekNinetyPercentIntoATwoHourCBRFileReadsAFewKiB() throws {
-        let bytes = try Self.bytes(PodcastFixture.mp3(seconds: 7200))
+    @Test func aSeekNinetyPercentIntoATwoHourCBRFileReadsAFewKiB() async throws {
+        let bytes = try await Self.bytes(PodcastFixture.mp3(seconds: 7200))
         let source = CountingSource(bytes)
         guard case .stream(let stream) = MP3Stream.probe(source) else { throw HarnessError("not MP3") }
         let decoder = try Mpg123Decoder(source: source, stream: stream)
@@ -103,8 +103,8 @@ import AliciaTestSupport
 
     /// Regression: 3 KB of garbage in the middle lost 29 frames, and with them the end was short of
     /// the header's length: the file was called truncated. The lost frames are silence now.
-    @Test func damageInTheMiddleIsSilenceAndTheTimeAfterItStaysTheFiles() throws {
-        var bytes = try Self.bytes(PodcastFixture.mp3(seconds: 12))
+    @Test func damageInTheMiddleIsSilenceAndTheTimeAfterItStaysTheFiles() async throws {
+        var bytes = try await Self.bytes(PodcastFixture.mp3(seconds: 12))
         let whole = Self.decode(try Self.open(bytes))
         var random = Xorshift64(seed: 5)
         for index in (bytes.count / 3)..<(bytes.count / 3 + 3000) { bytes[index] = UInt8(truncatingIfNeeded: random.next()) }
@@ -117,8 +117,8 @@ import AliciaTestSupport
         #expect(Self.difference(Array(heard[after...]), Array(whole[after...]), tolerance: 1e-6) == nil)
     }
 
-    @Test func aTruncatedFileSaysSoAndEndsWhereItsBytesDo() throws {
-        let bytes = try Self.bytes(PodcastFixture.mp3(seconds: 12))
+    @Test func aTruncatedFileSaysSoAndEndsWhereItsBytesDo() async throws {
+        let bytes = try await Self.bytes(PodcastFixture.mp3(seconds: 12))
         let decoder = try Self.open(Array(bytes.prefix(bytes.count / 2)))
         let heard = Self.decode(decoder)
         #expect(heard.count > 5 * 22_050 && heard.count < 7 * 22_050)

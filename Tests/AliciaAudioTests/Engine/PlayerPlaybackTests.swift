@@ -13,7 +13,7 @@ import AliciaTestSupport
         defer { server.stop() }
         let fixture = WAVFixture(seconds: 4, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 21)
         try server.serve(fixture, as: "seek.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
 
         try player.play(MediaLocation(server.url("/media/seek.wav")))
@@ -41,7 +41,7 @@ import AliciaTestSupport
         defer { server.stop() }
         let fixture = WAVFixture(seconds: 4, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 23)
         try server.serve(fixture, as: "speed.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
 
         try player.play(MediaLocation(server.url("/media/speed.wav")))
@@ -78,7 +78,7 @@ import AliciaTestSupport
         defer { server.stop() }
         let fixture = WAVFixture(seconds: 3, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 22)
         try server.serve(fixture, as: "pause.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
 
         try player.play(MediaLocation(server.url("/media/pause.wav")))
@@ -110,7 +110,7 @@ import AliciaTestSupport
         defer { server.stop() }
         let fixture = WAVFixture(seconds: 3, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 23)
         try server.serve(fixture, as: "position.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
 
         try player.play(MediaLocation(server.url("/media/position.wav")))

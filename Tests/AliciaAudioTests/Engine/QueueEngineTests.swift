@@ -33,7 +33,7 @@ import AliciaSession
         let b = WAVFixture(seconds: 2, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 42)
         try server.serve(a, as: "a.wav")
         try server.serve(b, as: "b.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
         player.play(try items(server, ["a.wav", "b.wav"]))
         let second = player.queue.entries[1].id
@@ -62,7 +62,7 @@ import AliciaSession
         defer { server.stop() }
         let a = WAVFixture(seconds: 4, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 43)
         try server.serve(a, as: "a.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
         player.play(try items(server, ["a.wav"]))
         player.waitForPosition(atLeast: 1.0)
@@ -92,7 +92,7 @@ import AliciaSession
         defer { server.stop() }
         let a = WAVFixture(seconds: 4, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 48)
         try server.serve(a, as: "a.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
         player.play(try items(server, ["a.wav"]))
         player.waitForPosition(atLeast: 1.0)
@@ -123,7 +123,7 @@ import AliciaSession
         defer { server.stop() }
         let fixtures = (0..<3).map { WAVFixture(seconds: 1, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 44 + UInt64($0)) }
         for (index, fixture) in fixtures.enumerated() { try server.serve(fixture, as: "\(index).wav") }
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
         let events = player.subscribe()
         player.play(try items(server, ["0.wav", "1.wav", "2.wav"]))
@@ -163,7 +163,7 @@ import AliciaSession
         defer { server.stop() }
         try server.serve(Tone.wav(frequency: 440, seconds: 4, rate: Self.rate, channels: 2, amplitude: 0.25), as: "tone.wav")
         try server.serve(Tone.wav(frequency: 1500, seconds: 1.2, rate: Self.rate, channels: 2, amplitude: 0.25), as: "note.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
         let voice = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: capture.sinkName), focus: .duck(decibels: -12))
         defer { voice.stop() }

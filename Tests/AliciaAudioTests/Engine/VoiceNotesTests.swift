@@ -29,7 +29,7 @@ import AliciaSession
         let note = WAVFixture(seconds: 1, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 32)
         try server.serve(episode, as: "episode.wav")
         try server.serve(note, as: "note.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
         let voice = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: capture.sinkName), focus: .pause)
         defer { voice.stop() }
@@ -62,7 +62,7 @@ import AliciaSession
         let note = WAVFixture(seconds: 10, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 36)
         try server.serve(episode, as: "episode.wav")
         try server.serve(note, as: "note.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
         let voice = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: capture.sinkName), focus: .pause)
         defer { voice.stop() }
@@ -92,7 +92,7 @@ import AliciaSession
         let note = WAVFixture(seconds: 0.8, sampleRate: 24_000, channels: 1, format: .pcm16, seed: 34)
         try server.serve(episode, as: "episode.wav")
         try server.serve(note, as: "note24.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
         let voice = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: capture.sinkName), focus: .pause)
         defer { voice.stop() }
@@ -126,7 +126,7 @@ import AliciaSession
         defer { server.stop() }
         try server.serve(Tone.wav(frequency: 440, seconds: 4, rate: Self.rate, channels: 2, amplitude: 0.25), as: "tone.wav")
         try server.serve(Tone.wav(frequency: 1500, seconds: 1.5, rate: 24_000, channels: 1, amplitude: 0.25), as: "note.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
         let voice = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: capture.sinkName), focus: .duck(decibels: -12))
         defer { voice.stop() }
@@ -168,7 +168,7 @@ import AliciaSession
         try server.serve(episode, as: "episode.wav")
         try server.serve(first, as: "first.wav")
         try server.serve(second, as: "second.wav")
-        let capture = try PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
         let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
         let voice = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: capture.sinkName), focus: .pause)
         defer { voice.stop() }
