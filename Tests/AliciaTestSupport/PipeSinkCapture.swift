@@ -131,11 +131,12 @@ public final class PipeSinkCapture: Sendable {
 
     public var bytesPerFrame: Int { format.bytesPerSample * channels }
 
-    /// Unloads the sink now, as a device unplugged mid-play: its server moves the stream on it
-    /// elsewhere. What had reached the FIFO is kept; ``finish(quietFor:timeout:)`` returns it.
-    public func unplug() async {
+    /// Unloads the sink, as a device unplugged mid-play, once `frames` audible frames have been read
+    /// (on the reader's own thread, however late the test's tasks run): its server moves the stream
+    /// on it elsewhere. What had reached the FIFO is kept; ``finish(quietFor:timeout:)`` returns it.
+    public func unplug(afterAudible frames: Int) {
         let (index, server) = (moduleIndex, server)
-        _ = await BlockingWork.run { Pactl.unloadModuleReliably(index, server: server) }
+        whenAudible(frames: frames) { Pactl.unloadModuleReliably(index, server: server) }
     }
 
     /// The bytes read so far.

@@ -144,10 +144,10 @@ struct SoundServerRestartTests {
         _ = try await ChildProcess.run("pactl", ["--server=\(pulse.server)", "set-default-sink", fallback.sinkName])
         let (result, first) = try await Playback.gated { () async throws -> (PlayerResult, [Int16]) in
             let player = try PlayerProcess.start(["play", path, "--device", chosen.sinkName], environment: ["PULSE_SERVER": pulse.server])
-            #expect(await chosen.waitForAudio(timeout: .seconds(30)), "no audio")
-            try await Task.sleep(for: .seconds(1))
-            // Unplugged: the sink goes (and what it had taken and not yet let out).
-            await chosen.unplug()
+            // Unplugged once 1.5 s have been heard, from the capture's own thread: the sink goes (and
+            // what it had taken and not yet let out). A test task that waited for audio and slept a
+            // second was late by the whole file in a loaded suite, and nothing was left to move.
+            chosen.unplug(afterAudible: 72_000)
             return (try await PlayerProcess.result(of: player, timeout: .seconds(60)), await chosen.finishInt16(quietFor: .zero))
         }
         let second = ScriptCommandTests.withoutSilentFrames(await fallback.finishInt16())
