@@ -155,6 +155,10 @@ public final class ListeningSession {
 
     /// Saves where the listener is, then stops both players and any chat. Idempotent.
     public func close() {
+        // Held first: corked, the sink's read index is exactly the frame heard, and nothing plays on
+        // while the position is saved and the players stop. (Saved from the running estimate, a
+        // slowed player's stop went on 116 ms past it: a resume then played those again.)
+        player.setHeld(true)
         savePosition()
         closing.withLock { $0.closed = true }
         for chat in chats.values { chat.thread.join() }
