@@ -1,9 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import AliciaAudio
 import AliciaBackend
 import AliciaSession
 import AliciaLocks
 import AliciaLibrary
 import AliciaHost
+import AliciaTerminal
 
 /// `alicia-player chat "text" [--voice] [--react EMOJI]`: sends a message through a session's
 /// `say` (the one chat every front end uses), prints Alicia's reply as the tokens stream in, plays
@@ -103,8 +107,8 @@ final class ChatFrontEnd: HostedFrontEnd {
     }
 
     /// Prints the lines of `text` not printed yet, each once it is whole (the reply grows piece by
-    /// piece; a mark such as `**` may be split between pieces), as plain text: no Markdown marks,
-    /// bullets drawn, links as `text (url)` (`MarkdownText`, as show notes are).
+    /// piece; a mark such as `**` may be split between pieces): on a terminal with its Markdown as
+    /// attributes, else as plain text; bullets drawn, links as `text (url)` (`MarkdownText`).
     private func printNew(_ text: String, final: Bool) {
         let characters = Array(text)
         var end = characters.count
@@ -115,7 +119,9 @@ final class ChatFrontEnd: HostedFrontEnd {
         guard end > printed else { return }
         let lines = String(characters[printed..<end])
         let ending = lines.hasSuffix("\n") ? "\n" : ""
-        Console.out(MarkdownText.plain(ending.isEmpty ? lines : String(lines.dropLast())) + ending)
+        // Styled on a terminal (bold, italic, code, links), plain in a pipe: no `**` either way.
+        let marks: MarkdownText.Marks = isatty(STDOUT_FILENO) == 1 && Terminal.styleMode != .plain ? .terminal : .none
+        Console.out(MarkdownText.rendered(ending.isEmpty ? lines : String(lines.dropLast()), marks: marks) + ending)
         printed = end
     }
 }

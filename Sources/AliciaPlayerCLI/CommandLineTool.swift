@@ -43,6 +43,8 @@ public enum CommandLineTool {
             return ScriptCommand(path: path, checkOnly: check, options: options).run()
         case .studio(let options, let implicit):
             return StudioCommand(options: options, implicit: implicit).run()
+        case .continueListening(let options):
+            return StudioCommand(options: options, implicit: false, continuing: true).run()
         case .playlists(let json, let backend):
             return PlaylistCommands.list(json: json, backend: backend)
         case .playlist(let arguments, let json, let backend):
@@ -74,7 +76,8 @@ extension Invocation {
     /// The playing options of a command that plays.
     var playOptions: PlayOptions? {
         switch self {
-        case .play(let options), .script(_, _, let options), .demo(let options, _), .voice(let options), .studio(let options, _):
+        case .play(let options), .script(_, _, let options), .demo(let options, _), .voice(let options), .studio(let options, _),
+             .continueListening(let options):
             return options
         default:
             return nil

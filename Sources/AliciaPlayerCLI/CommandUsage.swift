@@ -130,6 +130,8 @@ enum CommandUsage {
             Usage: alicia-player chat "text" [--voice] [--react EMOJI]
 
             Sends Alicia a message and prints her reply as it streams in, then `message N`.
+            On a terminal her Markdown shows as bold, italic, reverse-video code and underlined
+            links; in a pipe it is plain text (no marks).
             """,
         "ctl": """
             Usage: alicia-player ctl [--ipc PATH | --player NAME|PID] [--json] COMMAND [ARGS...]
@@ -197,7 +199,7 @@ enum CommandUsage {
             """,
         "config": """
             Usage: alicia-player config [--path] [--base-url URL] [--token TOKEN] [--token-file PATH]
-                   alicia-player config get KEY
+                   alicia-player config get KEY [--reveal]
                    alicia-player config set KEY VALUE
 
             Prints the effective configuration, one key a line, and where each value came from: a
@@ -205,7 +207,8 @@ enum CommandUsage {
             ($XDG_CONFIG_HOME/alicia/config, default ~/.config/alicia/config). The token shows
             as ***. Every key config set takes is shown (one not set, with its default).
 
-            config get KEY prints one key's effective value (the token as ***; exit 1 when not set).
+            config get KEY prints one key's effective value (the token as ***; exit 1 when not set);
+            --reveal prints the token itself, and only when standard output is a terminal.
             config set KEY VALUE sets base_url, token, token_file, cache_max_size, auto_download or
             accessible in the config file (made with mode 0600 if there is none); VALUE - reads it from standard input.
             """,

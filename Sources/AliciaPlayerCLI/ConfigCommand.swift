@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import AliciaBackend
 import AliciaTerminal
 import AliciaLocks
@@ -6,7 +9,7 @@ import AliciaHost
 
 /// `alicia-player config`: the effective configuration and where each value came from (the token
 /// as `***`); `config --path`: the file's path; `config set KEY VALUE`: one key of the file edited
-/// (the file made, mode 0600, when there is none).
+/// (the file made, mode 0600, when there is none); `config get KEY [--reveal]`: one value.
 struct ConfigCommand {
     var action: ConfigAction
     var backend: BackendOptions
@@ -29,14 +32,23 @@ struct ConfigCommand {
                 Console.fail(error.message)
                 return ExitCode.failure
             }
-        case .get(let key):
+        case .get(let key, let reveal):
             do {
                 let effective = try ConfigurationLoader.effective(sources)
                 guard let setting = effective.settings.first(where: { $0.key == key }), let value = setting.value else {
                     Console.fail("\(key) is not set" + (Self.defaults[key].map { " (the default: \($0))" } ?? ""))
                     return ExitCode.failure
                 }
-                Console.out((setting.isSecret ? "***" : value) + "\n")
+                guard setting.isSecret, reveal else {
+                    Console.out((setting.isSecret ? "***" : value) + "\n")
+                    return ExitCode.success
+                }
+                // The token itself goes only to a person at a terminal, never into a pipe, a file or a log.
+                guard isatty(STDOUT_FILENO) == 1 else {
+                    Console.fail("config get \(key) --reveal prints only to a terminal (standard output is not one)")
+                    return ExitCode.failure
+                }
+                Console.out(value + "\n")
                 return ExitCode.success
             } catch {
                 Console.fail(error.message)

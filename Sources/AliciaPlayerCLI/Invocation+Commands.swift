@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import AliciaBackend
 import AliciaHost
 import AliciaLibrary
@@ -54,6 +57,7 @@ extension Invocation {
         var play = options
         switch command {
         case "play":
+            if rest.isEmpty, play.saveQueue == nil, isatty(0) == 1, isatty(1) == 1 { return .continueListening(play) }
             guard !rest.isEmpty else { throw UsageError("play needs something to play: a URL, a path, an episode or playlist:NAME") }
             play.references = rest
             return .play(play)
@@ -149,8 +153,9 @@ extension Invocation {
         if rest.first == "get" {
             guard rest.count == 2 else { throw UsageError("config get takes one KEY (\(configKeys))") }
             guard let key = ConfigFile.knownKey(rest[1]) else { throw UsageError("config get: " + ConfigFile.unknownKeyMessage(rest[1])) }
-            return .config(.get(key: key), backend: line.backend)
+            return .config(.get(key: key, reveal: line.reveal), backend: line.backend)
         }
+        guard !line.reveal else { throw UsageError("--reveal goes with config get KEY") }
         guard rest.isEmpty else { throw UsageError("config takes no arguments but get KEY or set KEY VALUE, got '\(rest[0])'") }
         return .config(line.path ? .path : .show, backend: line.backend)
     }

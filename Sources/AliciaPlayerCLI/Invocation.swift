@@ -38,6 +38,9 @@ public enum Invocation: Equatable, Sendable {
     /// The interactive Studio over the configured backend; `implicit` when no
     /// command was given at all.
     case studio(PlayOptions, implicit: Bool)
+    /// `play` without arguments on a terminal: the Studio on the queue last left (against the
+    /// configured backend, or the local one without a backend), paused at its position.
+    case continueListening(PlayOptions)
 }
 
 /// What `alicia-player config` does.
@@ -48,8 +51,8 @@ public enum ConfigAction: Equatable, Sendable {
     case path
     /// Sets a key in the config file (creating it, mode 0600).
     case set(key: String, value: String)
-    /// Prints one key's effective value (the token as `***`).
-    case get(key: String)
+    /// Prints one key's effective value (the token as `***` unless revealed, and then only to a terminal).
+    case get(key: String, reveal: Bool = false)
 }
 
 /// Options of `alicia-player download`.

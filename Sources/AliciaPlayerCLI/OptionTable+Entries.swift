@@ -185,6 +185,7 @@ extension OptionTable {
             line.cache.maxSize = value
         },
         option("--path", .none, ["config"], "print the config file's path only") { _, line in line.path = true },
+        option("--reveal", .none, ["config"], "config get token: print the token itself (only to a terminal)") { _, line in line.reveal = true },
         option("--serve", .none, ["demo"], "run the backend only, until Ctrl-C") { _, line in line.demo.serve = true },
         option("--voicing", .required("S,S..."), ["demo"],
                "/api/speak voices a text in time: chunk n the nth number of seconds after the first ask (1,7)") { value, line in

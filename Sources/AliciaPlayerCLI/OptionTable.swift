@@ -63,6 +63,7 @@ struct ParsedLine: Sendable {
     var json = false
     var check = false
     var path = false
+    var reveal = false
     var help = false
     var version = false
     /// The options given, by their names.

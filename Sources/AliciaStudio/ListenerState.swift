@@ -17,6 +17,15 @@ package struct ListenerState: Equatable {
     package var speed: Double?
 
     /// The file's path for this environment.
+    /// The path for this process's environment.
+    package static func path() -> String {
+        var environment: [String: String] = [:]
+        for key in ["XDG_STATE_HOME", "HOME"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        return path(environment: environment)
+    }
+
     package static func path(environment: [String: String]) -> String {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return state + "/alicia-player/state"

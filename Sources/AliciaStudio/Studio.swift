@@ -14,10 +14,13 @@ import AliciaHost
 package struct StudioCommand {
     package let options: PlayOptions
     package let implicit: Bool
+    /// `play` without arguments: without a backend, the local queue last left is taken up.
+    package let continuing: Bool
 
-    package init(options: PlayOptions, implicit: Bool) {
+    package init(options: PlayOptions, implicit: Bool, continuing: Bool = false) {
         self.options = options
         self.implicit = implicit
+        self.continuing = continuing
     }
 
     package func run() -> Int32 {
@@ -30,12 +33,25 @@ package struct StudioCommand {
                 + "`alicia-player demo` runs one of its own")
             Console.error("Try 'alicia-player --help'.\n")
             return ExitCode.usage
+        } catch .notConfigured where continuing {
+            return continueLocally(signals)
         } catch {
             Console.fail(error.message)
             return ExitCode.failure
         }
         return Studio.open(backend: backend, backendName: backend.client.configuration.hostAndPort,
                            autoplay: nil, mode: .browse, options: options, signals: signals)
+    }
+
+    /// Without a backend: the queue a backend-less Studio left, if there is one.
+    private func continueLocally(_ signals: SignalWatcher) -> Int32 {
+        let path = ContinueListening.path(besides: ListenerState.path())
+        guard let saved = ContinueListening.load(from: path), saved.backend.isEmpty else {
+            Console.fail("play needs something to play: a URL, a path, an episode or playlist:NAME (no queue to continue in \(path))")
+            Console.error("Try 'alicia-player play --help'.\n")
+            return ExitCode.usage
+        }
+        return Studio.open(backend: nil, backendName: "", autoplay: nil, mode: .browse, options: options, signals: signals)
     }
 }
 

@@ -40,6 +40,12 @@ extension StudioApp {
         }
         guard let current else { return }
         continued = saved
+        if setup.backend == nil {
+            // No library to show: the list is the queue taken up, each length as it was kept.
+            restoredItems = items
+            for (index, item) in items.enumerated() { itemLengths[index] = item.duration }
+            model.library = queueLibrary()
+        }
         // Paused before it loads: not a sound until space.
         _ = session.perform(.pause)
         session.play(items, at: current, from: .seconds(saved.position))

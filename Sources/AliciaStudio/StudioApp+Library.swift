@@ -139,17 +139,23 @@ extension StudioApp {
     /// Without a backend the list is the queue given on the command line, on one shelf, with each
     /// length once its file has opened (no season, label or length is made up).
     package func queueLibrary() -> Library {
-        guard case .items(let items)? = setup.autoplay else { return Library([]) }
+        let items = ownItems
         return Library(items.enumerated().map { index, item in
             Episode(title: item.title, duration: itemLengths[index] ?? 0, fileName: "stream", label: item.label,
                     collection: "QUEUE", collectionTitle: "Queue")
         })
     }
 
+    /// Without a backend, the items the list shows: the command line's, or the queue continued.
+    package var ownItems: [QueueItem] {
+        if case .items(let items)? = setup.autoplay { return items }
+        return restoredItems
+    }
+
     /// An item's length, learnt when it opened, for the list of a queue without a backend.
     package func learnLength(of item: QueueItem, _ format: AudioFormat) {
-        guard setup.backend == nil, case .items(let items)? = setup.autoplay, let duration = format.duration,
-              let index = items.firstIndex(of: item), itemLengths[index] != duration else { return }
+        guard setup.backend == nil, let duration = format.duration,
+              let index = ownItems.firstIndex(of: item), itemLengths[index] != duration else { return }
         itemLengths[index] = duration
         model.library = queueLibrary()
     }
@@ -159,7 +165,8 @@ extension StudioApp {
     package func play(_ entry: Library.Entry) {
         guard setup.backend != nil else {
             // Items of their own: the list shows the queue; play from the selected one.
-            if case .items(let items)? = setup.autoplay, let index = model.library.entries.firstIndex(of: entry) {
+            let items = ownItems
+            if let index = model.library.entries.firstIndex(of: entry), items.indices.contains(index) {
                 session.play(items, at: index)
                 model.nowPlaying = nowPlaying(items[index])
             }
@@ -191,7 +198,8 @@ extension StudioApp {
         let episode = entry.episode
         if episode.fileName?.hasPrefix(Self.playlistPrefix) == true { return nil }
         guard let backend = setup.backend else {
-            if case .items(let items)? = setup.autoplay, let index = model.library.entries.firstIndex(of: entry) {
+            let items = ownItems
+            if let index = model.library.entries.firstIndex(of: entry), items.indices.contains(index) {
                 return items[index]
             }
             return nil

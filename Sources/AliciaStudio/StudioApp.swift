@@ -78,6 +78,8 @@ package final class StudioApp: HostedFrontEnd {
     /// Continue listening: where the queue is kept, and what was last written there.
     package let continuePath: String
     package var continued: ContinueListening?
+    /// The queue continued without a backend: what the list shows then.
+    package var restoredItems: [QueueItem] = []
 
     /// A background request's thread and whether it has finished.
     package struct Worker {
@@ -158,11 +160,7 @@ package final class StudioApp: HostedFrontEnd {
 
     /// The Studio on its session, not yet shown (the accessible Studio narrates one it never draws).
     package static func make(setup: Setup, terminal: Terminal, signals: SignalWatcher) -> Result<StudioApp, SessionHost.HostFailure> {
-        var environment: [String: String] = [:]
-        for key in ["XDG_STATE_HOME", "HOME"] {
-            if let value = getenv(key) { environment[key] = String(cString: value) }
-        }
-        let statePath = ListenerState.path(environment: environment)
+        let statePath = ListenerState.path()
         let remembered = ListenerState.load(from: statePath)
         var options = setup.options
         if options.speedGiven == nil { options.speedGiven = remembered.speed }

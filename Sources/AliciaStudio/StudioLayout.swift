@@ -163,7 +163,10 @@ package struct StudioLayout {
     /// The queue over the list: a title row with its keys, then the entries (▶ the one playing),
     /// the selection in reverse video.
     private func queueView(_ queue: StudioModel.QueueView, rows: Int) -> [StyledLine] {
-        let title = " Queue · \(queue.entries.count) item\(queue.entries.count == 1 ? "" : "s")"
+        let lengths = queue.entries.map { $0.id == episode.entry ? episode.duration ?? $0.item.duration : $0.item.duration }
+        let left = Self.timeLeft(lengths: lengths, current: queue.entries.firstIndex { $0.id == queue.current },
+                                 position: episode.entry == queue.current ? episode.position : 0)
+        let title = " Queue · \(queue.entries.count) item\(queue.entries.count == 1 ? "" : "s")" + (left.map { " · \($0) left" } ?? "")
         let keys = "enter play · x remove · J K move · w save · Esc "
         let gap = max(1, columns - DisplayWidth.of(title) - DisplayWidth.of(keys))
         var lines = [StyledLine(DisplayWidth.pad(DisplayWidth.truncate(title, to: columns - DisplayWidth.of(keys) - 1)
@@ -180,10 +183,27 @@ package struct StudioLayout {
             let marker = entry.id == queue.current ? "▶" : " "
             let label = entry.item.label.map { "  " + $0 } ?? ""
             let title = heard?.0 == entry.id ? heard?.1 ?? entry.item.title : entry.item.title
-            let text = DisplayWidth.pad(" \(marker) \(index + 1)  " + title + label, to: columns)
+            let length = lengths[index].map(TimeSpec.clock) ?? ""
+            let room = max(0, columns - DisplayWidth.of(length) - 2)
+            let text = DisplayWidth.pad(DisplayWidth.truncate(" \(marker) \(index + 1)  " + title + label, to: room), to: room) + length + "  "
             lines.append(StyledLine(text, style: index == queue.selection ? .reverse : .plain))
         }
         return pad(lines, rows: rows)
+    }
+
+    /// What is left of a queue from its current entry on: the rest of that one and every length
+    /// after it, as a clock; `+` when a length after it is not known (a stream, a synthesis still
+    /// voiced); nil when nothing is known or nothing is current.
+    package static func timeLeft(lengths: [Double?], current: Int?, position: Double) -> String? {
+        guard let current, lengths.indices.contains(current) else { return nil }
+        var total = 0.0
+        var unknown = false
+        for (index, length) in lengths.enumerated().dropFirst(current) {
+            guard let length else { unknown = true; continue }
+            total += index == current ? max(0, length - position) : length
+        }
+        guard total > 0 || !unknown else { return nil }
+        return TimeSpec.clock(total) + (unknown ? "+" : "")
     }
 
     /// The chapters of the item heard over the list: a title row, then each chapter's start and

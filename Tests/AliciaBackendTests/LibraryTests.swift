@@ -115,4 +115,17 @@ enum JSONValue: Decodable, Equatable {
     func stripsSingleEmphasisOnly(text: String, expected: String) {
         #expect(MarkdownText.plain(text) == expected)
     }
+
+    @Test("on a terminal: bold, italic, code and links as attributes, every span closed on its line")
+    func rendersWithTerminalAttributes() {
+        let marks = MarkdownText.Marks.terminal
+        let styled = MarkdownText.rendered("# Hi\nA **warm** *soft* `code` [link](http://x)\n- **open", marks: marks)
+        let lines = styled.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0] == "\u{1B}[1mHi\u{1B}[22m")
+        #expect(lines[1] == "A \u{1B}[1mwarm\u{1B}[22m \u{1B}[3msoft\u{1B}[23m \u{1B}[7mcode\u{1B}[27m \u{1B}[4mlink\u{1B}[24m \u{1B}[2m(http://x)\u{1B}[22m")
+        // A reply cut off inside a span: the attribute is off again at the line's end.
+        #expect(lines[2] == "• \u{1B}[1mopen\u{1B}[22m")
+        #expect(!styled.contains("**") && !styled.contains("`"))
+        #expect(MarkdownText.rendered("snake_case and 2 * 3", marks: marks) == "snake_case and 2 * 3")
+    }
 }

@@ -269,4 +269,16 @@ import AliciaLocks
         model.moveSelection(by: 99)
         #expect(model.selection == 2)
     }
+
+    @Test("the queue view's time left: the rest of the current entry and every length after it, + for one not known")
+    func queueTimeLeft() {
+        #expect(StudioLayout.timeLeft(lengths: [60, 120, 30], current: 1, position: 20) == "2:10")
+        #expect(StudioLayout.timeLeft(lengths: [60, 3600, 1800], current: 0, position: 0) == "1:31:00")
+        #expect(StudioLayout.timeLeft(lengths: [60, nil, 30], current: 0, position: 30) == "1:00+")
+        #expect(StudioLayout.timeLeft(lengths: [60, 120], current: nil, position: 0) == nil)
+        #expect(StudioLayout.timeLeft(lengths: [nil], current: 0, position: 0) == nil)
+        // Past its stated length (a stated duration a little short): never negative.
+        #expect(StudioLayout.timeLeft(lengths: [60, 30], current: 0, position: 75) == "0:30")
+    }
 }
+

@@ -60,4 +60,49 @@ struct ContinueListeningTests {
         #expect(try await StudioTests.status(tmux) == "0")
         _ = await capture.finish()
     }
+
+    @Test("play without arguments on a terminal takes up the local queue last left, paused; none kept is one clear line")
+    func playContinuesLocally() async throws {
+        try StudioTests.requireTmux()
+        let directory = try TemporaryDirectory(prefix: "continue-local")
+        let one = try directory.write(WAVFixture(seconds: 1, seed: 81).bytes, as: "one.wav")
+        let long = try directory.write(WAVFixture(seconds: 20, seed: 82).bytes, as: "long.wav")
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        let state = try PlayerProcess.freshStateDirectory()
+        let environment = try StudioTests.environment(["XDG_STATE_HOME": state])
+
+        do {
+            // Nothing kept yet: one line, the usage status, no Studio.
+            let tmux = try StudioTests.Tmux(command: "'\(player)' play --device \(capture.sinkName)", environment: environment)
+            #expect(try await StudioTests.status(tmux) == "2", "\(tmux.screen())")
+            #expect(tmux.joinedScreen().contains("no queue to continue"), "\(tmux.joinedScreen())")
+        }
+        var heardAt = 0
+        do {
+            let tmux = try StudioTests.Tmux(command: "'\(player)' play '\(one)' '\(long)' --device \(capture.sinkName)", environment: environment)
+            // Past the 1 s item: the long one, two seconds in.
+            var screen = try await tmux.waitFor("two seconds into the long item", timeout: .seconds(30)) {
+                $0.contains("long") && $0.contains("playing") && (StudioTests.elapsed($0) ?? 0) >= 2
+            }
+            try tmux.keys("Space")
+            screen = try await tmux.waitFor("paused") { $0.contains("paused") }
+            heardAt = StudioTests.elapsed(screen) ?? 0
+            try tmux.keys("q")
+            #expect(try await StudioTests.status(tmux) == "0")
+        }
+        let tmux = try StudioTests.Tmux(command: "'\(player)' play --device \(capture.sinkName)", environment: environment)
+        var screen = try await tmux.waitFor("the Studio on the long item, paused, with its progress") {
+            $0.contains("⏸") && $0.contains("long") && $0.contains("paused") && StudioTests.elapsed($0) != nil
+        }
+        let restoredAt = try #require(StudioTests.elapsed(screen), "no progress line:\n\(screen)")
+        #expect(abs(restoredAt - heardAt) <= 2, "opened at \(restoredAt) s, left at \(heardAt) s\n\(screen)")
+        // The list is the queue taken up: both items.
+        #expect(screen.contains("one") && screen.contains("long"), "\(screen)")
+        try tmux.keys("Space")
+        screen = try await tmux.waitFor("playing on from there") { $0.contains("playing") && (StudioTests.elapsed($0) ?? 0) > restoredAt }
+        try tmux.keys("q")
+        #expect(try await StudioTests.status(tmux) == "0")
+        _ = await capture.finish()
+    }
 }

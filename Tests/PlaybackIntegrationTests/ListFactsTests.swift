@@ -88,4 +88,22 @@ struct ListFactsTests {
         let unknown = try await Playback.run(["config", "get", "tokn"], environment: environment)
         #expect(unknown.status == 2 && unknown.stderr.contains("did you mean 'token'"), "\(unknown)")
     }
+
+    @Test("config get token --reveal prints the token to a terminal only, never into a pipe")
+    func configReveal() async throws {
+        try StudioTests.requireTmux()
+        let backend = try DemoBackend(token: BackendCommandTests.token)
+        defer { backend.stop() }
+        let environment = try BackendCommandTests.isolatedEnvironment(backend)
+        let piped = try await Playback.run(["config", "get", "token", "--reveal"], environment: environment)
+        #expect(piped.status == 1 && piped.stdout.isEmpty && piped.stderr.contains("only to a terminal"), "\(piped)")
+        #expect(!piped.stderr.contains(BackendCommandTests.token), "\(piped)")
+        let stray = try await Playback.run(["config", "--reveal"], environment: environment)
+        #expect(stray.status == 2 && stray.stderr.contains("--reveal goes with config get"), "\(stray)")
+        let player = try PlayerProcess.executablePath()
+        let tmux = try StudioTests.Tmux(command: "'\(player)' config get token --reveal", environment: environment)
+        #expect(try await StudioTests.status(tmux) == "0")
+        let screen = try await tmux.waitFor("the token on the terminal") { $0.contains(BackendCommandTests.token) }
+        #expect(!screen.contains("***"), "\(screen)")
+    }
 }

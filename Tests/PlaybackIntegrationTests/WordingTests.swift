@@ -18,6 +18,22 @@ struct WordingTests {
         #expect(reply.stdout.split(separator: "\n").last?.hasPrefix("reacted ❤️ to message ") == true, "\(reply)")
     }
 
+    @Test("chat on a terminal shows the reply's Markdown as attributes (bold), never its marks")
+    func chatStyledOnATerminal() async throws {
+        try StudioTests.requireTmux()
+        let backend = try DemoBackend(token: BackendCommandTests.token)
+        defer { backend.stop() }
+        var environment = try BackendCommandTests.isolatedEnvironment(backend)
+        environment["TERM"] = "xterm-256color"
+        let player = try PlayerProcess.executablePath()
+        let tmux = try StudioTests.Tmux(command: "'\(player)' chat 'good night'", columns: 200, environment: environment)
+        #expect(try await StudioTests.status(tmux) == "0", "\(tmux.screen())")
+        // With its attributes: tmux writes bold as SGR 1 before the word.
+        let styled = (try? tmux.run(["capture-pane", "-p", "-e", "-t", "studio"])) ?? ""
+        #expect(styled.contains("The \u{1B}[1mNights"), "\(styled.debugDescription)")
+        #expect(!styled.contains("**"), "\(styled)")
+    }
+
     @Test("help bogus points to the program's usage; --skip-silence's help is one line")
     func helpWords() async throws {
         let bogus = try await Playback.run(["help", "bogus"])
