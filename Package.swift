@@ -26,10 +26,11 @@ let package = Package(
         .library(name: "AliciaAudio", targets: ["AliciaAudio"]),
     ],
     targets: [
-        .systemLibrary(
+        // libcurl (libcurl4-openssl-dev for the header). No link line: it is dlopen'ed at the first
+        // request, so a local file never maps its thirty libraries (Sources/CCurl/include/alicia_curl.h).
+        .target(
             name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
+            linkerSettings: [.linkedLibrary("dl")]
         ),
         .systemLibrary(
             name: "CSndfile",
@@ -84,10 +85,11 @@ let package = Package(
             pkgConfig: "libcjson",
             providers: [.apt(["libcjson-dev"])]
         ),
-        .systemLibrary(
+        // libmicrohttpd (libmicrohttpd-dev for the header), dlopen'ed when the demo backend starts:
+        // no other command maps it or the GnuTLS it brings (Sources/CMicroHTTPD/include/alicia_mhd.h).
+        .target(
             name: "CMicroHTTPD",
-            pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"])]
+            linkerSettings: [.linkedLibrary("dl")]
         ),
         // MPRIS over sd-bus: the object vtables, written with sd-bus's macros (which Swift cannot
         // expand), and non-variadic wrappers. libsystemd is dlopen'ed when a session bus is used,

@@ -27,7 +27,7 @@ _alicia_player_options() {
         speak) echo "$backend $network --file --speed --volume --device --read-ahead --skip-silence --sleep --loudness" ;;
         voice) echo "$backend --device --read-ahead --volume" ;;
         chat) echo "$backend --voice --react --device --voice-focus --volume" ;;
-        config) echo "$backend --path" ;;
+        config) echo "$backend --path --reveal" ;;
         help) echo "" ;;
         *) echo "$backend -h -V --device --quiet --volume --speed --version" ;;
     esac

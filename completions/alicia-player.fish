@@ -109,6 +109,7 @@ complete -c alicia-player -l voicing -x -n "__fish_seen_subcommand_from demo" -d
 complete -c alicia-player -l voice -n "__fish_seen_subcommand_from chat" -d 'ask for a voice note'
 complete -c alicia-player -l react -x -n "__fish_seen_subcommand_from chat" -d 'react to the reply'
 complete -c alicia-player -l path -n "__fish_seen_subcommand_from config" -d 'the config file path'
+complete -c alicia-player -l reveal -n "__fish_seen_subcommand_from config" -d 'config get token: print the token to a terminal'
 complete -c alicia-player -l ipc -r -F -n "__fish_seen_subcommand_from $playing ctl" -d 'the control socket'
 complete -c alicia-player -l no-ipc -n "__fish_seen_subcommand_from $playing" -d 'no control socket'
 complete -c alicia-player -l ipc-name -r -n "__fish_seen_subcommand_from $playing" -d 'the control socket by name'

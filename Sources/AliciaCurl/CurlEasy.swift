@@ -25,8 +25,8 @@ package final class CurlEasy {
     package static let caFile = Locked<String?>(nil)
 
     package init() throws(CurlError) {
-        CurlGlobal.initialise()
-        guard let handle = curl_easy_init() else {
+        try CurlGlobal.load()
+        guard let handle = alicia_curl_easy_init() else {
             throw CurlError(code: Int(CURLE_OUT_OF_MEMORY.rawValue), detail: "curl_easy_init failed")
         }
         self.handle = handle
@@ -41,8 +41,8 @@ package final class CurlEasy {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
-        if let headerList { curl_slist_free_all(headerList) }
+        alicia_curl_easy_cleanup(handle)
+        if let headerList { alicia_curl_slist_free_all(headerList) }
         errorBuffer.deallocate()
     }
 
@@ -138,9 +138,9 @@ package final class CurlEasy {
 
     /// Sets the request headers, e.g. `Content-Type: application/json`. Wraps `CURLOPT_HTTPHEADER`.
     package func setHeaders(_ headers: [String]) {
-        if let headerList { curl_slist_free_all(headerList) }
+        if let headerList { alicia_curl_slist_free_all(headerList) }
         headerList = nil
-        for header in headers { headerList = curl_slist_append(headerList, header) }
+        for header in headers { headerList = alicia_curl_slist_append(headerList, header) }
         alicia_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
     }
 
@@ -166,7 +166,7 @@ package final class CurlEasy {
     /// Runs the transfer on this thread. Wraps `curl_easy_perform`.
     package func perform() -> CurlError? {
         resetErrorDetail()
-        let code = curl_easy_perform(handle)
+        let code = alicia_curl_easy_perform(handle)
         return code == CURLE_OK ? nil : CurlError(code: Int(code.rawValue), detail: errorDetail)
     }
 
@@ -192,7 +192,7 @@ package final class CurlEasy {
     /// The value of a header of the last response. Wraps `curl_easy_header`.
     package func header(_ name: String) -> String? {
         var header: UnsafeMutablePointer<curl_header>?
-        let code = curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &header)
+        let code = alicia_curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &header)
         guard code == CURLHE_OK, let value = header?.pointee.value else { return nil }
         return String(cString: value)
     }
@@ -200,19 +200,21 @@ package final class CurlEasy {
     /// Resumes a transfer paused from the body handler. Wraps `curl_easy_pause`.
     /// The body handler may run inside this call.
     package func unpause() {
-        curl_easy_pause(handle, CURLPAUSE_CONT)
+        alicia_curl_easy_pause(handle, CURLPAUSE_CONT)
     }
 }
 
-/// `curl_global_init` must run once, before any other thread uses libcurl.
+/// libcurl, loaded (and `curl_global_init` run, SIGPIPE ignored) once, at the first handle: a
+/// player of local files never maps it (`alicia_curl.h`).
 package enum CurlGlobal {
-    private static let done: Bool = {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-        // libcurl runs with CURLOPT_NOSIGNAL: a write to a closed socket must fail with
-        // EPIPE, not kill the process.
-        signal(SIGPIPE, SIG_IGN)
-        return true
-    }()
+    /// Why libcurl could not be loaded; nil once it is.
+    private static let failure: String? = alicia_curl_load().map { String(cString: $0) }
 
-    package static func initialise() { _ = done }
+    /// Loads it; a `CurlError` that says what is missing when it cannot be.
+    package static func load() throws(CurlError) {
+        if let failure { throw CurlError(code: Int(CURLE_FAILED_INIT.rawValue), detail: "libcurl could not be loaded: " + failure) }
+    }
+
+    /// Loads it, for a caller that only wants its start-up done now (a failure shows at the first request).
+    package static func initialise() { _ = failure }
 }

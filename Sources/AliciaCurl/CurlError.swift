@@ -31,7 +31,7 @@ package struct CurlError: Error, Sendable, Equatable {
         if let detail, !detail.isEmpty {
             message = detail
         } else {
-            message = String(cString: curl_easy_strerror(CURLcode(UInt32(code))))
+            message = String(cString: alicia_curl_easy_strerror(CURLcode(UInt32(code))))
         }
     }
 

@@ -225,10 +225,11 @@ extension ListeningSession {
     private func seek(_ target: TransportCommand.SeekTarget) -> TransportReply {
         let snapshot = player.snapshot()
         // An entry being opened counts: a seek right after a play is about it (and adds up).
-        guard player.commandTarget != nil && (snapshot.state != .idle || !player.queue.isEmpty) else {
+        guard let asked = player.commandTarget, snapshot.state != .idle || !player.queue.isEmpty else {
             return .refused("nothing is playing")
         }
-        if snapshot.item?.isOnceThrough == true {
+        // The entry asked about, opened or still loading: standard input cannot seek either way.
+        if (snapshot.item ?? player.queue.entry(asked)?.item)?.isOnceThrough == true {
             return .refused("standard input plays once through: it cannot seek")
         }
         switch target {

@@ -77,12 +77,15 @@ struct PodcastPlaybackTests {
         #expect(longestQuiet < 60, "\(longestQuiet) quiet frames in a row")
     }
 
-    @Test("a WAV never maps FFmpeg; an M4A does, once it plays")
+    @Test("a WAV never maps FFmpeg; an M4A does, once it plays; a player never maps libmicrohttpd (the demo's)")
     func ffmpegIsLoadedOnlyForAAC() async throws {
         let directory = try TemporaryDirectory(prefix: "maps")
-        let wav = try directory.write(WAVFixture(seconds: 20, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 3).bytes, as: "long.wav")
+        let fixture = WAVFixture(seconds: 20, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 3)
+        let wav = try directory.write(fixture.bytes, as: "long.wav")
         let m4a = try await PodcastFixture.m4a(seconds: 20)
-        for (path, expectFFmpeg) in [(wav, false), (m4a, true)] {
+        let server = try NginxServer()
+        try server.serve(fixture, as: "long.wav")
+        for (path, expectFFmpeg) in [(wav, false), (m4a, true), (server.url("/media/long.wav"), false)] {
             let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             await Playback.gate.enter()
             let child = try PlayerProcess.start(["play", path, "--device", capture.sinkName, "--loudness", "off"])
@@ -97,6 +100,7 @@ struct PodcastPlaybackTests {
             #expect(!maps.isEmpty)
             #expect(maps.contains("libavcodec") == expectFFmpeg, "\(path): libavcodec mapped: \(maps.contains("libavcodec"))")
             #expect(maps.contains("libavformat") == expectFFmpeg)
+            #expect(!maps.contains("libmicrohttpd"), "\(path): libmicrohttpd mapped")
         }
     }
 

@@ -27,6 +27,15 @@ struct SeveralPlayersTests {
             try await ControlSocketTests.waitForSocket(runtime + "/alicia-player/episode", player: first)
             try await ControlSocketTests.waitForSocket(runtime + "/alicia-player/notes", player: second)
 
+            // Each answers once its item has opened (while it loads, media-title is unavailable, as
+            // mpv's is before a file): asked again a bounded number of times until then.
+            for name in ["episode", "notes"] {
+                var reply = try await ctl(["--player", name, "get", "media-title"])
+                for _ in 0..<400 where reply.status == 1 && reply.stderr.contains("property unavailable") {
+                    try await Task.sleep(for: .milliseconds(50))
+                    reply = try await ctl(["--player", name, "get", "media-title"])
+                }
+            }
             let episode = try await ctl(["--player", "episode", "get", "media-title"])
             #expect(episode.status == 0 && episode.stdout == "episode.wav\n", "\(episode)")
             let notes = try await ctl(["--player", "notes", "get", "media-title"])

@@ -42,6 +42,9 @@ final class MHDDaemon: Sendable {
         let context = Unmanaged.passUnretained(dispatcher).toOpaque()
         // AUTO picks poll() for the per-connection threads (no FD_SETSIZE limit on descriptors).
         let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
+        if let failure = alicia_mhd_load() {
+            throw DemoBackendError("cannot serve the demo backend: libmicrohttpd could not be loaded: " + String(cString: failure))
+        }
         errno = 0
         let started = alicia_mhd_start(
             UInt32(flags),
@@ -73,7 +76,7 @@ final class MHDDaemon: Sendable {
         }
         let bound = Int(alicia_mhd_bound_port(started))
         guard bound != 0 else {
-            MHD_stop_daemon(started)
+            alicia_mhd_stop_daemon(started)
             throw DemoBackendError("libmicrohttpd did not report the port it bound")
         }
         self.port = bound
@@ -91,7 +94,7 @@ final class MHDDaemon: Sendable {
         // The connection threads never take this lock, so joining them while holding it is safe.
         handle.withLock { handle in
             if let pointer = handle?.pointer {
-                MHD_stop_daemon(pointer)
+                alicia_mhd_stop_daemon(pointer)
             }
             handle = nil
         }

@@ -93,7 +93,7 @@ final class MHDRequestDispatcher: Sendable {
     private static func values(of connection: OpaquePointer, kind: MHD_ValueKind, lowercasingNames: Bool) -> [String: String] {
         var collector = ValueCollector(lowercasingNames: lowercasingNames)
         withUnsafeMutablePointer(to: &collector) { pointer in
-            _ = MHD_get_connection_values(
+            _ = alicia_mhd_get_connection_values(
                 connection,
                 kind,
                 { context, _, key, value in

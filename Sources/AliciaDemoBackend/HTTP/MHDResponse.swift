@@ -20,13 +20,13 @@ final class MHDResponse {
         case .bytes(let bytes):
             let created = bytes.withUnsafeBytes { buffer in
                 // MUST_COPY: libmicrohttpd keeps its own copy; `bytes` may go away at once.
-                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+                alicia_mhd_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
             }
             guard let created else { return nil }
             handle = created
         case .stream(let length, let producer):
             let box = Unmanaged.passRetained(ProducerBox(producer))
-            let created = MHD_create_response_from_callback(
+            let created = alicia_mhd_create_response_from_callback(
                 length.map { UInt64($0) } ?? alicia_mhd_size_unknown(),
                 Self.readerBlockSize,
                 { context, _, buffer, capacity in
@@ -56,19 +56,19 @@ final class MHDResponse {
     ///
     /// Wraps `MHD_add_response_header`.
     func addHeader(_ name: String, _ value: String) -> Bool {
-        MHD_add_response_header(handle, name, value) == .YES
+        alicia_mhd_add_response_header(handle, name, value) == .YES
     }
 
     /// Queues the response as the answer to the connection's current request.
     ///
     /// Wraps `MHD_queue_response`.
     func queue(on connection: OpaquePointer, status: Int) -> Bool {
-        MHD_queue_response(connection, UInt32(status), handle) == .YES
+        alicia_mhd_queue_response(connection, UInt32(status), handle) == .YES
     }
 
     /// Wraps `MHD_destroy_response`.
     deinit {
-        MHD_destroy_response(handle)
+        alicia_mhd_destroy_response(handle)
     }
 }
 
