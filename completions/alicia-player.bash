@@ -23,7 +23,8 @@ _alicia_player_options() {
         ctl) echo "--ipc --player --json --help --format --waybar --rate --once" ;;
         playlists) echo "$backend --json" ;;
         tracks) echo "$backend --json --accessible" ;;
-        playlist | notes) echo "$backend" ;;
+        playlist) echo "$backend --text --file" ;;
+        notes) echo "$backend" ;;
         speak) echo "$backend $network --file --speed --volume --device --read-ahead --skip-silence --sleep --loudness" ;;
         voice) echo "$backend --device --read-ahead --volume" ;;
         chat) echo "$backend --voice --react --device --voice-focus --volume" ;;

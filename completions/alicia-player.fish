@@ -143,3 +143,5 @@ complete -c alicia-player -n "__fish_seen_subcommand_from playlist; and not __fi
 complete -c alicia-player -n "__fish_seen_subcommand_from rename delete add remove move show" -a '(__alicia_player_cache playlists)'
 complete -c alicia-player -n "__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from get set" -a 'get set'
 complete -c alicia-player -n "__fish_seen_subcommand_from config; and __fish_seen_subcommand_from get set" -a 'base_url token token_file cache_max_size auto_download accessible'
+complete -c alicia-player -l text -r -n "__fish_seen_subcommand_from playlist" -d 'playlist add: a text read aloud'
+complete -c alicia-player -l file -r -F -n "__fish_seen_subcommand_from playlist" -d 'playlist add: the text from a file'

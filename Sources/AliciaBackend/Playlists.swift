@@ -84,6 +84,8 @@ public enum PlaylistAction: Sendable, Equatable {
     case rename(playlistID: String, name: String)
     case delete(playlistID: String)
     case addEpisode(playlistID: String, label: String, title: String, duration: Double, audioURL: String)
+    /// A text read aloud, as the app adds one: a synthesis item with its `body`, voiced by the backend.
+    case addText(playlistID: String, title: String, body: String)
     case remove(playlistID: String, itemID: String)
     case reorder(playlistID: String, order: [String])
 }
@@ -112,6 +114,7 @@ extension BackendClient {
             var duration: Double?
             var audio_url: String?
             var order: [String]?
+            var body: String?
         }
         var body = Body(action: "")
         switch action {
@@ -120,6 +123,8 @@ extension BackendClient {
         case .delete(let id): body = Body(action: "delete", playlist_id: id)
         case .addEpisode(let id, let label, let title, let duration, let url):
             body = Body(action: "add", playlist_id: id, id: label, kind: "episode", title: title, source: label, duration: duration, audio_url: url)
+        case .addText(let id, let title, let text):
+            body = Body(action: "add", playlist_id: id, kind: "synthesis", title: title, body: text)
         case .remove(let id, let item): body = Body(action: "remove", playlist_id: id, id: item)
         case .reorder(let id, let order): body = Body(action: "reorder", playlist_id: id, order: order)
         }

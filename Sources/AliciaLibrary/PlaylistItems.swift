@@ -57,6 +57,10 @@ package enum PlaylistItems {
                 var queued = QueueItem(location: first, title: item.title, positionKey: positionKey(of: item), reference: "playlist:" + playlist.name)
                 queued.moreParts = Array(locations.dropFirst())
                 queued.duration = item.duration > 0 ? item.duration : nil
+                // Her text, split by its chunks: follow-along with no transcript file.
+                if let body = item.body {
+                    queued.transcript = SpokenTranscript.cues(text: body, chunkSeconds: chunks.map { $0.duration ?? 0 }) ?? []
+                }
                 items.append(OfflineCache.substitute(chunks: chunks.map(\.url), of: queued))
             }
         }
@@ -65,7 +69,7 @@ package enum PlaylistItems {
 
     /// Under what a synthesis's position is kept: its item id, as an episode's is its label, so it
     /// resumes however its chunks are listed (voiced as it played, then all there).
-    static func positionKey(of item: PlaylistItem) -> String { "synthesis:" + item.id }
+    package static func positionKey(of item: PlaylistItem) -> String { "synthesis:" + item.id }
 
     /// Where an item stands: `downloaded` (every file of it in the cache), `ready` (it can stream
     /// now) or `warming` (still being voiced).

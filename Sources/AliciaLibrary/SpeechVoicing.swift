@@ -31,7 +31,10 @@ package enum SpeechVoicing {
 
     /// Asks `/api/speak` for `text` until its first chunk is listed (or all are, or it cannot be
     /// voiced), then hands what is there; while `streaming`, a thread goes on asking for the rest.
-    package static func voice(_ text: String, title: String, client: BackendClient, stop: () -> Bool = { false })
+    /// `warn`: where a voicing that stops after some chunks is said (the Studio's status line, not
+    /// stderr under its screen); `announce`: say "voicing…" on a terminal's stderr while waiting.
+    package static func voice(_ text: String, title: String, client: BackendClient, stop: () -> Bool = { false },
+                              announce: Bool = true, warn: @escaping @Sendable (String) -> Void = { Console.fail($0) })
         -> Result<Voiced, QueueFile.Problem> {
         let deadline = ContinuousClock.now + firstChunkPatience
         var said = false
@@ -49,9 +52,9 @@ package enum SpeechVoicing {
             case "failed", "empty":
                 return .failure(.init(line: nil, "\(title) cannot be voiced (\(status.status))"))
             case "streaming" where !status.chunks.isEmpty:
-                return grow(text, title: title, from: status.chunks, client: client)
+                return grow(text, title: title, from: status.chunks, client: client, warn: warn)
             default:
-                if !said && Console.stderrIsTerminal {
+                if announce && !said && Console.stderrIsTerminal {
                     Console.error("alicia-player: voicing \(title)…\n")
                     said = true
                 }
@@ -67,10 +70,11 @@ package enum SpeechVoicing {
 
     /// `text` as one queue item: all its chunks, or those so far and the rest as they are voiced.
     package static func item(_ text: String, title: String, reference: String?, client: BackendClient,
-                             stop: () -> Bool = { false }) -> Result<QueueItem, QueueFile.Problem> {
+                             stop: () -> Bool = { false }, announce: Bool = true,
+                             warn: @escaping @Sendable (String) -> Void = { Console.fail($0) }) -> Result<QueueItem, QueueFile.Problem> {
         let chunks: [PlaylistItem.Chunk]
         var growth: GrowingParts?
-        switch voice(text, title: title, client: client, stop: stop) {
+        switch voice(text, title: title, client: client, stop: stop, announce: announce, warn: warn) {
         case .failure(let problem): return .failure(problem)
         case .success(.ready(let all)): chunks = all
         case .success(.growing(let some, let growing)):
@@ -85,6 +89,7 @@ package enum SpeechVoicing {
             item.growth = growth
         } else {
             item.moreParts = Array(locations.dropFirst())
+            item.transcript = SpokenTranscript.cues(text: text, chunkSeconds: chunks.map { $0.duration ?? 0 }) ?? []
             item = OfflineCache.substitute(chunks: chunks.map(\.url), of: item)
         }
         return .success(item)
@@ -102,7 +107,8 @@ package enum SpeechVoicing {
     }
 
     /// The chunks so far as a growing item's parts, and the thread that asks for the rest.
-    private static func grow(_ text: String, title: String, from chunks: [PlaylistItem.Chunk], client: BackendClient) -> Result<Voiced, QueueFile.Problem> {
+    private static func grow(_ text: String, title: String, from chunks: [PlaylistItem.Chunk], client: BackendClient,
+                             warn: @escaping @Sendable (String) -> Void) -> Result<Voiced, QueueFile.Problem> {
         guard let locations = locations(of: chunks, client: client) else {
             return .failure(.init(line: nil, "\(title) has a chunk path that is not a URL"))
         }
@@ -110,14 +116,14 @@ package enum SpeechVoicing {
         let configuration = client.configuration
         let known = chunks.count
         _ = NativeThread(name: "alicia-voicing") {
-            follow(text, title: title, known: known, growth: growth, configuration: configuration)
+            follow(text, title: title, known: known, growth: growth, configuration: configuration, warn: warn)
         }
         return .success(.growing(chunks, growth))
     }
 
     /// Asks for the chunks after the first `known` until the growth ends.
     private static func follow(_ text: String, title: String, known: Int, growth: GrowingParts,
-                               configuration: BackendConfiguration) {
+                               configuration: BackendConfiguration, warn: @Sendable (String) -> Void) {
         guard let client = try? BackendClient(configuration: configuration) else {
             growth.finish(failure: "no client")
             return
@@ -139,7 +145,7 @@ package enum SpeechVoicing {
             } catch {
                 // A few failed asks in a row end the voicing; one is asked again.
                 misses += 1
-                if misses >= 5 { end(title, growth: growth, listed: listed, why: error.message) }
+                if misses >= 5 { end(title, growth: growth, listed: listed, why: error.message, warn: warn) }
                 continue
             }
             if status.chunks.count > listed, let more = locations(of: Array(status.chunks[listed...]), client: client) {
@@ -148,15 +154,15 @@ package enum SpeechVoicing {
             }
             switch status.status {
             case "ready": growth.finish()
-            case "failed", "empty": end(title, growth: growth, listed: listed, why: status.status)
+            case "failed", "empty": end(title, growth: growth, listed: listed, why: status.status, warn: warn)
             default: continue
             }
         }
     }
 
     /// The voicing cannot go on: the item ends after the chunks played, said in one line.
-    private static func end(_ title: String, growth: GrowingParts, listed: Int, why: String) {
-        Console.fail("warning: \(title) could not be voiced past chunk \(listed) (\(why)); it ends there")
+    private static func end(_ title: String, growth: GrowingParts, listed: Int, why: String, warn: @Sendable (String) -> Void) {
+        warn("warning: \(title) could not be voiced past chunk \(listed) (\(why)); it ends there")
         growth.finish(failure: why)
     }
 

@@ -76,6 +76,8 @@ enum CommandUsage {
               rename NAME NEW        a new name
               delete NAME            the playlist, without asking
               add NAME REF           an episode (a label, an index or a piece of a title)
+              add NAME --text TEXT   a text read aloud (or --file F, - for standard input): the
+                                     backend voices it, as the app's read-aloud pieces
               remove NAME ITEM       an item (its number in the playlist, or a piece of its title)
               move NAME ITEM POS     an item to position POS (1 is the first)
             """,

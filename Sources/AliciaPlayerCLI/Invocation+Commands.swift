@@ -124,6 +124,14 @@ extension Invocation {
         guard let words = playlistActions.first(where: { $0.name == action })?.words else {
             throw UsageError("playlist \(action) is not an action: \(choices)")
         }
+        var rest = rest
+        if let text = line.playlistText ?? line.speakFile.map({ SpeakText.filePrefix + $0 }) {
+            // `playlist add NAME --text TEXT | --file F`: the text stands where an episode would.
+            guard action == "add", rest.count == 2 else { throw UsageError("--text and --file go with playlist add NAME, without an episode") }
+            guard line.playlistText == nil || line.speakFile == nil else { throw UsageError("playlist add takes --text or --file, not both") }
+            guard !text.allSatisfy(\.isWhitespace) else { throw UsageError("playlist add --text needs some text to read aloud") }
+            rest.append(line.playlistText.map { QueueResolver.speakPrefix + $0 } ?? text)
+        }
         guard rest.count - 1 == words.count else { throw UsageError("playlist \(action) takes \(words.joined(separator: " "))") }
         if line.json && action != "show" { throw UsageError("--json goes with playlist show, not playlist \(action)") }
         if action == "move", (Int(rest[3]) ?? 0) < 1 {

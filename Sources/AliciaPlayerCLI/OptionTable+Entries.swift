@@ -22,7 +22,10 @@ extension OptionTable {
             line.play.saveQueue = value
         },
         option("--check", .none, ["script"], "only check the script") { _, line in line.check = true },
-        option("--file", .required("FILE"), ["speak"], "read the text to read aloud from FILE (- for standard input)") { value, line in
+        option("--text", .required("TEXT"), ["playlist"], "playlist add: a text read aloud instead of an episode") { value, line in
+            line.playlistText = value
+        },
+        option("--file", .required("FILE"), ["speak", "playlist"], "read the text to read aloud from FILE (- for standard input)") { value, line in
             guard !value.isEmpty else { throw UsageError("--file needs a file name (or - for standard input)") }
             line.speakFile = value
         },

@@ -72,6 +72,7 @@ struct ParsedLine: Sendable {
     var token: String?
     /// `speak --file F`: the text to read aloud is in F (- for standard input).
     var speakFile: String?
+    var playlistText: String?
 }
 
 /// Every option, in the order the usages list them.

@@ -156,6 +156,11 @@ enum PlaylistCommands {
             return (try client.perform(.rename(playlistID: try named(rest[0]).id, name: rest[1])), rest[1])
         case "delete":
             return (try client.perform(.delete(playlistID: try named(rest[0]).id)), nil)
+        case "add" where rest[1].hasPrefix(QueueResolver.speakPrefix) || rest[1].hasPrefix(SpeakText.filePrefix):
+            // `--text TEXT` / `--file F`: a piece read aloud, voiced by the backend as the app's are.
+            let playlist = try named(rest[0])
+            let text = String(try SpeakText.reference(rest[1]).get().dropFirst(QueueResolver.speakPrefix.count))
+            return (try client.perform(.addText(playlistID: playlist.id, title: SpeechVoicing.title(of: text), body: text)), playlist.name)
         case "add":
             let playlist = try named(rest[0])
             guard let entry = backend.find(rest[1]) else { throw AlreadySaid() }

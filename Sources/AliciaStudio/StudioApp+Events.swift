@@ -87,5 +87,6 @@ extension StudioApp {
             model.notes?.error = notes.error
         }
         if let answered = box.backendAnswered { reconnected(answered) }
+        if !box.voiced.isEmpty { queueVoiced(box.voiced) }
     }
 }

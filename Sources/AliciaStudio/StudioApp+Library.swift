@@ -106,13 +106,14 @@ extension StudioApp {
         return playlists.first { $0.id == id }
     }
 
-    /// The queue items of a playlist; items still warming are skipped (voicing them would hold the
-    /// Studio for up to a minute: `play playlist:NAME` waits for them).
+    /// The queue items of a playlist that can play now; items still warming are voiced on a thread
+    /// of their own (`voiceWarming`), so the Studio never waits for them, and each joins the queue
+    /// once its first chunk is there.
     package func playlistItems(_ playlist: Playlist) -> [QueueItem]? {
         guard let backend = setup.backend else { return nil }
         switch PlaylistItems.items(of: playlist, backend: backend, voiceWarming: false) {
         case .success(let items):
-            if playlist.warming > 0 { setStatus("\(playlist.warming) item\(playlist.warming == 1 ? " is" : "s are") still warming: skipped") }
+            voiceWarming(playlist, configuration: backend.client.configuration)
             return items
         case .failure(let problem):
             setStatus(problem.message, error: true)
@@ -175,6 +176,8 @@ extension StudioApp {
         if let playlist = playlist(for: entry) {
             guard let items = playlistItems(playlist), let first = items.first else {
                 if playlist.items.isEmpty { setStatus("\(playlist.name) is empty") }
+                // All of it still warming: nothing plays until the first is voiced.
+                if playlist.warming > 0 { _ = session.perform(.stop) }
                 return
             }
             session.play(items)

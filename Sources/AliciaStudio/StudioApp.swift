@@ -100,6 +100,8 @@ package final class StudioApp: HostedFrontEnd {
         package var notes: (label: String, text: String?, error: String?)?
         /// Offline: whether the backend answered the last attempt to reach it.
         package var backendAnswered: Bool?
+        /// A playlist's warming items, voiced far enough to play, in order.
+        package var voiced: [QueueItem] = []
     }
 
     /// What the background threads leave for the loop; each write wakes it.

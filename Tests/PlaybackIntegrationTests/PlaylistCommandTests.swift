@@ -79,4 +79,60 @@ struct PlaylistCommandTests {
         let usage = try await Playback.run(["playlist", "move", "drive", "x"], environment: environment)
         #expect(usage.status == 2, "\(usage)")
     }
+
+    @Test("playlist add NAME --text / --file adds a piece read aloud as the app does; it plays as one item")
+    func addText() async throws {
+        let backend = try DemoBackend(token: "pl-\(UInt32.random(in: 1000...9999))")
+        defer { backend.stop() }
+        let environment = try BackendCommandTests.isolatedEnvironment(backend)
+        let added = try await Playback.run(["playlist", "add", "drive", "--text", "A note for the road. Mind the curves."], environment: environment)
+        #expect(added.status == 0, "\(added)")
+        // Its row: read aloud, the title from the text's first words.
+        #expect(added.stdout.split(separator: "\n").contains { $0.contains("read aloud") && $0.contains("A note for the road") }, "\(added)")
+        let directory = try TemporaryDirectory(prefix: "text")
+        let file = try directory.write(Array("Second piece, from a file.\n".utf8), as: "piece.txt")
+        let fromFile = try await Playback.run(["playlist", "add", "drive", "--file", file], environment: environment)
+        #expect(fromFile.status == 0 && fromFile.stdout.contains("Second piece"), "\(fromFile)")
+        let shown = try await Playback.run(["playlist", "show", "drive", "--json"], environment: environment)
+        #expect(shown.status == 0 && shown.stdout.contains("A note for the road"), "\(shown)")
+        // Clear lines, nothing sent: both at once, an episode beside the text, no text at all.
+        let both = try await Playback.run(["playlist", "add", "drive", "--text", "x", "--file", file], environment: environment)
+        #expect(both.status == 2 && both.stderr.contains("--text or --file, not both"), "\(both)")
+        let beside = try await Playback.run(["playlist", "add", "drive", "S1E02", "--text", "x"], environment: environment)
+        #expect(beside.status == 2 && beside.stderr.contains("without an episode"), "\(beside)")
+        let missing = try await Playback.run(["playlist", "add", "drive", "--file", directory.file("none.txt")], environment: environment)
+        #expect(missing.status == 1 && missing.stderr.split(separator: "\n").count == 1, "\(missing)")
+    }
+
+    @Test("a piece read aloud follows along: ctl transcript prints its own text, split by its chunks, at their starts")
+    func synthesisTranscript() async throws {
+        let backend = try DemoBackend(token: "pl-\(UInt32.random(in: 1000...9999))")
+        defer { backend.stop() }
+        let directory = try TemporaryDirectory(prefix: "transcript")
+        let socket = directory.file("socket")
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        let environment = try BackendCommandTests.isolatedEnvironment(backend)
+        try await Playback.gated {
+            // Drive home: the letter (ready, three chunks), then an episode.
+            let player = try PlayerProcess.start(["play", "playlist:drive", "--device", capture.sinkName, "--ipc", socket], environment: environment)
+            try await ControlSocketTests.waitForSocket(socket, player: player)
+            var transcript = try await ControlSocketTests.ctl(socket, ["transcript"])
+            // Asked again (bounded) until the letter has opened: before, nothing plays yet.
+            for _ in 0..<400 where transcript.status != 0 {
+                try await Task.sleep(for: .milliseconds(50))
+                transcript = try await ControlSocketTests.ctl(socket, ["transcript"])
+            }
+            _ = try? await ControlSocketTests.ctl(socket, ["quit"])
+            _ = await player.wait(timeout: .seconds(60))
+            #expect(transcript.status == 0, "\(transcript)")
+            let lines = transcript.stdout.split(separator: "\n").map(String.init)
+            // One line a chunk, at its start: every word of the letter once, in order.
+            #expect(lines.count == 3, "\(transcript.stdout)")
+            #expect(lines.first?.hasPrefix("0:00") == true, "\(transcript.stdout)")
+            let words = lines.flatMap { $0.split(separator: " ").dropFirst().map(String.init) }
+            #expect(words.joined(separator: " ") == "Dear listener, this is a letter read aloud in three short parts.", "\(transcript.stdout)")
+        }
+        _ = await capture.finish()
+    }
 }
+

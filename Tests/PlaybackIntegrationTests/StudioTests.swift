@@ -194,7 +194,7 @@ struct StudioTests {
         _ = await capture.finish()
     }
 
-    @Test("the Playlists shelf: enter plays a playlist, a piece read aloud as one item")
+    @Test("the Playlists shelf: enter plays a playlist, a piece read aloud as one item; a warming piece is voiced meanwhile and plays after")
     func playlistShelf() async throws {
         try Self.requireTmux()
         let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
@@ -202,10 +202,24 @@ struct StudioTests {
         let environment = try Self.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()])
         let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
         _ = try await tmux.waitFor("the Playlists shelf") { $0.contains("Playlists") && $0.contains("Drive home") && $0.contains("1 warming") }
-        // The last entry is the Bedtime playlist: its warming piece is skipped, the letter plays.
+        // The last entry is the Bedtime playlist: the letter plays at once; its warming piece is
+        // voiced on a thread of its own meanwhile (the Studio never waits), joins the queue, and plays.
+        // Read from everything the Studio drew (a loaded suite's poll of the screen can miss a state
+        // that lasts a second): the letter, the voicing line, then the piece playing.
+        let drawn = NSTemporaryDirectory() + "/alicia-studio-shelf-\(getpid()).raw"
+        defer { unlink(drawn) }
+        try tmux.run(["pipe-pane", "-t", "studio", "-o", "cat >> '\(drawn)'"])
+        func output() -> String { (try? String(contentsOfFile: drawn, encoding: .utf8)) ?? "" }
         try tmux.keys("G")
         try tmux.keys("Enter")
-        _ = try await tmux.waitFor("the letter playing") { $0.contains("▶ A Letter, Read Aloud") && $0.contains("still warming: skipped") }
+        let deadline = ContinuousClock.now + .seconds(90)
+        while !output().contains("▶ Still Warming") && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        let seen = output()
+        let letter = seen.range(of: "▶ A Letter, Read Aloud")
+        let voicing = seen.range(of: "voicing 1 item of Bedtime")
+        let piece = seen.range(of: "▶ Still Warming")
+        #expect(letter != nil && voicing != nil && piece != nil, "letter \(letter != nil), voicing \(voicing != nil), piece \(piece != nil): \(tmux.screen())")
+        if let letter, let piece { #expect(letter.lowerBound < piece.lowerBound, "the warming piece played before the letter") }
         try tmux.keys("q")
         #expect(try await Self.status(tmux) == "0")
         _ = await capture.finish()

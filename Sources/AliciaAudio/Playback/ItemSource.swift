@@ -127,6 +127,7 @@ final class ItemSource {
         let first = opened.decoder
         decoderKind = opened.kind
         var format = opened.format
+        if format.transcript.isEmpty { format.transcript = item.transcript }
         if isMultiPart {
             refreshParts()
             switch lengths(after: first.format) {

@@ -30,6 +30,9 @@ public struct QueueItem: Sendable, Equatable {
     public var duration: Double?
     /// Played once through, from its start (standard input): seeking is refused.
     public var isOnceThrough = false
+    /// What it says when the queue knows it already (a synthesis's own text, split by its chunks):
+    /// the transcript when the file has none beside it.
+    public var transcript: [TranscriptCue] = []
 
     public init(location: MediaLocation, title: String, label: String? = nil, start: StartPosition? = nil,
                 positionKey: String? = nil, reference: String? = nil) {
