@@ -33,9 +33,6 @@ public enum CommandLineTool {
     private static func run(_ invocation: Invocation) -> Int32 {
         // `--cacert`: every HTTPS handle trusts it, the backend's API calls as well as the audio.
         if let caFile = invocation.playOptions?.network.caFile { CurlEasy.caFile.withLock { $0 = caFile } }
-        // Joined before the command returns: exit's destructors must not run beside a library's start.
-        let curlLoad = invocation.playOptions != nil ? loadCurlEarly() : nil
-        defer { curlLoad?.join() }
         switch invocation {
         case .help(let command):
             Console.out(UsageText.rendered(command) + "\n")
@@ -75,22 +72,6 @@ public enum CommandLineTool {
         case .ctl(let options):
             return CtlCommand(options: options).run()
         }
-    }
-}
-
-extension CommandLineTool {
-    /// A command that plays fetches through libcurl (files too, by `file://` ranges): it is loaded
-    /// on a thread of its own from the start, beside the command's setup and the PulseAudio
-    /// connection, instead of at the first item's fetch. The thread blocks every signal before it
-    /// starts (the watcher takes them; a thread that did not block them could be handed a Ctrl-C).
-    static func loadCurlEarly() -> NativeThread {
-        var all = sigset_t()
-        var previous = sigset_t()
-        sigfillset(&all)
-        pthread_sigmask(SIG_BLOCK, &all, &previous)
-        let thread = NativeThread(name: "alicia-curl-load") { CurlGlobal.initialise() }
-        pthread_sigmask(SIG_SETMASK, &previous, nil)
-        return thread
     }
 }
 

@@ -65,7 +65,7 @@ struct CompletionTypingTests {
             try tmux.run(["send-keys", "-t", "studio", "-l", typed])
             try tmux.keys("Tab")
             do {
-                try await tmux.waitFor("'\(typed)' completed to '\(completed)'", timeout: .seconds(10)) { screen in
+                try await tmux.waitFor("'\(typed)' completed to '\(completed)'", timeout: .seconds(60)) { screen in
                     screen.split(separator: "\n").contains { $0.hasSuffix(completed) || $0.hasSuffix(completed + " ") }
                 }
             } catch {
