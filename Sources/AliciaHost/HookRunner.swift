@@ -90,7 +90,10 @@ package final class HookRunner {
         for notice in notices {
             switch notice {
             case .started(let entry, let item):
-                chapter = nil
+                // Another entry's chapter is forgotten; this entry's stays: a loaded host can read
+                // the snapshot's first chapter a turn before the notice that it started, and the
+                // chapter must not be told twice.
+                if chapter?.entry != entry { chapter = nil }
                 fire("item-start", item, snapshot, [.init("entry", .number(Double(entry.rawValue)))])
             case .finished(let entry, let item, let truncated):
                 fire("item-end", item, snapshot, [.init("entry", .number(Double(entry.rawValue))), .init("truncated", .bool(truncated))])
