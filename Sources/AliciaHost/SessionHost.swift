@@ -90,7 +90,10 @@ package final class SessionHost {
             let status = frontEnd.turn(notices, readable: readable, signals: pending)
             // A stopping signal wins over what the front end made of the same turn's notices (an
             // item that ended just as Ctrl-C came is still an interrupt: 130, not 0).
-            if let signal = signals.signal { return 128 + signal }
+            if let signal = signals.signal {
+                Log.info(.cli, "signal \(signal): stopping")
+                return 128 + signal
+            }
             if let status { return status }
             if let quit = session.quitRequested { return quit }
             readable = wait(frontEnd)
@@ -113,14 +116,17 @@ package final class SessionHost {
         return Set(fds.dropFirst(2).filter { $0.revents != 0 }.map(\.fd))
     }
 
-    /// Closes the server (clients hear `end-file` and `shutdown`), auto-download and the session
-    /// (its position saved). Idempotent.
+    /// Holds the players (silent at once), then closes the server (clients hear `end-file` and
+    /// `shutdown`), the hooks, auto-download and the session (its position saved). Idempotent.
     package func close() {
         guard !closed else { return }
         closed = true
+        session.hold()
         server?.close()
         hooks?.close()
         downloads?.close()
+        Log.info(.cli, "closing the session")
         session.close()
+        Log.info(.cli, "closed")
     }
 }

@@ -36,6 +36,7 @@ package final class SignalWatcher: Sendable {
             while true {
                 var signal: Int32 = 0
                 guard sigwait(&set, &signal) == 0 else { continue }
+                Log.info(.cli, "signal \(signal) received")
                 if Self.stopping.contains(signal) { received.store(signal, ordering: .releasing) }
                 pending.withLock { $0.append(signal) }
                 pipe.wake()

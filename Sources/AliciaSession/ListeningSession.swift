@@ -153,6 +153,14 @@ public final class ListeningSession {
         applyVolume()
     }
 
+    /// Holds both players where they are, at once: what closes before the session (the control
+    /// server, a hook's last run, a download) can take seconds, and Ctrl-C must silence the output
+    /// now, not after them. ``close()`` saves the position from there.
+    public func hold() {
+        _ = player.setHeld(true)
+        _ = voiceNotes?.player.setHeld(true)
+    }
+
     /// Saves where the listener is, then stops both players and any chat. Idempotent.
     public func close() {
         // Held first: corked, the sink's read index is exactly the frame heard, and nothing plays on

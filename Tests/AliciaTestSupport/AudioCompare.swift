@@ -77,6 +77,33 @@ public enum AudioCompare {
         return false
     }
 
+    /// The frames of `frameBytes` bytes in `bytes` (whole frames only) holding a non-zero byte.
+    /// Silence is skipped 512 frames at a time at word speed.
+    public static func audibleFrames(_ bytes: UnsafeRawBufferPointer, frameBytes: Int) -> Int {
+        precondition(frameBytes > 0, "AudioCompare.audibleFrames: frameBytes \(frameBytes)")
+        let whole = bytes.count / frameBytes * frameBytes
+        var audible = 0
+        var block = 0
+        while block < whole {
+            let end = min(block + 512 * frameBytes, whole)
+            if containsNonZeroByte(UnsafeRawBufferPointer(rebasing: bytes[block..<end])) {
+                for frame in stride(from: block, to: end, by: frameBytes)
+                where isAudible(bytes, at: frame, frameBytes: frameBytes) { audible += 1 }
+            }
+            block = end
+        }
+        return audible
+    }
+
+    private static func isAudible(_ bytes: UnsafeRawBufferPointer, at offset: Int, frameBytes: Int) -> Bool {
+        switch frameBytes {
+        case 2: return bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self) != 0
+        case 4: return bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self) != 0
+        case 8: return bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != 0
+        default: return containsNonZeroByte(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + frameBytes]))
+        }
+    }
+
     /// As ``containsNonZeroByte(_:)-(UnsafeRawBufferPointer)`` for an array.
     public static func containsNonZeroByte(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { containsNonZeroByte($0) }

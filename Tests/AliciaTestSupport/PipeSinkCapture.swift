@@ -261,28 +261,17 @@ private final class FIFOReader: Sendable {
         }
     }
 
-    /// Counts the audible whole frames read since the last count (word by word where frames are whole words).
+    /// Counts the audible whole frames read since the last count. A capture made before a whole
+    /// suite's gate opened holds minutes of silence by the time a trigger is set: counted frame by
+    /// frame (a closure a byte, in a debug build) that once held the lock for 20 s, so a "stop after
+    /// 2 s" came 20 s late.
     private static func count(_ state: inout State, frameBytes: Int) {
-        let words = frameBytes / 4
-        var frame = state.countedBytes
-        var audible = 0
+        let whole = (state.bytes.count - state.countedBytes) / frameBytes * frameBytes
         state.bytes.withUnsafeBytes { all in
-            while frame + frameBytes <= all.count {
-                var nonZero = false
-                if frameBytes % 4 == 0 {
-                    for word in 0..<words where all.loadUnaligned(fromByteOffset: frame + 4 * word, as: UInt32.self) != 0 {
-                        nonZero = true
-                        break
-                    }
-                } else {
-                    nonZero = (frame..<frame + frameBytes).contains { all[$0] != 0 }
-                }
-                if nonZero { audible += 1 }
-                frame += frameBytes
-            }
+            state.audibleFrames += AudioCompare.audibleFrames(
+                UnsafeRawBufferPointer(rebasing: all[state.countedBytes..<state.countedBytes + whole]), frameBytes: frameBytes)
         }
-        state.audibleFrames += audible
-        state.countedBytes = frame
+        state.countedBytes += whole
     }
 
     private func readLoop() {

@@ -33,6 +33,41 @@ struct ControlSocketTests {
             + " (status \(result.status) after \(result.duration)); its stderr: \(result.stderrText)")
     }
 
+    /// Waits until the player at `path` has opened its item (a socket is served before it loads,
+    /// and while it loads `time-pos` and `media-title` are unavailable, as mpv's are before a file):
+    /// for the event, `media-title` observed as a string, never for a time. Hang guard: 60 s.
+    static func waitForOpened(_ path: String, player: ChildProcess) async throws {
+        try await waitForSocket(path, player: player)
+        let fd = try connect(path)
+        defer { close(fd) }
+        let ask = Array(#"{"command": ["observe_property", 1, "media-title"]}"#.utf8) + [10]
+        guard ask.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == ask.count else {
+            throw HarnessError("observe media-title at \(path): \(String(cString: strerror(errno)))")
+        }
+        var received: [UInt8] = []
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            while let newline = received.firstIndex(of: 10) {
+                let line = String(decoding: received[..<newline], as: UTF8.self)
+                received.removeSubrange(...newline)
+                if let message = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                   message["event"] as? String == "property-change", message["name"] as? String == "media-title",
+                   message["data"] is String { return }
+            }
+            // Off the cooperative pool: this thread may wait in poll.
+            let chunk = await BlockingWork.run { () -> [UInt8]? in
+                var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&pollFD, 1, 250) > 0 else { return [] }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                return count > 0 ? Array(buffer[..<count]) : nil
+            }
+            guard let chunk else { throw HarnessError("the player at \(path) closed its socket before its item opened") }
+            received += chunk
+        }
+        throw HarnessError("the player at \(path) had not opened its item after 60 s")
+    }
+
     static func connect(_ path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
@@ -337,7 +372,7 @@ struct ControlSocketTests {
         let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let first = try PlayerProcess.start(["play", path, "--device", capture.sinkName], environment: ["XDG_RUNTIME_DIR": runtime])
-            try await Self.waitForSocket(socket, player: first)
+            try await Self.waitForOpened(socket, player: first)
             #expect(Self.mode(of: runtime + "/alicia-player") == 0o700)
             #expect(Self.mode(of: socket) == 0o600)
             // A second one does not take it: one line, a non-zero exit, the first plays on.
@@ -384,7 +419,7 @@ struct ControlSocketTests {
         let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let player = try PlayerProcess.start(["script", script, "--ipc", socket, "--device", capture.sinkName])
-            try await Self.waitForSocket(socket, player: player)
+            try await Self.waitForOpened(socket, player: player)
             let watcher = try PlayerProcess.start(["ctl", "--ipc", socket, "watch", "pause", "media-title"])
             let waiter = try PlayerProcess.start(["ctl", "--ipc", socket, "wait", "end-file"])
 

@@ -90,7 +90,9 @@ struct DownloadCommandTests {
         defer { backend.stop() }
         let environment = try Self.environment(backend)
         for (reference, extra) in [("INTERLUDE", ["--pin"]), ("S1E02", []), ("NIGHTS-2", [])] {
-            let result = try await Playback.run(["download", reference] + extra, environment: environment)
+            // A hang guard, not a figure: 66 MiB from a debug build's backend beside a loaded suite
+            // took over 30 s.
+            let result = try await Playback.run(["download", reference] + extra, environment: environment, timeout: .seconds(300))
             #expect(result.status == 0, "\(result)")
         }
         let listed = try await Playback.run(["cache"], environment: environment)

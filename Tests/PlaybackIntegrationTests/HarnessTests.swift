@@ -115,6 +115,27 @@ struct AudioCompareTests {
         }
     }
 
+    @Test("audible frames are counted as frame by frame, for every frame size, across silent blocks")
+    func countsAudibleFrames() {
+        var generator = SystemRandomNumberGenerator()
+        for frameBytes in [1, 2, 4, 6, 8, 12] {
+            // Long silent runs (skipped whole) between short sounds, and a partial frame at the end.
+            var bytes = [UInt8](repeating: 0, count: frameBytes * 5_000 + frameBytes / 2)
+            for _ in 0..<40 {
+                let at = Int.random(in: 0..<bytes.count, using: &generator)
+                for offset in at..<min(bytes.count, at + Int.random(in: 1...300, using: &generator)) {
+                    bytes[offset] = UInt8.random(in: 0...3, using: &generator)
+                }
+            }
+            let naive = stride(from: 0, to: bytes.count / frameBytes * frameBytes, by: frameBytes)
+                .filter { frame in bytes[frame..<frame + frameBytes].contains { $0 != 0 } }.count
+            let counted = bytes.withUnsafeBytes { AudioCompare.audibleFrames($0, frameBytes: frameBytes) }
+            #expect(counted == naive, "\(frameBytes)-byte frames")
+            #expect(naive > 0)
+        }
+        #expect([UInt8](repeating: 0, count: 1 << 20).withUnsafeBytes { AudioCompare.audibleFrames($0, frameBytes: 2) } == 0)
+    }
+
     @Test func trimsOnlyWhollySilentFramesAtTheEnds() {
         #expect(AudioCompare.trimmingSilentFrames([0, 0, 1, 2, 0, 0, 3, 4, 0, 0, 0, 0], channels: 2) == [1, 2, 0, 0, 3, 4])
         #expect(AudioCompare.trimmingSilentFrames([0, 5, 0, 0] as [Int16], channels: 2) == [0, 5])

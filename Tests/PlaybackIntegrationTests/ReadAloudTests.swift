@@ -201,15 +201,25 @@ struct ReadAloudTests {
         for index in 0..<3 { letter += try await Self.download(backend.baseURL + "/api/audio/chunk-syn-letter-\(index).wav?token=" + backend.token) }
         letter = Self.trimmed(letter)
         let first = try await PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        let interrupted = Mutex<ContinuousClock.Instant?>(nil)
+        var exited = ContinuousClock.now
+        var firstRun = ""
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", "playlist:drive", "--device", first.sinkName], environment: environment)
             // Stopped once 2 s of the letter have been heard (on the capture's own thread): within
             // its first chunk, whenever the later ones are voiced.
-            first.whenAudible(frames: 48_000) { player.send(SIGINT) }
-            _ = try await PlayerProcess.result(of: player, timeout: .seconds(120), log: log)
+            first.whenAudible(frames: 48_000) {
+                interrupted.withLock { $0 = .now }
+                player.send(SIGINT)
+            }
+            let result = try await PlayerProcess.result(of: player, timeout: .seconds(120), log: log)
+            exited = .now
+            firstRun = "\(result)"
         }
         let heard = Self.trimmed(await first.finishInt16()).count
-        #expect(heard < letter.count, "the first run was heard past the letter (\(heard) samples)")
+        let late = interrupted.withLock { $0 }.map { "\(exited - $0)" } ?? "never"
+        let logTail = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").suffix(60).joined(separator: "\n") ?? "no log"
+        #expect(heard < letter.count, "the first run was heard past the letter (\(heard) samples); it exited \(late) after its SIGINT: \(firstRun)\nits log:\n\(logTail)")
         let positions = try String(contentsOfFile: state + "/alicia-player/positions.json", encoding: .utf8)
         let kept = try #require(Self.kept(positions, "synthesis:syn-letter"), "\(positions)")
         #expect(abs(kept.position * 24_000 - Double(heard)) <= 24_000 / 2, "kept \(kept.position) s, heard \(heard) samples")

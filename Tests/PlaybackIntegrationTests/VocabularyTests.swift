@@ -146,7 +146,7 @@ struct VocabularyTests {
         let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", a, "--ipc", socket, "--device", capture.sinkName, "--volume", "50"])
-            try await ControlSocketTests.waitForSocket(socket, player: player)
+            try await ControlSocketTests.waitForOpened(socket, player: player)
             func ctl(_ words: String...) async throws -> String {
                 let result = try await ControlSocketTests.ctl(socket, words)
                 #expect(result.status == 0, "ctl \(words): \(result)")
@@ -203,7 +203,7 @@ struct VocabularyTests {
         try await Playback.gated {
             let player = try PlayerProcess.start(["play", a, b, "--ipc", socket, "--device", capture.sinkName],
                                                  environment: ["XDG_STATE_HOME": state])
-            try await ControlSocketTests.waitForSocket(socket, player: player)
+            try await ControlSocketTests.waitForOpened(socket, player: player)
             func ctl(_ words: String...) async throws -> String {
                 let result = try await ControlSocketTests.ctl(socket, words)
                 return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
