@@ -15,7 +15,7 @@ enum Playback {
     static func run(
         _ arguments: [String],
         environment: [String: String] = [:],
-        timeout: Duration = .seconds(30)
+        timeout: Duration = .seconds(120)
     ) async throws -> PlayerResult {
         await gate.enter()
         do {
@@ -48,10 +48,11 @@ enum Playback {
         _ source: String,
         _ extraArguments: [String] = [],
         rate: Int = 48_000,
-        channels: Int = 2
+        channels: Int = 2,
+        environment: [String: String] = [:]
     ) async throws -> (PlayerResult, [Int16]) {
         let capture = try await PipeSinkCapture(format: .s16le, rate: rate, channels: channels)
-        let result = try await run(["play", source, "--device", capture.sinkName] + extraArguments)
+        let result = try await run(["play", source, "--device", capture.sinkName] + extraArguments, environment: environment)
         return (result, await capture.finishInt16())
     }
 

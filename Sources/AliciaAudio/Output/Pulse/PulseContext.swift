@@ -23,14 +23,6 @@ final class PulseContext: @unchecked Sendable {
         }
     }
 
-    /// Makes the shared connection on a thread of its own, so that a player's first stream finds it
-    /// made: the server handshake overlaps the first item's fetch and header, which it waited for
-    /// in turn (first audio over HTTP was a pipe-sink tick later than from a file). A failure here
-    /// says nothing: the stream's own `shared()` tries again and reports it.
-    static func warmUp() {
-        _ = NativeThread(name: "alicia-pulse-connect") { _ = try? shared() }
-    }
-
     private init() throws(PlaybackError) {
         guard let mainloop = pa_threaded_mainloop_new() else {
             throw .audioOutput(reason: "cannot create a mainloop")
