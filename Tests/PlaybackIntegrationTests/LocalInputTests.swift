@@ -44,22 +44,17 @@ struct LocalInputTests {
         let ipc = directory.file("socket")
         let long = try directory.write(WAVFixture(seconds: 20, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 7).bytes, as: "long.wav")
         let seekCapture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        async let played = Playback.gated {
-            try await ChildProcess.run("/bin/sh", ["-c", "cat \"$1\" | \"$2\" play - --device \"$3\" --ipc \"$4\"", "sh",
-                                                   long, player, seekCapture.sinkName, ipc], environment: fixed, timeout: .seconds(60))
+        // Inside the gate, from the pipeline's start: a whole suite's gate held it back past any
+        // fixed wait for the socket (the player then played to its end, never asked).
+        let (refused, ended) = try await Playback.gated { () async throws -> (PlayerResult?, ChildProcess.Result) in
+            let pipeline = try ChildProcess("/bin/sh", ["-c", "cat \"$1\" | \"$2\" play - --device \"$3\" --ipc \"$4\"", "sh",
+                                                        long, player, seekCapture.sinkName, ipc], environment: fixed)
+            // Listening (the file is there from bind(); the player answers once it listens).
+            try await ControlSocketTests.waitForSocket(ipc, player: pipeline)
+            let refused: PlayerResult? = try await PlayerProcess.run(["ctl", "--ipc", ipc, "seek", "+1"], environment: fixed)
+            _ = try? await PlayerProcess.run(["ctl", "--ipc", ipc, "quit"], environment: fixed)
+            return (refused, await pipeline.wait(timeout: .seconds(60)))
         }
-        // The socket appears once the player listens (bounded wait; the gate may hold it back under load).
-        let deadline = ContinuousClock.now + .seconds(120)
-        while access(ipc, F_OK) != 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        // The file is there from bind(); the player answers once it listens: a refused connect
-        // (ctl's 3, no player listening) is asked again, a bounded number of times.
-        var refused: PlayerResult? = try await PlayerProcess.run(["ctl", "--ipc", ipc, "seek", "+1"], environment: fixed)
-        for _ in 0..<200 where refused?.status == 3 {
-            try await Task.sleep(for: .milliseconds(50))
-            refused = try await PlayerProcess.run(["ctl", "--ipc", ipc, "seek", "+1"], environment: fixed)
-        }
-        _ = try? await PlayerProcess.run(["ctl", "--ipc", ipc, "quit"], environment: fixed)
-        let ended = try await played
         #expect(refused?.status == 1, "\(String(describing: refused)); the player: \(ended)")
         #expect(refused?.stderr.contains("standard input plays once through: it cannot seek") == true, "\(String(describing: refused))")
         _ = await seekCapture.finishInt16()
