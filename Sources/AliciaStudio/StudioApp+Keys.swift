@@ -111,17 +111,26 @@ extension StudioApp {
     private func enqueueSelected(next: Bool) {
         guard let entry = model.selectedEntry else { return }
         var items: [QueueItem] = []
-        if let playlist = playlist(for: entry) {
+        let playlist = playlist(for: entry)
+        if let playlist {
             items = playlistItems(playlist) ?? []
         } else if let item = item(for: entry) {
             items = [item]
         }
+        // A playlist's warming items are voiced on their own thread and queued as each is there
+        // (`voiceWarming`); the line says so instead of "nothing to add".
+        let voicing = playlist.map { $0.items.filter(\.chunks.isEmpty).count } ?? 0
+        let later = voicing == 0 ? "" : "; \(voicing) voicing, each queued as its first chunk arrives"
         guard !items.isEmpty else {
-            setStatus("nothing to add: select an episode with audio")
+            if voicing > 0, let playlist {
+                setStatus("voicing \(playlist.name): \(voicing) item\(voicing == 1 ? "" : "s"), each queued as its first chunk arrives")
+            } else if playlist == nil || model.status?.isError != true {
+                setStatus("nothing to add: select an episode with audio")
+            }
             return
         }
         session.perform(.load(items, next ? .insertNextPlay : .appendPlay))
-        setStatus("\(next ? "plays next" : "added"): \(items.count == 1 ? items[0].title : entry.episode.title)")
+        setStatus("\(next ? "plays next" : "added"): \(items.count == 1 ? items[0].title : entry.episode.title)" + later)
     }
 
     /// Keys of the show notes pane: scrolling and closing; true when `key` was one (the others play,

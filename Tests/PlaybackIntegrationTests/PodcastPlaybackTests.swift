@@ -77,7 +77,7 @@ struct PodcastPlaybackTests {
         #expect(longestQuiet < 60, "\(longestQuiet) quiet frames in a row")
     }
 
-    @Test("a WAV never maps FFmpeg; an M4A does, once it plays; a player never maps libmicrohttpd (the demo's)")
+    @Test("a WAV never maps FFmpeg; an M4A does, once it plays; a player never maps libmicrohttpd (the demo's); libcurl only for a URL")
     func ffmpegIsLoadedOnlyForAAC() async throws {
         let directory = try TemporaryDirectory(prefix: "maps")
         let fixture = WAVFixture(seconds: 20, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 3)
@@ -101,6 +101,8 @@ struct PodcastPlaybackTests {
             #expect(maps.contains("libavcodec") == expectFFmpeg, "\(path): libavcodec mapped: \(maps.contains("libavcodec"))")
             #expect(maps.contains("libavformat") == expectFFmpeg)
             #expect(!maps.contains("libmicrohttpd"), "\(path): libmicrohttpd mapped")
+            // A local file is read with pread: libcurl and its thirty libraries stay out.
+            #expect(maps.contains("libcurl") == path.hasPrefix("http"), "\(path): libcurl mapped: \(maps.contains("libcurl"))")
         }
     }
 

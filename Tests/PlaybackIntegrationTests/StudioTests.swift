@@ -220,6 +220,15 @@ struct StudioTests {
         let piece = seen.range(of: "▶ Still Warming")
         #expect(letter != nil && voicing != nil && piece != nil, "letter \(letter != nil), voicing \(voicing != nil), piece \(piece != nil): \(tmux.screen())")
         if let letter, let piece { #expect(letter.lowerBound < piece.lowerBound, "the warming piece played before the letter") }
+        // a on the same playlist adds what is voiced and says the warming piece follows as it is
+        // voiced (it said "nothing to add" when all was warming, and hid the voicing otherwise).
+        try tmux.keys("a")
+        let added = ContinuousClock.now + .seconds(60)
+        while !output().contains("1 voicing, each queued as its first chunk arrives") && ContinuousClock.now < added {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(output().contains("added: "), "no 'added' line: \(tmux.screen())")
+        #expect(output().contains("1 voicing, each queued as its first chunk arrives"), "the voicing is not said: \(tmux.screen())")
         try tmux.keys("q")
         #expect(try await Self.status(tmux) == "0")
         _ = await capture.finish()

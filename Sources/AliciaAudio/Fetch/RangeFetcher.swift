@@ -4,7 +4,7 @@ import Glibc
 internal import AliciaCurl
 import AliciaLocks
 
-/// Streams one resource with HTTP Range requests (or `file://` ranges) into a
+/// Streams one resource with HTTP Range requests (or `pread`s of a local file) into a
 /// bounded `StreamWindow`, on a thread of its own that owns the curl handles.
 ///
 /// Requests are bounded to the free space of the ring, so a full ring means no
@@ -74,13 +74,19 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         var ranges: Bool
     }
 
+    /// How the fetch thread moves bytes: libcurl for a URL; `pread` for a local file, so that
+    /// playing one never loads libcurl.
+    private enum Transport {
+        case curl(CurlMulti, CurlEasy)
+        case file(LocalFile)
+    }
+
     let location: MediaLocation
     private let shared: ConditionLock<Shared>
-    private let multi: CurlMulti
+    private let transport: Transport
     private var thread: NativeThread?
 
     // Fetch thread only.
-    private let easy: CurlEasy
     private var transfer: Transfer?
     private var attempts = 0
     private var retryAt: Int64?
@@ -105,37 +111,29 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         requestURL = location.url
         var window = StreamWindow(readAhead: readAhead)
         if let path = location.filePath {
-            var info = stat()
-            guard stat(path, &info) == 0 else {
-                throw .cannotOpenFile(path: path, reason: String(cString: strerror(errno)))
-            }
-            guard (info.st_mode & S_IFMT) == S_IFREG else {
-                throw .cannotOpenFile(path: path, reason: "not a regular file")
-            }
-            window.totalSize = Int64(info.st_size)
+            let file = try LocalFile(path: path)
+            window.totalSize = file.size
             window.sizeResolved = true
+            transport = .file(file)
+        } else {
+            do {
+                transport = .curl(try CurlMulti(), try CurlEasy())
+            } catch {
+                throw .network(url: location.display, reason: error.message)
+            }
         }
         shared = ConditionLock(Shared(window: window))
-        do {
-            multi = try CurlMulti()
-            easy = try CurlEasy()
-        } catch {
-            throw .network(url: location.display, reason: error.message)
+        if case .curl(_, let easy) = transport {
+            easy.apply(Self.httpPolicy(policy, userAgent: userAgent))
+            easy.onBody { [unowned self] bytes in self.receive(bytes, easy) }
         }
-        configure(userAgent: userAgent)
     }
 
-    private func configure(userAgent: String) {
-        easy.apply(Self.httpPolicy(policy, userAgent: userAgent))
-        easy.onBody { [unowned self] bytes in self.receive(bytes) }
-    }
-
-    /// The program's HTTP policy as the fetcher uses it: `file://` too; HTTP/1.1, so that a pause
-    /// is real TCP back-pressure (HTTP/2 keeps buffering in curl); no byte for the stall timeout
-    /// drops the transfer, which is asked again from the next missing byte.
+    /// The program's HTTP policy as the fetcher uses it: HTTP/1.1, so that a pause is real TCP
+    /// back-pressure (HTTP/2 keeps buffering in curl); no byte for the stall timeout drops the
+    /// transfer, which is asked again from the next missing byte.
     static func httpPolicy(_ network: NetworkPolicy, userAgent: String = "alicia-player") -> HTTPPolicy {
         var http = HTTPPolicy()
-        http.allowsFiles = true
         http.http11Only = true
         http.stallBytesPerSecond = 1
         http.stallSeconds = max(1, Int(network.stallTimeout.rounded()))
@@ -152,7 +150,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     /// Stops the fetch thread (its buffers go with the fetcher). Idempotent.
     func close() {
         shared.update { $0.shutdown = true }
-        multi.wakeUp()
+        if case .curl(let multi, _) = transport { multi.wakeUp() }
         thread?.join()
         thread = nil
     }
@@ -304,7 +302,11 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
 
     private func wake(_ s: inout Shared) {
         s.wakePending = true
-        multi.wakeUp()
+        switch transport {
+        case .curl(let multi, _): multi.wakeUp()
+        // The file's fetch thread waits on the lock's condition.
+        case .file: shared.broadcast()
+        }
     }
 
     /// Fills the ring from the start of the file (a prefetched entry, played from its start).
@@ -326,6 +328,13 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     }
 
     private func run() {
+        switch transport {
+        case .curl(let multi, let easy): run(multi, easy)
+        case .file(let file): run(file)
+        }
+    }
+
+    private func run(_ multi: CurlMulti, _ easy: CurlEasy) {
         while true {
             switch plan() {
             case .exit:
@@ -334,26 +343,71 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
                 return
             case .cancel:
                 multi.remove(easy)
-                transfer = nil
-                shared.update {
-                    $0.transferRunning = false
-                    $0.transferPaused = false
-                }
+                endTransfer()
                 continue
             case .unpause:
                 transfer?.paused = false
                 shared.withLock { $0.transferPaused = false }
                 easy.unpause()
             case .start(let request):
-                begin(request)
+                begin(request, multi, easy)
             case .idle:
                 break
             }
             multi.perform()
             let finished = multi.finishedTransfers()
-            for result in finished { finish(result) }
+            for result in finished { finish(result, multi, easy) }
             if !finished.isEmpty { continue }
             multi.poll(timeoutMilliseconds: pollTimeout())
+        }
+    }
+
+    /// A local file's fetch thread: the same plan as a download's, each range read 64 KiB at a
+    /// time into the window; it waits on the lock's condition for a wake-up.
+    private func run(_ file: LocalFile) {
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { chunk.deallocate() }
+        while true {
+            switch plan() {
+            case .exit:
+                transfer = nil
+                return
+            case .cancel:
+                endTransfer()
+                continue
+            case .unpause:
+                transfer?.paused = false
+                shared.withLock { $0.transferPaused = false }
+            case .start(let request):
+                transfer = Transfer(request: request, offset: request.start, validated: true)
+            case .idle:
+                break
+            }
+            guard let current = transfer, !current.paused else {
+                shared.withLock(waitingUntil: { $0.wakePending || $0.shutdown }) { _ in }
+                continue
+            }
+            let wanted = current.request.end.map { Int(min(Int64(chunk.count), max(0, $0 - current.offset))) } ?? chunk.count
+            switch file.read(at: current.offset, into: UnsafeMutableRawBufferPointer(rebasing: chunk[..<wanted]), path: location.display) {
+            case .failure(let error):
+                fail(error)
+                endTransfer()
+            case .success(0):
+                // The range, or the file, ended.
+                if current.request.end == nil { resolveEndIfUnknown(at: current.offset) }
+                endTransfer()
+            case .success(let count):
+                _ = take(UnsafeRawBufferPointer(rebasing: chunk[..<count]))
+            }
+        }
+    }
+
+    /// The running transfer is over (or dropped).
+    private func endTransfer() {
+        transfer = nil
+        shared.update {
+            $0.transferRunning = false
+            $0.transferPaused = false
         }
     }
 
@@ -383,7 +437,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         return Int32(max(1, min(1000, remaining)))
     }
 
-    private func begin(_ request: RangeRequest) {
+    private func begin(_ request: RangeRequest, _ multi: CurlMulti, _ easy: CurlEasy) {
         retryAt = nil
         transfer = Transfer(request: request, offset: request.start)
         easy.resetErrorDetail()
@@ -399,12 +453,12 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     }
 
     /// The body handler: runs inside `multi.perform()` on the fetch thread.
-    private func receive(_ bytes: UnsafeRawBufferPointer) -> Int {
+    private func receive(_ bytes: UnsafeRawBufferPointer, _ easy: CurlEasy) -> Int {
         guard var current = transfer, !current.abandoned else { return 0 }
-        defer { transfer = current }
         if !current.validated {
             current.validated = true
-            switch validate(current.request) {
+            defer { transfer = current }
+            switch validate(current.request, easy) {
             case .body(let offset):
                 current.offset = offset
                 current.wholeResource = offset != current.request.start || (offset == 0 && easy.responseCode == 200)
@@ -417,6 +471,18 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
                 return 0
             }
         }
+        switch take(bytes) {
+        case .consumed: return bytes.count
+        case .full: return CurlEasy.pauseTransfer
+        case .stale: return 0
+        }
+    }
+
+    /// Puts body bytes of the running transfer into the window (a full ring pauses it; bytes for a
+    /// window that moved on end it).
+    private func take(_ bytes: UnsafeRawBufferPointer) -> StreamWindow.Acceptance {
+        guard var current = transfer else { return .stale }
+        defer { transfer = current }
         let acceptance = shared.withLock { s -> StreamWindow.Acceptance in
             let acceptance = s.window.accept(bytes, at: current.offset, for: current.request)
             switch acceptance {
@@ -438,14 +504,12 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
                 }
             }
             shared.broadcast()
-            return bytes.count
         case .full:
             current.paused = true
-            return CurlEasy.pauseTransfer
         case .stale:
             current.abandoned = true
-            return 0
         }
+        return acceptance
     }
 
     private enum Validation {
@@ -458,8 +522,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     }
 
     /// Checks the answer to `request` before taking its body.
-    private func validate(_ request: RangeRequest) -> Validation {
-        if location.isFile { return .body(request.start) }
+    private func validate(_ request: RangeRequest, _ easy: CurlEasy) -> Validation {
         let status = easy.responseCode
         switch status {
         case 206:
@@ -471,9 +534,9 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
                 fail(.rangeNotHonoured(url: location.display, detail: "asked for byte \(request.start), got byte \(first)"))
                 return .noBody
             }
-            guard sameFile(total: range.total, ranges: true) else { return .noBody }
+            guard sameFile(total: range.total, ranges: true, easy) else { return .noBody }
             resolveSize(range.total)
-            rememberWhereRedirectsEnded()
+            rememberWhereRedirectsEnded(easy)
             return .body(first)
         case 200 where identity?.ranges == true:
             // Ranges were honoured before: a whole answer now means If-Range found another file.
@@ -483,9 +546,9 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
             // The server ignored Range and sends the whole resource: keep it correct by
             // skipping up to where we asked (the window does that), at the cost of bytes.
             let total = easy.contentLength
-            guard sameFile(total: total, ranges: false) else { return .noBody }
+            guard sameFile(total: total, ranges: false, easy) else { return .noBody }
             shared.withLock { $0.statistics.rangeIgnored = true }
-            rememberWhereRedirectsEnded()
+            rememberWhereRedirectsEnded(easy)
             if request.start > 0 {
                 Log.warning(.fetch, "\(location.display) ignored Range; reading from byte 0 to reach \(request.start)")
             }
@@ -517,7 +580,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     /// Keeps libcurl's effective URL of an answer that followed redirects, for the requests after
     /// it. The token in the item's URL goes nowhere it did not: the effective URL is the last
     /// `Location` as the server wrote it, and the fetcher sends no credentials of its own.
-    private func rememberWhereRedirectsEnded() {
+    private func rememberWhereRedirectsEnded(_ easy: CurlEasy) {
         rewalked = false
         let hops = easy.redirectCount
         guard hops > 0, let effective = easy.effectiveURL else { return }
@@ -529,7 +592,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
 
     /// Records what the first answer said the file is, and checks every later one against it: a
     /// changed ETag, date or length stops the item (recorded in `failure`).
-    private func sameFile(total: Int64?, ranges: Bool) -> Bool {
+    private func sameFile(total: Int64?, ranges: Bool, _ easy: CurlEasy) -> Bool {
         let etag = easy.header("ETag")
         let lastModified = easy.header("Last-Modified")
         guard let known = identity else {
@@ -562,7 +625,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     }
 
     /// A transfer ended, with libcurl's result.
-    private func finish(_ result: Int) {
+    private func finish(_ result: Int, _ multi: CurlMulti, _ easy: CurlEasy) {
         multi.remove(easy)
         guard let done = transfer else { return }
         transfer = nil
@@ -580,7 +643,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         if result == CurlError.ok {
             if !done.validated {
                 // An empty body: the status alone says what happened.
-                if case .retry(let status) = validate(done.request) {
+                if case .retry(let status) = validate(done.request, easy) {
                     retry(after: .httpStatus(status, url: location.display))
                     return
                 }
@@ -592,10 +655,10 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         }
         let error = CurlError(code: result, detail: easy.errorDetail)
         guard error.isOutage else {
-            fail(map(error))
+            fail(Self.problem(error, at: location))
             return
         }
-        retry(after: map(error))
+        retry(after: Self.problem(error, at: location))
     }
 
     /// Asks again from the next missing byte after a wait that grows (0.25 s doubling to 5 s,
@@ -627,44 +690,5 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
             if s.window.totalSize == nil { s.window.totalSize = offset }
             s.window.sizeResolved = true
         }
-    }
-
-    private func map(_ error: CurlError) -> PlaybackError {
-        let detail = RedactedURL.scrub(error.message, secretsIn: location.url)
-        switch error.code {
-        case CurlError.couldNotConnect:
-            let reason = detail.lowercased().contains("refused") || detail.contains("Couldn't connect")
-                ? "connection refused" : detail
-            return .cannotConnect(host: hostAndPort, reason: reason)
-        case CurlError.couldNotResolveHost:
-            return .cannotConnect(host: hostAndPort, reason: "host not found")
-        case CurlError.timedOut:
-            return .network(url: location.display, reason: "the connection stalled (\(detail))")
-        case CurlError.sslConnect:
-            return .network(url: location.display, reason: "secure connection failed: \(detail)")
-        case CurlError.peerFailedVerification:
-            return .network(url: location.display, reason: "secure connection failed: \(detail) (--cacert FILE trusts a private CA)")
-        case CurlError.tooManyRedirects:
-            return .network(url: location.display, reason: "too many redirects")
-        case CurlError.fileCouldNotRead:
-            return .cannotOpenFile(path: location.filePath ?? location.display, reason: detail)
-        case CurlError.unsupportedProtocol, CurlError.malformedURL:
-            return .badLocation("bad link \(location.display): \(detail)")
-        default:
-            return .network(url: location.display, reason: detail)
-        }
-    }
-
-    /// `host:port` of the URL, for connection errors.
-    private var hostAndPort: String {
-        let url = location.url
-        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return url }
-        let scheme = url[..<colon].lowercased()
-        var authority = url[url.index(colon, offsetBy: 3)...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        let hasPort = authority.hasPrefix("[")
-            ? authority.contains("]:")
-            : authority.contains(":")
-        return hasPort ? String(authority) : "\(authority):\(scheme == "https" ? 443 : 80)"
     }
 }
