@@ -13,28 +13,13 @@ final class PulseContext: @unchecked Sendable {
 
     private static let current = Locked<PulseContext?>(nil)
 
-    /// The shared connection, ready: made on first use (and made again if the server went away),
-    /// waited for if a `warmUp` started it.
+    /// The shared connection, made on first use (and made again if the server went away).
     static func shared() throws(PlaybackError) -> PulseContext {
         try current.withLock { (current: inout PulseContext?) throws(PlaybackError) -> PulseContext in
-            if let existing = current, existing.isGood {
-                try existing.waitUntilReady()
-                return existing
-            }
+            if let existing = current, existing.isGood { return existing }
             let made = try PulseContext()
             current = made
-            try made.waitUntilReady()
             return made
-        }
-    }
-
-    /// Starts connecting now, without waiting: the mainloop's thread is made here, before anything
-    /// else can hold the loader's lock (libcurl's `dlopen` of thirty libraries holds it for
-    /// milliseconds, and a thread made meanwhile waits for it), and the server's handshake runs on
-    /// it while the first item opens. A failure says nothing: `shared()` tries again and reports it.
-    static func warmUp() {
-        current.withLock { current in
-            if current == nil { current = try? PulseContext() }
         }
     }
 
@@ -65,12 +50,6 @@ final class PulseContext: @unchecked Sendable {
         if pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
             throw .noAudioServer(reason: String(cString: pa_strerror(pa_context_errno(context))))
         }
-    }
-
-    /// Waits until the server has answered the handshake; why not, when it refused or went away.
-    private func waitUntilReady() throws(PlaybackError) {
-        pa_threaded_mainloop_lock(mainloop)
-        defer { pa_threaded_mainloop_unlock(mainloop) }
         while true {
             let state = pa_context_get_state(context)
             if state == PA_CONTEXT_READY { break }

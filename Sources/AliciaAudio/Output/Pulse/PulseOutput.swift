@@ -6,7 +6,6 @@ extension OutputDevice {
     /// PulseAudio, as `configuration` names the sink and the stream's role: the server `PULSE_SERVER`
     /// names (else the default one), and the stream's target buffer downstream.
     static func pulse(_ configuration: PlayerConfiguration) -> OutputDevice {
-        PulseContext.warmUp()
         return OutputDevice(serverName: pulseServerName,
                      downstreamSeconds: Double(PulseStream.targetLatencyMicroseconds) / 1_000_000) { format, name throws(PlaybackError) in
             try PulseStream(context: PulseContext.shared(), format: format, device: configuration.device,
