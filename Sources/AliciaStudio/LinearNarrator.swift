@@ -86,11 +86,12 @@ package struct LinearNarrator {
 
     private func isJump(_ snapshot: PlayerSnapshot, now: Double) -> Bool {
         guard snapshot.entry == entry, announced else { return false }
-        // A pause reads the sink's exact frame, which may sit behind the estimate said while
-        // playing (by more than a second on a loaded machine): settling back is not a seek.
-        if state == .playing && snapshot.state == .paused && snapshot.position >= position - Self.jump { return false }
+        // While playing, the position is the sink's last timing report moved on by the time since
+        // (up to 2 s); a pause or a speed change reads the frame heard, which may sit behind that
+        // estimate by more than a second on a loaded machine. Settling back is not a seek: a jump
+        // back is one of more than `jump` (a seek back of a second says no cue again).
         let expected = position + (state == .playing ? (now - lookedAt) * max(0.1, snapshot.speed) : 0)
-        return snapshot.position < position - 0.5 || snapshot.position > expected + Self.jump
+        return snapshot.position < position - Self.jump || snapshot.position > expected + Self.jump
     }
 
     private mutating func stateLines(_ snapshot: PlayerSnapshot) -> [String] {
