@@ -88,6 +88,25 @@ public enum PlaylistAction: Sendable, Equatable {
     case addText(playlistID: String, title: String, body: String)
     case remove(playlistID: String, itemID: String)
     case reorder(playlistID: String, order: [String])
+
+    /// The body of `POST /api/playlist`, in the contract's field names.
+    var body: JSONValue {
+        func fields(_ action: String, _ members: [(String, JSONValue)]) -> JSONValue {
+            .object([JSONValue.Member("action", .string(action))] + members.map { JSONValue.Member($0.0, $0.1) })
+        }
+        switch self {
+        case .create(let name): return fields("create", [("name", .string(name))])
+        case .rename(let id, let name): return fields("rename", [("playlist_id", .string(id)), ("name", .string(name))])
+        case .delete(let id): return fields("delete", [("playlist_id", .string(id))])
+        case .addEpisode(let id, let label, let title, let duration, let url):
+            return fields("add", [("playlist_id", .string(id)), ("id", .string(label)), ("kind", .string("episode")), ("title", .string(title)),
+                                  ("source", .string(label)), ("duration", .number(duration)), ("audio_url", .string(url))])
+        case .addText(let id, let title, let text):
+            return fields("add", [("playlist_id", .string(id)), ("kind", .string("synthesis")), ("title", .string(title)), ("body", .string(text))])
+        case .remove(let id, let item): return fields("remove", [("playlist_id", .string(id)), ("id", .string(item))])
+        case .reorder(let id, let order): return fields("reorder", [("playlist_id", .string(id)), ("order", .array(order.map(JSONValue.string)))])
+        }
+    }
 }
 
 extension BackendClient {
@@ -103,37 +122,13 @@ extension BackendClient {
 
     /// `POST /api/playlist`: the refreshed shelf, or the backend's own error.
     public func perform(_ action: PlaylistAction) throws(BackendError) -> [Playlist] {
-        struct Body: Encodable {
-            var action: String
-            var name: String?
-            var playlist_id: String?
-            var id: String?
-            var kind: String?
-            var title: String?
-            var source: String?
-            var duration: Double?
-            var audio_url: String?
-            var order: [String]?
-            var body: String?
-        }
-        var body = Body(action: "")
-        switch action {
-        case .create(let name): body = Body(action: "create", name: name)
-        case .rename(let id, let name): body = Body(action: "rename", name: name, playlist_id: id)
-        case .delete(let id): body = Body(action: "delete", playlist_id: id)
-        case .addEpisode(let id, let label, let title, let duration, let url):
-            body = Body(action: "add", playlist_id: id, id: label, kind: "episode", title: title, source: label, duration: duration, audio_url: url)
-        case .addText(let id, let title, let text):
-            body = Body(action: "add", playlist_id: id, kind: "synthesis", title: title, body: text)
-        case .remove(let id, let item): body = Body(action: "remove", playlist_id: id, id: item)
-        case .reorder(let id, let order): body = Body(action: "reorder", playlist_id: id, order: order)
-        }
         struct Reply: Decodable {
             var ok: Bool
             var playlists: [Playlist]?
             var error: String?
         }
-        let reply = try decode(Reply.self, from: post("/api/playlist", json: body), endpoint: "/api/playlist")
+        guard let body = action.body.text() else { throw .badReply(endpoint: "/api/playlist", detail: "cannot encode the request") }
+        let reply = try decode(Reply.self, from: post("/api/playlist", body: body), endpoint: "/api/playlist")
         guard reply.ok else { throw .backend(endpoint: "/api/playlist", message: reply.error ?? "the backend refused it") }
         return reply.playlists ?? []
     }

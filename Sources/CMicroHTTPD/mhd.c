@@ -45,22 +45,16 @@ const char *alicia_mhd_load(void) {
     return load_failure;
 }
 
-struct MHD_Daemon *alicia_mhd_start(
-    unsigned int flags,
-    const struct sockaddr_in *address,
-    unsigned int connection_timeout_seconds,
-    MHD_AccessHandlerCallback handler, void *handler_cls,
-    MHD_RequestCompletedCallback completed, void *completed_cls,
-    void *(*uri_logger)(void *cls, const char *uri, struct MHD_Connection *connection),
-    void *uri_logger_cls)
-{
+struct MHD_Daemon *alicia_mhd_start(unsigned int flags, const struct sockaddr_in *address, unsigned int connection_timeout_seconds,
+        MHD_AccessHandlerCallback handler, MHD_RequestCompletedCallback completed,
+        void *(*uri_logger)(void *cls, const char *uri, struct MHD_Connection *connection), void *cls) {
     if (alicia_mhd_load()) return NULL;
     return api.start_daemon(
-        flags, ntohs(address->sin_port), NULL, NULL, handler, handler_cls,
+        flags, ntohs(address->sin_port), NULL, NULL, handler, cls,
         MHD_OPTION_SOCK_ADDR, (const struct sockaddr *) address,
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-        MHD_OPTION_URI_LOG_CALLBACK, uri_logger, uri_logger_cls,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, cls,
+        MHD_OPTION_URI_LOG_CALLBACK, uri_logger, cls,
         MHD_OPTION_END);
 }
 

@@ -60,11 +60,9 @@ final class MHDDaemon: Sendable {
                     requestContext: requestContext
                 )
             },
-            context,
             { _, _, requestContext, _ in
                 MHDRequestDispatcher.completed(requestContext: requestContext)
             },
-            context,
             { _, uri, _ in
                 MHDRequestDispatcher.begin(uri: uri)
             },

@@ -14,15 +14,11 @@
 const char *alicia_mhd_load(void);
 
 /* MHD_start_daemon takes its options as a variadic list, which Swift cannot call: this adapter
- * passes the demo backend's fixed option set with the C types libmicrohttpd reads for each option. */
-struct MHD_Daemon *alicia_mhd_start(
-    unsigned int flags,
-    const struct sockaddr_in *address,
-    unsigned int connection_timeout_seconds,
-    MHD_AccessHandlerCallback handler, void *handler_cls,
-    MHD_RequestCompletedCallback completed, void *completed_cls,
-    void *(*uri_logger)(void *cls, const char *uri, struct MHD_Connection *connection),
-    void *uri_logger_cls);
+ * passes the demo backend's fixed option set with the C types libmicrohttpd reads for each option;
+ * the three callbacks share one context, `cls`. */
+struct MHD_Daemon *alicia_mhd_start(unsigned int flags, const struct sockaddr_in *address, unsigned int connection_timeout_seconds,
+                                    MHD_AccessHandlerCallback handler, MHD_RequestCompletedCallback completed,
+                                    void *(*uri_logger)(void *cls, const char *uri, struct MHD_Connection *connection), void *cls);
 
 /* MHD_get_daemon_info is variadic and answers with a union: the one field needed, the port the
  * kernel chose when bound to port 0. */
