@@ -11,6 +11,8 @@ public enum PlaybackError: Error, Sendable, Equatable {
     case rangeNotHonoured(url: String, detail: String)
     /// A local file that is not there or cannot be read.
     case cannotOpenFile(path: String, reason: String)
+    /// A local file that opened but whose bytes could not be read (a disk error, a file system gone).
+    case cannotReadFile(path: String, reason: String)
     /// A link that is not one the player can fetch.
     case badLocation(String)
     /// libsndfile could not read the audio.
@@ -37,6 +39,8 @@ public enum PlaybackError: Error, Sendable, Equatable {
             return "the server did not honour a Range request for \(url): \(detail)"
         case .cannotOpenFile(let path, let reason):
             return "cannot open \(path): \(reason)"
+        case .cannotReadFile(let path, let reason):
+            return "cannot read \(path): \(reason)"
         case .badLocation(let detail):
             return detail
         case .cannotDecode(let url, let reason):

@@ -38,7 +38,7 @@ final class LocalFile: @unchecked Sendable {
             let count = pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
             if count >= 0 { return .success(count) }
             if errno == EINTR { continue }
-            return .failure(.cannotOpenFile(path: path, reason: String(cString: strerror(errno))))
+            return .failure(.cannotReadFile(path: path, reason: String(cString: strerror(errno))))
         }
     }
 }

@@ -388,7 +388,9 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
                 continue
             }
             let wanted = current.request.end.map { Int(min(Int64(chunk.count), max(0, $0 - current.offset))) } ?? chunk.count
-            switch file.read(at: current.offset, into: UnsafeMutableRawBufferPointer(rebasing: chunk[..<wanted]), path: location.display) {
+            // A range read to its bound has ended: no read of nothing to find that out.
+            let got = wanted == 0 ? .success(0) : file.read(at: current.offset, into: UnsafeMutableRawBufferPointer(rebasing: chunk[..<wanted]), path: location.display)
+            switch got {
             case .failure(let error):
                 fail(error)
                 endTransfer()

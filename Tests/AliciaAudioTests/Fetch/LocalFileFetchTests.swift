@@ -62,4 +62,16 @@ import AliciaTestSupport
             _ = try RangeFetcher(location: MediaLocation(fifo), readAhead: 65_536)
         }
     }
+
+    /// `/proc/self/mem` is a regular file that opens, and whose first page (address 0, never
+    /// mapped) answers `pread` with EIO: a read error, said as one, not as a file that did not open.
+    @Test("a file that opens but cannot be read says so: 'cannot read PATH: Input/output error'")
+    func aReadErrorIsSaidAsOne() throws {
+        let file = try LocalFile(path: "/proc/self/mem")
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let result = buffer.withUnsafeMutableBytes { file.read(at: 0, into: $0, path: "/proc/self/mem") }
+        #expect(result == .failure(.cannotReadFile(path: "/proc/self/mem", reason: "Input/output error")))
+        #expect(PlaybackError.cannotReadFile(path: "/proc/self/mem", reason: "Input/output error").message
+            == "cannot read /proc/self/mem: Input/output error")
+    }
 }
