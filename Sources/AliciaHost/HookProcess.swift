@@ -19,12 +19,16 @@ enum HookProcess {
     /// Held from making a run's pipes until the child's ends are closed again: two hook lines
     /// start their programs at the same moment on their own threads, and a hook that inherited the
     /// other's output end would keep that reader waiting until it ended (`pipe2(O_CLOEXEC)` is
-    /// not in Swift's Glibc module).
-    private static let starting = Locked(())
+    /// not in Swift's Glibc module). It counts the programs started: a lock around nothing
+    /// (`Locked(())`) is reported by ThreadSanitizer as a race on the lock's own header.
+    private static let starting = Locked(0)
 
     /// `abandoned`: asked while it runs (every 100 ms at the most); true stops it now (the player quits).
     static func run(_ arguments: [String], input: [UInt8], timeLimit: Double, abandoned: () -> Bool = { false }) -> Outcome {
-        let started = starting.withLock { _ in start(arguments) }
+        let started = starting.withLock { count in
+            count += 1
+            return start(arguments)
+        }
         guard case .success(let (pid, inputEnd, outputEnd)) = started else {
             if case .failure(let problem) = started { return Outcome(output: [], problem: problem.text) }
             return Outcome(output: [], problem: "cannot start it")
