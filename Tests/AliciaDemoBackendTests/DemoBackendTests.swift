@@ -8,16 +8,22 @@ import Testing
 struct DemoBackendTests {
     @Test("port 0 takes a free loopback port; stop frees it and is idempotent")
     func randomPort() throws {
-        let backend = try DemoBackend(token: "t")
+        // A token of its own: with tests running in parallel another server may take the freed
+        // port at once (a "chosen port" test asks the kernel for one), but it will not accept this
+        // token.
+        let token = "port-\(UInt32.random(in: 0...UInt32.max))"
+        let backend = try DemoBackend(token: token)
         #expect(backend.port > 0)
         #expect(backend.baseURL == "http://127.0.0.1:\(backend.port)")
         #expect(LoopbackPort.isAccepting(backend.port))
-        let other = try DemoBackend(token: "t")
+        let other = try DemoBackend(token: token)
         #expect(other.port != backend.port)
         backend.stop()
         backend.stop()
-        #expect(!LoopbackPort.isAccepting(backend.port), "still accepting after stop()")
-        #expect(LoopbackPort.isAccepting(other.port), "stopping one backend stopped another")
+        let answer = try? LoopbackHTTP.get(port: backend.port, path: "/api/health?token=\(token)")
+        #expect(answer?.status != 200, "still answering after stop()")
+        #expect(try LoopbackHTTP.get(port: other.port, path: "/api/health?token=\(token)").status == 200,
+                "stopping one backend stopped another")
         other.stop()
     }
 
