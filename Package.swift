@@ -19,6 +19,13 @@ let executableLinkFlags = [
 /// while playing together instead of dragging whole files along (DECISIONS.md, "Link order").
 let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"])]
 
+/// The engine's sample loops (the pitch stretcher, skip silence, loudness, gain, conversion) are
+/// optimized in debug builds too: the tests run the player they build, beside a whole suite and
+/// under the sanitizers, and at -Onone those loops cost six times the CPU of release, enough to
+/// starve a stream on a loaded two-core machine (DECISIONS.md, "The engine is optimized in every
+/// build").
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "alicia-player",
     products: [
@@ -55,11 +62,6 @@ let package = Package(
         .systemLibrary(
             name: "CPulse",
             providers: [.apt(["libpulse-dev"])]
-        ),
-        // No pkgConfig: Debian's libsonic-dev ships no .pc file.
-        .systemLibrary(
-            name: "CSonic",
-            providers: [.apt(["libsonic-dev"])]
         ),
         // Sample-rate conversion where an item in another format joins a running stream. No
         // pkgConfig and no link line: libsoxr is dlopen'ed on first use (Sources/CSoxr/shim.h).
@@ -115,8 +117,8 @@ let package = Package(
         // The engine: fetch → decode → play. No terminal code, no Foundation.
         .target(
             name: "AliciaAudio",
-            dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON", "CSndfile", "CMpg123", "CFFmpeg", "CPulse", "CSonic", "CSoxr", "CEbur128"],
-            swiftSettings: functionSections
+            dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON", "CSndfile", "CMpg123", "CFFmpeg", "CPulse", "CSoxr", "CEbur128"],
+            swiftSettings: functionSections + optimizedInDebug
         ),
         // `Codable` over cJSON: the JSON of Alicia's API, for the client and the demo backend,
         // without Foundation in the binary.

@@ -120,6 +120,34 @@ public enum AudioCompare {
         return Array(samples[first * channels..<end * channels])
     }
 
+    /// `samples` without any run of at least `minFrames` silent frames: the sink's own silence,
+    /// mixed in before the stream started, after it ended, and wherever a starved stream ran dry or
+    /// waited corked. A source whose quietest stretches are faint noise (never a long run of zero
+    /// frames) comes back as the player wrote it, however often the server had to wait for it.
+    public static func removingSilentRuns<Sample: Numeric>(_ samples: [Sample], channels: Int, minFrames: Int) -> [Sample] {
+        let frames = samples.count / channels
+        var kept: [Sample] = []
+        kept.reserveCapacity(samples.count)
+        // Frames from `from` are kept up to the start of the next long silent run, which is skipped.
+        var from = 0
+        var frame = 0
+        while frame < frames {
+            guard isSilentFrame(samples, frame, channels) else {
+                frame += 1
+                continue
+            }
+            var end = frame
+            while end < frames && isSilentFrame(samples, end, channels) { end += 1 }
+            if end - frame >= minFrames {
+                kept += samples[from * channels..<frame * channels]
+                from = end
+            }
+            frame = end
+        }
+        kept += samples[from * channels..<frames * channels]
+        return kept
+    }
+
     /// True if `samples` holds at least `minFrames` consecutive silent frames (an underrun gap, when
     /// the capture was trimmed first and the source never has a silent frame).
     public static func containsSilentRun<Sample: Numeric>(_ samples: [Sample], channels: Int, minFrames: Int) -> Bool {

@@ -145,6 +145,15 @@ struct AudioCompareTests {
         #expect(AudioCompare.trimmingSilentFrames([1, 2, 3] as [Int16], channels: 2) == [1, 2])
     }
 
+    @Test func removesSilentRunsOfAtLeastTheLengthGivenWhereverTheyAre() {
+        let samples: [Int16] = [0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 4, 5, 0, 0, 0, 0]
+        // Runs of 2, 1, 3 and 2 frames: with 2 and more going, the lone zero frame stays.
+        #expect(AudioCompare.removingSilentRuns(samples, channels: 2, minFrames: 2) == [1, 2, 0, 0, 3, 0, 4, 5])
+        #expect(AudioCompare.removingSilentRuns(samples, channels: 2, minFrames: 3) == [0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 4, 5, 0, 0, 0, 0])
+        #expect(AudioCompare.removingSilentRuns([0, 0, 0] as [Int16], channels: 1, minFrames: 1).isEmpty)
+        #expect(AudioCompare.removingSilentRuns([7, 0] as [Int16], channels: 1, minFrames: 2) == [7, 0])
+    }
+
     @Test func firstMismatch() {
         #expect(AudioCompare.firstMismatch(expected: [1, 2, 3], actual: [1, 2, 3]) == nil)
         #expect(AudioCompare.firstMismatch(expected: [1, 2, 3], actual: [1, 9, 3]) == 1)

@@ -1,7 +1,7 @@
 import AliciaTestSupport
 import Testing
 
-/// `play --speed`: the episode faster or slower at the same pitch, through the real libsonic and a
+/// `play --speed`: the episode faster or slower at the same pitch, through the pitch stretcher and a
 /// real PulseAudio.
 @Suite("Speed")
 struct SpeedTests {

@@ -1,4 +1,4 @@
-/// Speed at the same pitch (libsonic through `SpeedChanger`), in the sink's format. Bypassed at 1×.
+/// Speed at the same pitch (`PitchStretcher` through `SpeedChanger`), in the sink's format. Bypassed at 1×.
 /// Feeder thread only.
 final class SpeedStage: AudioStage {
     private let format: AudioFormat

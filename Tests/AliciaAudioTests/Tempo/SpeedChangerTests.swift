@@ -2,7 +2,7 @@ import AliciaTestSupport
 import Testing
 @testable import AliciaAudio
 
-/// The speed changer with the real libsonic: the length scales by the speed, the pitch stays, in
+/// The speed changer (the pitch stretcher between sample formats): the length scales by the speed, the pitch stays, in
 /// each sample format the decoder produces.
 @Suite struct SpeedChangerTests {
     static let rate = 48_000
