@@ -214,7 +214,4 @@ package enum CurlGlobal {
     package static func load() throws(CurlError) {
         if let failure { throw CurlError(code: Int(CURLE_FAILED_INIT.rawValue), detail: "libcurl could not be loaded: " + failure) }
     }
-
-    /// Loads it, for a caller that only wants its start-up done now (a failure shows at the first request).
-    package static func initialise() { _ = failure }
 }

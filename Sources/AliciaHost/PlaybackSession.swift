@@ -16,7 +16,14 @@ package final class PlaybackFrontEnd: HostedFrontEnd {
     private let progress: ProgressDisplay?
     private var status = ExitCode.success
     private var checkedStart: Bool
+    /// When the code that ran only to start is to leave the resident set (monotonic seconds): a
+    /// moment after the first item started, once its first audio is out (nil: not yet started, or
+    /// done).
+    private var startupReleaseDue: Double?
     private var startupCodeReleased = false
+    /// How long after the first item started its start-up code is released: past its first audio
+    /// (released at once, it was faulted back in by the threads writing that audio).
+    static let startupReleaseDelay = 0.5
     /// When the progress line was drawn last (monotonic seconds).
     private var drawnAt = 0.0
 
@@ -33,9 +40,12 @@ package final class PlaybackFrontEnd: HostedFrontEnd {
 
     /// Plays `items` (with `cues`: voice notes at positions of the first) to the end; the exit status.
     package static func play(_ items: [QueueItem], cues: [(at: StartPosition, note: QueueItem)] = [], host: SessionHost) -> Int32 {
-        // Before the buffers fill: what ran to get here (the command line, the backend, libcurl's
-        // and OpenSSL's start) leaves the resident set, so the peak is not start-up plus playing.
-        ResidentMemory.releaseStartupCode(preparingHTTP: items.contains { !$0.location.isFile })
+        // Before the buffers fill, when the first item is a local file: what ran to get here (the
+        // command line, the state) leaves the resident set, so the peak is not start-up plus
+        // playing. Not before a stream: libcurl is loading then (`alicia_curl.h`), and the code
+        // released would be faulted straight back in on the first audio's path (DECISIONS.md,
+        // "First audio over HTTP").
+        if items.first?.location.isFile == true { ResidentMemory.releaseStartupCode() }
         let options = host.options
         host.session.play(items, from: options.start, loop: options.loop ? .queue : .off, shuffle: options.shuffle)
         if !cues.isEmpty { host.session.setVoiceCues(cues) }
@@ -51,7 +61,7 @@ package final class PlaybackFrontEnd: HostedFrontEnd {
     package var descriptors: [Int32] { [] }
 
     package func deadline() -> Double? {
-        progress == nil ? nil : drawnAt + Self.refresh
+        [progress == nil ? nil : drawnAt + Self.refresh, startupReleaseDue].compactMap { $0 }.min()
     }
 
     package func turn(_ notices: [SessionNotice], readable: Set<Int32>, signals: [Int32]) -> Int32? {
@@ -59,6 +69,13 @@ package final class PlaybackFrontEnd: HostedFrontEnd {
             if let ended = take(notice) { return ended }
         }
         if host.signals.signal != nil { return nil }
+        if let due = startupReleaseDue, MonotonicClock.seconds() >= due {
+            // Playing: what ran only to open the item and the stream leaves the resident set too,
+            // with the pages the loader read to relocate the libraries (their symbol tables).
+            startupReleaseDue = nil
+            ResidentMemory.releaseStartupCode()
+            ResidentMemory.releaseLoadedLibraryPages()
+        }
         if host.session.isFinished {
             // The line ends on the final state, not on the last second drawn while playing.
             progress?.finish(with: host.session.view.snapshot())
@@ -76,9 +93,8 @@ package final class PlaybackFrontEnd: HostedFrontEnd {
     private func take(_ notice: SessionNotice) -> Int32? {
         switch notice {
         case .started where !startupCodeReleased:
-            // Playing: what ran only to open the item and the stream leaves the resident set too.
             startupCodeReleased = true
-            ResidentMemory.releaseStartupCode()
+            startupReleaseDue = MonotonicClock.seconds() + Self.startupReleaseDelay
         case .opened(_, let item, let format) where !checkedStart:
             checkedStart = true
             if let failed = Self.checkStart(options, format: format, item: item) {

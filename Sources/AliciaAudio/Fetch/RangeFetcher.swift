@@ -74,10 +74,10 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         var ranges: Bool
     }
 
-    /// How the fetch thread moves bytes: libcurl for a URL; `pread` for a local file, so that
-    /// playing one never loads libcurl.
+    /// How the fetch thread moves bytes: libcurl for a URL (its handles made by the fetch thread);
+    /// `pread` for a local file, so that playing one never loads libcurl.
     private enum Transport {
-        case curl(CurlMulti, CurlEasy)
+        case curl(CurlHandles)
         case file(LocalFile)
     }
 
@@ -92,6 +92,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     private var retryAt: Int64?
     private var identity: Identity?
     private let policy: NetworkPolicy
+    private let userAgent: String
     private var random = SystemRandomNumberGenerator()
     /// Where requests go: the item's own URL until an answer is taken, then where its redirects
     /// ended (libcurl's effective URL), so that later ranges skip the chain.
@@ -116,30 +117,10 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
             window.sizeResolved = true
             transport = .file(file)
         } else {
-            do {
-                transport = .curl(try CurlMulti(), try CurlEasy())
-            } catch {
-                throw .network(url: location.display, reason: error.message)
-            }
+            transport = .curl(CurlHandles())
         }
         shared = ConditionLock(Shared(window: window))
-        if case .curl(_, let easy) = transport {
-            easy.apply(Self.httpPolicy(policy, userAgent: userAgent))
-            easy.onBody { [unowned self] bytes in self.receive(bytes, easy) }
-        }
-    }
-
-    /// The program's HTTP policy as the fetcher uses it: HTTP/1.1, so that a pause is real TCP
-    /// back-pressure (HTTP/2 keeps buffering in curl); no byte for the stall timeout drops the
-    /// transfer, which is asked again from the next missing byte.
-    static func httpPolicy(_ network: NetworkPolicy, userAgent: String = "alicia-player") -> HTTPPolicy {
-        var http = HTTPPolicy()
-        http.http11Only = true
-        http.stallBytesPerSecond = 1
-        http.stallSeconds = max(1, Int(network.stallTimeout.rounded()))
-        http.caFile = network.caFile
-        http.userAgent = userAgent
-        return http
+        self.userAgent = userAgent
     }
 
     /// Starts the fetch thread.
@@ -150,7 +131,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     /// Stops the fetch thread (its buffers go with the fetcher). Idempotent.
     func close() {
         shared.update { $0.shutdown = true }
-        if case .curl(let multi, _) = transport { multi.wakeUp() }
+        if case .curl(let handles) = transport { handles.wakeUp() }
         thread?.join()
         thread = nil
     }
@@ -303,7 +284,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     private func wake(_ s: inout Shared) {
         s.wakePending = true
         switch transport {
-        case .curl(let multi, _): multi.wakeUp()
+        case .curl(let handles): handles.wakeUp()
         // The file's fetch thread waits on the lock's condition.
         case .file: shared.broadcast()
         }
@@ -329,7 +310,21 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
 
     private func run() {
         switch transport {
-        case .curl(let multi, let easy): run(multi, easy)
+        case .curl(let handles):
+            let made: (CurlMulti, CurlEasy)
+            do {
+                made = try handles.make { easy in
+                    easy.apply(CurlHandles.httpPolicy(policy, userAgent: userAgent))
+                    easy.onBody { [unowned self] bytes in self.receive(bytes, easy) }
+                }
+            } catch {
+                // libcurl could not be loaded (or made a handle): the reader is told, and the
+                // thread waits to be closed.
+                fail(.network(url: location.display, reason: error.message))
+                shared.withLock(waitingUntil: { $0.shutdown }) { _ in }
+                return
+            }
+            run(made.0, made.1)
         case .file(let file): run(file)
         }
     }

@@ -12,10 +12,15 @@ struct OutputDevice: Sendable {
     /// them, so the ring fetches only the rest.
     var downstreamSeconds: Double
     var makeSink: SinkMaker
+    /// Called before an item is opened while no stream exists: the device may start connecting, so
+    /// that its handshake overlaps the item's first request.
+    var prepare: @Sendable () -> Void
 
-    init(serverName: String, downstreamSeconds: Double, makeSink: @escaping SinkMaker) {
+    init(serverName: String, downstreamSeconds: Double, prepare: @escaping @Sendable () -> Void = {},
+         makeSink: @escaping SinkMaker) {
         self.serverName = serverName
         self.downstreamSeconds = downstreamSeconds
+        self.prepare = prepare
         self.makeSink = makeSink
     }
 }

@@ -265,6 +265,8 @@ final class PlayerCore: @unchecked Sendable {
                 Log.debug(.engine, "seek to frame \(frame) of \(entry): flushing")
             }
             if let request = flushOutput() { return request }
+            // No stream yet: the sound server's handshake runs while the item's first bytes come.
+            if shared.withLock({ $0.status.sink == nil }) { output.prepare() }
             let source = try adopt(queued, reuseCurrent: sameEntry)
             let frame = startFrame(start, source: source)
             let moved: PlaybackError?

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import AliciaCurl
 import AliciaLocks
 
 /// Gives back the pages of code that ran only while starting.
@@ -18,12 +17,9 @@ import AliciaLocks
 /// `ALICIA_KEEP_CODE=1` turns this off.
 public enum ResidentMemory {
     /// Returns the bytes of mappings released (0 when turned off or `/proc/self/maps` is unreadable).
-    /// `preparingHTTP`: initialise libcurl first (OpenSSL with it), when HTTP will be needed, so
-    /// that its start-up code is among what is released rather than mapped after.
     @discardableResult
-    public static func releaseStartupCode(preparingHTTP: Bool = false) -> Int {
+    public static func releaseStartupCode() -> Int {
         if let keep = getenv("ALICIA_KEEP_CODE"), String(cString: keep) == "1" { return 0 }
-        if preparingHTTP { CurlGlobal.initialise() }
         guard let maps = fopen("/proc/self/maps", "r") else { return 0 }
         defer { fclose(maps) }
         var released = 0
@@ -38,16 +34,45 @@ public enum ResidentMemory {
     }
 
     /// `start-end r-xp offset dev inode /path`: the range of a read-only executable mapping of a
-    /// file; nil for anything else (data, anonymous memory, [vdso]).
+    /// file; nil for anything else (data, anonymous memory, [vdso]). Read byte by byte: a process
+    /// with libcurl loaded has some 360 mappings, and this runs before the first item plays.
     static func executableFileMapping(_ line: [CChar]) -> (start: Int, end: Int)? {
-        let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        let fields = text.split(separator: " ", omittingEmptySubsequences: true)
-        guard fields.count >= 6, fields[1] == "r-xp", fields[5].hasPrefix("/") else { return nil }
-        let bounds = fields[0].split(separator: "-")
-        guard bounds.count == 2, let start = Int(bounds[0], radix: 16), let end = Int(bounds[1], radix: 16), end > start else {
-            return nil
+        line.withUnsafeBufferPointer { bytes -> (start: Int, end: Int)? in
+            var i = 0
+            func hex() -> Int? {
+                var value = 0
+                let first = i
+                while i < bytes.count, let digit = hexDigit(bytes[i]) {
+                    value = value &* 16 &+ digit
+                    i += 1
+                }
+                return i > first && i - first <= 16 ? value : nil
+            }
+            func skipField() {
+                while i < bytes.count, bytes[i] != 0x20, bytes[i] != 0 { i += 1 }
+                while i < bytes.count, bytes[i] == 0x20 { i += 1 }
+            }
+            guard let start = hex(), i < bytes.count, bytes[i] == 0x2D else { return nil }
+            i += 1
+            guard let end = hex(), end > start, i + 5 < bytes.count, bytes[i] == 0x20 else { return nil }
+            // The permissions, exactly "r-xp".
+            guard bytes[i + 1] == 0x72, bytes[i + 2] == 0x2D, bytes[i + 3] == 0x78, bytes[i + 4] == 0x70,
+                  bytes[i + 5] == 0x20 else { return nil }
+            i += 6
+            // Offset, device and inode, then the path, which is a file's.
+            for _ in 0..<3 { skipField() }
+            guard i < bytes.count, bytes[i] == 0x2F else { return nil }
+            return (start, end)
         }
-        return (start, end)
+    }
+
+    private static func hexDigit(_ byte: CChar) -> Int? {
+        switch UInt8(bitPattern: byte) {
+        case 0x30...0x39: return Int(byte) - 0x30
+        case 0x61...0x66: return Int(byte) - 0x61 + 10
+        case 0x41...0x46: return Int(byte) - 0x41 + 10
+        default: return nil
+        }
     }
 
     /// After a library graph was loaded on demand (FFmpeg: about a hundred libraries): releases
@@ -57,7 +82,7 @@ public enum ResidentMemory {
     /// tables, its constants). A RELRO mapping (written by the loader, then made read-only) has
     /// anonymous pages and is left alone. Returns the bytes of mappings released.
     @discardableResult
-    static func releaseLoadedLibraryPages() -> Int {
+    public static func releaseLoadedLibraryPages() -> Int {
         if let keep = getenv("ALICIA_KEEP_CODE"), String(cString: keep) == "1" { return 0 }
         guard let smaps = fopen("/proc/self/smaps", "r") else { return 0 }
         defer { fclose(smaps) }

@@ -28,7 +28,7 @@ import AliciaTestSupport
 
     /// Guards against walking `302 → 302 → file` for every Range request (855 requests for one
     /// resume through a tracking prefix, 285 of them for the file).
-    @Test func laterRangesGoWhereTheChainEndedAndTheTokenStaysBehind() throws {
+    @Test func laterRangesGoWhereTheChainEndedAndTheTokenStaysBehind() async throws {
         let server = try NginxServer()
         defer { server.stop() }
         try server.serve(Self.bytes, as: "episode.mp3")
@@ -41,7 +41,8 @@ import AliciaTestSupport
         }
         #expect(fetcher.statistics.redirects == 2)
         fetcher.close()
-        let log = server.accessLog()
+        // Every request logged: nginx logs one when its connection is done, after close().
+        let log = await server.settledAccessLog(timeout: .seconds(30))
         let hop1 = log.filter { $0.uri.hasPrefix("/hop1/") }, hop2 = log.filter { $0.uri.hasPrefix("/hop2/") }
         let file = log.filter { $0.uri.hasPrefix("/cdn/") }
         #expect(hop1.count == 1, "\(log)")
@@ -53,7 +54,7 @@ import AliciaTestSupport
 
     /// Where the chain ended answers 410 (a signed URL expired): the item's own URL is asked again,
     /// its chain ends somewhere new, and the bytes go on from there.
-    @Test func anExpiredEndOfTheChainIsWalkedAgainOnce() throws {
+    @Test func anExpiredEndOfTheChainIsWalkedAgainOnce() async throws {
         let server = try NginxServer()
         defer { server.stop() }
         try server.serve(Self.bytes, as: "episode.mp3")
@@ -67,7 +68,8 @@ import AliciaTestSupport
         expectBytes(fetcher, at: 512 << 10)
         #expect(fetcher.failure == nil)
         fetcher.close()
-        let log = server.accessLog()
+        // Every request logged: nginx logs one when its connection is done, after close().
+        let log = await server.settledAccessLog(timeout: .seconds(30))
         #expect(log.filter { $0.uri.hasPrefix("/hop1/") }.count == 2, "\(log)")
         #expect(log.filter { $0.uri.hasPrefix("/hop2/") }.count == 2, "\(log)")
         #expect(log.filter { $0.uri.hasPrefix("/cdn/") && $0.status == 410 }.count == 1, "\(log)")
@@ -77,7 +79,7 @@ import AliciaTestSupport
 
     /// The chain's end is gone for good (the file itself went): one walk again, then the item fails
     /// with the status, not a loop.
-    @Test func anEndThatStaysGoneFailsAfterOneMoreWalk() throws {
+    @Test func anEndThatStaysGoneFailsAfterOneMoreWalk() async throws {
         let server = try NginxServer()
         defer { server.stop() }
         try server.serve(Self.bytes, as: "episode.mp3")
@@ -92,7 +94,8 @@ import AliciaTestSupport
         #expect(got == .failed)
         #expect(fetcher.failure == .httpStatus(404, url: server.url("/hop1/episode.mp3")))
         fetcher.close()
-        let log = server.accessLog()
+        // Every request logged: nginx logs one when its connection is done, after close().
+        let log = await server.settledAccessLog(timeout: .seconds(30))
         #expect(log.filter { $0.uri.hasPrefix("/hop1/") }.count == 2, "\(log)")
     }
 }

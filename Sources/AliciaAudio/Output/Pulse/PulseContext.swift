@@ -13,13 +13,29 @@ final class PulseContext: @unchecked Sendable {
 
     private static let current = Locked<PulseContext?>(nil)
 
-    /// The shared connection, made on first use (and made again if the server went away).
+    /// The shared connection, made on first use (and made again if the server went away), once the
+    /// server has answered.
     static func shared() throws(PlaybackError) -> PulseContext {
         try current.withLock { (current: inout PulseContext?) throws(PlaybackError) -> PulseContext in
-            if let existing = current, existing.isGood { return existing }
+            if let existing = current, existing.isGood {
+                try existing.waitUntilReady()
+                return existing
+            }
             let made = try PulseContext()
             current = made
+            try made.waitUntilReady()
             return made
+        }
+    }
+
+    /// Starts connecting, if no connection is there or on its way, without waiting for the server:
+    /// a player about to open an item calls this first, so that the handshake runs while the item's
+    /// first bytes come, and the mainloop's thread is made before a fetch thread loads libcurl (a
+    /// thread made while the loader's lock is held waits for it). A failure shows at `shared()`.
+    static func connectAhead() {
+        current.withLock { current in
+            if let existing = current, existing.isGood { return }
+            current = try? PulseContext()
         }
     }
 
@@ -50,9 +66,15 @@ final class PulseContext: @unchecked Sendable {
         if pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
             throw .noAudioServer(reason: String(cString: pa_strerror(pa_context_errno(context))))
         }
+    }
+
+    /// Waits until the server has answered the handshake; the reason when it did not.
+    private func waitUntilReady() throws(PlaybackError) {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
         while true {
             let state = pa_context_get_state(context)
-            if state == PA_CONTEXT_READY { break }
+            if state == PA_CONTEXT_READY { return }
             if PA_CONTEXT_IS_GOOD(state) == 0 {
                 throw .noAudioServer(reason: String(cString: pa_strerror(pa_context_errno(context))))
             }

@@ -7,7 +7,8 @@ extension OutputDevice {
     /// names (else the default one), and the stream's target buffer downstream.
     static func pulse(_ configuration: PlayerConfiguration) -> OutputDevice {
         return OutputDevice(serverName: pulseServerName,
-                     downstreamSeconds: Double(PulseStream.targetLatencyMicroseconds) / 1_000_000) { format, name throws(PlaybackError) in
+                            downstreamSeconds: Double(PulseStream.targetLatencyMicroseconds) / 1_000_000,
+                            prepare: { PulseContext.connectAhead() }) { format, name throws(PlaybackError) in
             try PulseStream(context: PulseContext.shared(), format: format, device: configuration.device,
                             mediaName: name, role: configuration.role)
         }
