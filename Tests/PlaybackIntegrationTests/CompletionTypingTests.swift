@@ -60,12 +60,13 @@ struct CompletionTypingTests {
         }
         try await prompt()
         for (index, (typed, completed)) in cases.enumerated() {
-            // Ctrl-C clears what the last case left on the line. Its SIGINT is raised as the key
-            // arrives but taken when the shell next runs, so on a loaded machine it could discard
-            // the next case's line after it was typed (the old prompt was still the last line). A
-            // command line of its own after it, run and answered by a new prompt, is the point
-            // past which nothing typed can be lost.
-            try tmux.keys("C-c")
+            // The last case's line is cleared by editing keys (end of line, then kill it back to
+            // the prompt), taken in order with what is typed after them. Ctrl-C is not: its SIGINT
+            // is raised as the key arrives but taken when the shell next runs, and on a loaded
+            // machine that came after the next case, or part of it, had been typed. A command
+            // line of its own, run and answered by a new prompt, then shows the shell is at an
+            // empty line.
+            try tmux.keys("C-e", "C-u")
             let marker = "true # case \(index)"
             try tmux.run(["send-keys", "-t", "studio", "-l", marker])
             try tmux.keys("Enter")
