@@ -34,10 +34,27 @@ public enum ResidentMemory {
     }
 
     /// `start-end r-xp offset dev inode /path`: the range of a read-only executable mapping of a
-    /// file; nil for anything else (data, anonymous memory, [vdso]). Read byte by byte: a process
-    /// with libcurl loaded has some 360 mappings, and this runs before the first item plays.
+    /// file; nil for anything else (data, anonymous memory, [vdso]).
     static func executableFileMapping(_ line: [CChar]) -> (start: Int, end: Int)? {
-        line.withUnsafeBufferPointer { bytes -> (start: Int, end: Int)? in
+        guard let mapping = fileMapping(line), mapping.executable else { return nil }
+        return (mapping.start, mapping.end)
+    }
+
+    /// A read-only mapping of a file, as a line of `/proc/self/maps` (or a header of `smaps`)
+    /// describes it.
+    struct FileMapping {
+        var start: Int
+        var end: Int
+        /// `r-xp`; else `r--p`.
+        var executable: Bool
+    }
+
+    /// `start-end r-xp|r--p offset dev inode /path`, read byte by byte: a process with libcurl loaded
+    /// has some 360 mappings (and `smaps` 25 lines each), and splitting them as Swift strings took
+    /// 1.5 ms before the first item could play. Nil for anything else (written data, anonymous
+    /// memory, [vdso], an `smaps` field line).
+    static func fileMapping(_ line: [CChar]) -> FileMapping? {
+        line.withUnsafeBufferPointer { bytes -> FileMapping? in
             var i = 0
             func hex() -> Int? {
                 var value = 0
@@ -55,14 +72,15 @@ public enum ResidentMemory {
             guard let start = hex(), i < bytes.count, bytes[i] == 0x2D else { return nil }
             i += 1
             guard let end = hex(), end > start, i + 5 < bytes.count, bytes[i] == 0x20 else { return nil }
-            // The permissions, exactly "r-xp".
-            guard bytes[i + 1] == 0x72, bytes[i + 2] == 0x2D, bytes[i + 3] == 0x78, bytes[i + 4] == 0x70,
-                  bytes[i + 5] == 0x20 else { return nil }
+            // The permissions: "r-xp" or "r--p".
+            guard bytes[i + 1] == 0x72, bytes[i + 2] == 0x2D, bytes[i + 3] == 0x78 || bytes[i + 3] == 0x2D,
+                  bytes[i + 4] == 0x70, bytes[i + 5] == 0x20 else { return nil }
+            let executable = bytes[i + 3] == 0x78
             i += 6
             // Offset, device and inode, then the path, which is a file's.
             for _ in 0..<3 { skipField() }
             guard i < bytes.count, bytes[i] == 0x2F else { return nil }
-            return (start, end)
+            return FileMapping(start: start, end: end, executable: executable)
         }
     }
 
@@ -75,45 +93,37 @@ public enum ResidentMemory {
         }
     }
 
-    /// After a library graph was loaded on demand (FFmpeg: about a hundred libraries): releases
-    /// the pages the loader read to relocate it and to resolve its symbols, which its code never
-    /// reads again: every executable file mapping, and every read-only file mapping no byte of
-    /// which was ever written (`Anonymous: 0` in `/proc/self/smaps`: its symbol and relocation
-    /// tables, its constants). A RELRO mapping (written by the loader, then made read-only) has
-    /// anonymous pages and is left alone. Returns the bytes of mappings released.
+    /// After a library graph was loaded on demand (FFmpeg: about a hundred libraries), and once
+    /// playing has started: releases the pages the loader read to relocate the libraries and to
+    /// resolve their symbols, which their code never reads again: every executable file mapping, and
+    /// every read-only file mapping no byte of which was ever written (`Anonymous: 0` in
+    /// `/proc/self/smaps`: symbol and relocation tables, constants). A RELRO mapping (written by the
+    /// loader, then made read-only) has anonymous pages and is left alone. Returns the bytes of
+    /// mappings released.
     @discardableResult
     public static func releaseLoadedLibraryPages() -> Int {
         if let keep = getenv("ALICIA_KEEP_CODE"), String(cString: keep) == "1" { return 0 }
         guard let smaps = fopen("/proc/self/smaps", "r") else { return 0 }
         defer { fclose(smaps) }
         var released = 0
-        var candidate: (start: Int, end: Int)?
+        var candidate: FileMapping?
         var line = [CChar](repeating: 0, count: 4096)
+        let anonymousZero = Array("Anonymous:".utf8CString.dropLast())
         while fgets(&line, Int32(line.count), smaps) != nil {
-            if let range = mappingHeader(line) {
-                candidate = range
+            if let mapping = fileMapping(line) {
+                candidate = mapping
                 continue
             }
-            guard let range = candidate, line.starts(with: Array("Anonymous:".utf8CString.dropLast())) else { continue }
+            guard let mapping = candidate, line.starts(with: anonymousZero) else { continue }
             candidate = nil
-            let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            guard text.split(separator: " ").dropFirst().first == "0",
-                  let start = UnsafeMutableRawPointer(bitPattern: range.start) else { continue }
-            if madvise(start, range.end - range.start, MADV_DONTNEED) == 0 { released += range.end - range.start }
+            // "Anonymous:" then spaces, then the count: released only at "0 kB".
+            var i = anonymousZero.count
+            while i < line.count, line[i] == 0x20 { i += 1 }
+            guard i + 1 < line.count, line[i] == 0x30, line[i + 1] == 0x20,
+                  let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
+            if madvise(start, mapping.end - mapping.start, MADV_DONTNEED) == 0 { released += mapping.end - mapping.start }
         }
         Log.debug(.engine, "released \(released / 1024) KiB of loaded libraries' read-only pages")
         return released
-    }
-
-    /// The range of an smaps header line of a read-only (`r-xp` or `r--p`) file mapping.
-    private static func mappingHeader(_ line: [CChar]) -> (start: Int, end: Int)? {
-        let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        let fields = text.split(separator: " ", omittingEmptySubsequences: true)
-        guard fields.count >= 6, fields[1] == "r-xp" || fields[1] == "r--p", fields[5].hasPrefix("/") else { return nil }
-        let bounds = fields[0].split(separator: "-")
-        guard bounds.count == 2, let start = Int(bounds[0], radix: 16), let end = Int(bounds[1], radix: 16), end > start else {
-            return nil
-        }
-        return (start, end)
     }
 }
