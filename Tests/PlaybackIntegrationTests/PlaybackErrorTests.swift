@@ -28,6 +28,18 @@ struct PlaybackErrorTests {
         withExtendedLifetime(refusing) {}
     }
 
+    /// libcurl is loaded by the fetch thread when the first stream starts: a library that will not
+    /// load is that item's failure, said once, not a crash or a hang.
+    @Test("a libcurl that cannot be loaded: one line naming it, exit 1")
+    func libcurlCannotBeLoaded() async throws {
+        let directory = try TemporaryDirectory(prefix: "no-curl")
+        defer { directory.remove() }
+        _ = try directory.write([], as: "libcurl.so.4")
+        let result = try await Playback.run(["play", "http://127.0.0.1:9/episode.wav", "--no-ipc"],
+                                            environment: ["LD_LIBRARY_PATH": directory.path])
+        expectErrorLine(result, status: 1, containing: ["libcurl could not be loaded", "libcurl.so.4"])
+    }
+
     @Test("a text file served as .wav cannot be decoded")
     func textAsWAV() async throws {
         let server = try NginxServer()

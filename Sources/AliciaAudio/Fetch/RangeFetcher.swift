@@ -315,7 +315,8 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
             do {
                 made = try handles.make { easy in
                     easy.apply(CurlHandles.httpPolicy(policy, userAgent: userAgent))
-                    easy.onBody { [unowned self] bytes in self.receive(bytes, easy) }
+                    // Unowned both: the closure lives in `easy`, which the fetcher outlives.
+                    easy.onBody { [unowned self, unowned easy] bytes in self.receive(bytes, easy) }
                 }
             } catch {
                 // libcurl could not be loaded (or made a handle): the reader is told, and the
