@@ -69,6 +69,12 @@ let package = Package(
             name: "CSoxr",
             providers: [.apt(["libsoxr-dev"])]
         ),
+        // AAC in MP4/M4A, demuxed by the engine and decoded by faad2. No pkgConfig and no link line:
+        // libfaad is dlopen'ed when an AAC item opens (Sources/CFaad/shim.h).
+        .systemLibrary(
+            name: "CFaad",
+            providers: [.apt(["libfaad-dev"])]
+        ),
         // Display width: utf8proc's character widths and grapheme breaking (the library tmux and
         // Julia use), for the terminal layer. No pkgConfig: libutf8proc.pc adds -DUTF8PROC_EXPORTS
         // (for Windows DLLs), which SwiftPM rejects with a warning; the header is on the default path.
@@ -117,7 +123,7 @@ let package = Package(
         // The engine: fetch → decode → play. No terminal code, no Foundation.
         .target(
             name: "AliciaAudio",
-            dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON", "CSndfile", "CMpg123", "CFFmpeg", "CPulse", "CSoxr", "CEbur128"],
+            dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON", "CSndfile", "CMpg123", "CFFmpeg", "CFaad", "CPulse", "CSoxr", "CEbur128"],
             swiftSettings: functionSections + optimizedInDebug
         ),
         // `Codable` over cJSON: the JSON of Alicia's API, for the client and the demo backend,

@@ -76,13 +76,17 @@ public enum PodcastFixture {
 
     /// An AAC (LC) file in an M4A container of `seconds` of a 440 Hz tone (stereo, 44.1 kHz), with
     /// `tags` (cover and chapters included) when given; `faststart`: the index before the audio.
-    public static func m4a(seconds: Double, tags: Tags? = nil, faststart: Bool = true, frequency: Int = 440) async throws -> String {
-        let name = "m4a-\(seconds)-\(tags == nil ? "plain" : "tagged")-\(faststart)-\(frequency).m4a"
+    /// `chapterList`: Nero's `chpl` list beside the chapter text track (ffmpeg writes both; Apple's
+    /// tools only the track).
+    public static func m4a(seconds: Double, tags: Tags? = nil, faststart: Bool = true, frequency: Int = 440,
+                           chapterList: Bool = true) async throws -> String {
+        let name = "m4a-\(seconds)-\(tags == nil ? "plain" : "tagged")-\(faststart)-\(frequency)-\(chapterList).m4a"
         return try await cached(name) { path in
             var inputs = ["-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=44100:duration=\(seconds)"]
             var maps = ["-map", "0:a", "-ac", "2", "-c:a", "aac", "-b:a", "96k"]
             if let tags { try addTags(tags, inputs: &inputs, maps: &maps, coverIndex: 2) }
-            if faststart { maps += ["-movflags", "+faststart"] }
+            let flags = (faststart ? ["+faststart"] : []) + (chapterList ? [] : ["+disable_chpl"])
+            if !flags.isEmpty { maps += ["-movflags", flags.joined()] }
             try ffmpeg(inputs + maps + [path])
         }
     }

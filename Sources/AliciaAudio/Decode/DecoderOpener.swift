@@ -1,15 +1,18 @@
+import AliciaLocks
 /// Picks the decoder for an item's bytes and reads what the file says of itself.
 ///
 /// MP3 first (an ID3v2 tag or a frame header at byte 0, with the frames that follow agreeing):
-/// libmpg123 driven frame by frame, for bounded seeks. Then libsndfile (WAV, FLAC, Ogg, AIFF…).
-/// What libsndfile cannot open goes to FFmpeg (AAC in MP4/M4A, ADTS), whose libraries are loaded
-/// only then, so a WAV never maps them.
+/// libmpg123 driven frame by frame, for bounded seeks. An MP4/M4A with an AAC track: its index
+/// read here, faad2 decoding (`AACDecoder`). Then libsndfile (WAV, FLAC, Ogg, AIFF…). What none
+/// of them opens goes to FFmpeg (ADTS, other codecs in MP4, fragmented MP4), whose libraries are
+/// loaded only then, so a WAV or an M4A never maps them.
 enum DecoderOpener {
     /// Which decoder an item opened with, so that a reopen (after an interrupted read) takes the
     /// same one without probing again.
     enum Kind: Equatable {
         case sndfile
         case mp3(MP3Stream)
+        case aac(MP4AudioTrack)
         case ffmpeg
     }
 
@@ -44,6 +47,8 @@ enum DecoderOpener {
         switch kind {
         case .mp3(let stream):
             return Opened(decoder: try Mpg123Decoder(source: source, stream: stream), kind: .mp3(stream))
+        case .aac(let track):
+            return Opened(decoder: try AACDecoder(source: source, track: track), kind: .aac(track))
         case .sndfile:
             return try openSndfile(source, metadata: metadata)
         case .ffmpeg:
@@ -61,6 +66,8 @@ enum DecoderOpener {
         case .failed: throw .sourceFailed
         case .notMP3: break
         }
+        guard let head = source.bytes(at: 0, count: 12) else { throw source.failure == nil ? .interrupted : .sourceFailed }
+        if ContainerSniff(head).family == .mp4, let opened = try openMP4(source, metadata: metadata) { return opened }
         do {
             return try openSndfile(source, metadata: metadata)
         } catch .unreadable(let reason) {
@@ -113,6 +120,36 @@ enum DecoderOpener {
         guard let path = metadata.location.filePath else { return }
         if let chapters = ChaptersFile.chapters(besideFile: path) { opened.chapters = chapters }
         if let transcript = Transcript.cues(besideFile: path) { opened.transcript = transcript }
+    }
+
+    /// An MP4's AAC track with faad2; nil when it is not one, or faad2 cannot decode it (FFmpeg's, then).
+    private static func openMP4(_ source: ByteSource, metadata: Metadata?) throws(DecoderFailure) -> Opened? {
+        let track: MP4AudioTrack
+        switch MP4AudioTrack.read(source) {
+        case .track(let found): track = found
+        case .notAAC: return nil
+        case .unreadable(let reason): throw .unreadable(reason)
+        case .interrupted: throw .interrupted
+        case .failed: throw .sourceFailed
+        }
+        let decoder: AACDecoder
+        do {
+            decoder = try AACDecoder(source: source, track: track)
+        } catch {
+            // faad2 missing, or a configuration it does not take: FFmpeg's, if it is there.
+            Log.debug(.decode, "AAC: \(error); trying FFmpeg")
+            return nil
+        }
+        var opened = Opened(decoder: decoder, kind: .aac(track))
+        guard let metadata else { return opened }
+        opened.tags = track.metadata.tags
+        if let picture = track.metadata.picture {
+            opened.tags.coverArt = metadata.coverArt?.store(picture.data, mimeType: picture.mimeType)
+        }
+        guard let chapters = track.metadata.chapters(from: source) else { throw source.failure == nil ? .interrupted : .sourceFailed }
+        opened.chapters = chapters
+        besideFile(&opened, metadata)
+        return opened
     }
 
     /// FFmpeg for what libsndfile cannot open, when the bytes look like something it can.

@@ -3,23 +3,24 @@ import Testing
 import AliciaTestSupport
 @testable import AliciaAudio
 
-/// AAC in M4A through FFmpeg behind the decoder seam, on files ffmpeg makes.
+/// FFmpeg behind the decoder seam, on files ffmpeg makes: what the player opens with it (ADTS,
+/// other codecs in MP4), tried here on AAC in M4A, opened with FFmpeg directly (the opener gives
+/// an M4A's AAC track to faad2: `AACDecoderTests`, which takes FFmpeg's decode as its reference).
 @Suite struct FFmpegDecoderTests {
-    static func open(_ path: String, metadata: Bool = false, art: CoverArtStore? = nil) throws -> DecoderOpener.Opened {
+    /// The file opened with FFmpeg, as the opener does for what it gives FFmpeg.
+    static func open(_ path: String) throws -> FFmpegDecoder {
         let bytes = try Mpg123DecoderTests.bytes(path)
-        return try DecoderOpener.open(MemoryByteSource(bytes, chunk: 10_000),
-                                      metadata: metadata ? DecoderOpener.Metadata(location: MediaLocation("http://example.invalid/a.m4a"), coverArt: art) : nil)
+        return try FFmpegDecoder(source: MemoryByteSource(bytes, chunk: 10_000), sniff: ContainerSniff(Array(bytes.prefix(12))))
     }
 
     @Test(arguments: [true, false])
     func anM4AIsHeardForExactlyTheSamplesEncoded(faststart: Bool) async throws {
-        let opened = try await Self.open(PodcastFixture.m4a(seconds: 5, faststart: faststart))
-        #expect(opened.kind == .ffmpeg)
-        let format = opened.format
+        let decoder = try await Self.open(PodcastFixture.m4a(seconds: 5, faststart: faststart))
+        let format = decoder.format
         #expect(format.sampleRate == 44_100 && format.channels == 2 && format.sampleType == .float32)
         #expect(format.frames == Int64(5 * 44_100))
         #expect(format.description == "MP4 · AAC")
-        let samples = Mpg123DecoderTests.decode(opened.decoder)
+        let samples = Mpg123DecoderTests.decode(decoder)
         #expect(samples.count == 5 * 44_100 * 2)
         // Gapless: the encoder's priming is gone, so the tone is there from the first frames (its
         // first sample is sin(0) = 0, the next ones rise), and it is there to the last ones.
@@ -31,8 +32,8 @@ import AliciaTestSupport
     @Test(arguments: [0, 1, 1_023, 44_100, 100_000, 5 * 44_100 - 500])
     func aSeekLandsOnTheSamplesDecodingThroughReaches(frame: Int) async throws {
         let path = try await PodcastFixture.m4a(seconds: 5)
-        let whole = Mpg123DecoderTests.decode(try Self.open(path).decoder)
-        let decoder = try Self.open(path).decoder
+        let whole = Mpg123DecoderTests.decode(try Self.open(path))
+        let decoder = try Self.open(path)
         #expect(decoder.seek(toFrame: Int64(frame)))
         let heard = Mpg123DecoderTests.decode(decoder, limit: 4096)
         let expected = Array(whole[(frame * 2)..<min(whole.count, (frame + 4096) * 2)])
@@ -40,19 +41,24 @@ import AliciaTestSupport
     }
 
     @Test func tagsCoverAndChaptersOfAnM4A() async throws {
-        let art = try TemporaryDirectory(prefix: "art")
-        let opened = try await Self.open(PodcastFixture.m4a(seconds: 12, tags: PodcastFixture.Tags()), metadata: true,
-                                   art: CoverArtStore(directory: art.file("art")))
-        let tags = opened.format.tags
-        #expect(tags.title == "Chaptered Episode")
-        #expect(tags.artist == "The Tuesday Show")
-        #expect(tags.album == "Season 3")
-        #expect(tags.year == "2024")
-        #expect(tags.comment == "Notes for the episode")
-        let cover = try #require(tags.coverArt)
-        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: cover))) == (try await PodcastFixture.coverBytes()))
-        #expect(opened.format.chapters.map(\.title) == ["Cold open", "The interview", "Listener mail"])
-        #expect(opened.format.chapters.map(\.start) == [0, 4, 9.5])
+        let decoder = try await Self.open(PodcastFixture.m4a(seconds: 12, tags: PodcastFixture.Tags()))
+        #expect(decoder.tags.title == "Chaptered Episode")
+        #expect(decoder.tags.artist == "The Tuesday Show")
+        #expect(decoder.picture?.data == (try await PodcastFixture.coverBytes()))
+        #expect(decoder.chapters.map(\.title) == ["Cold open", "The interview", "Listener mail"])
+        #expect(decoder.chapters.map(\.start) == [0, 4, 9.5])
+    }
+
+    @Test func anADTSStreamOpensWithFFmpegThroughTheOpener() async throws {
+        let directory = try TemporaryDirectory(prefix: "adts")
+        let path = directory.file("tone.aac")
+        try PodcastFixture.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=2", "-ac", "2",
+                                   "-c:a", "aac", "-b:a", "96k", path])
+        let opened = try DecoderOpener.open(MemoryByteSource(try Mpg123DecoderTests.bytes(path), chunk: 10_000))
+        #expect(opened.kind == .ffmpeg)
+        #expect(opened.format.description == "ADTS · AAC")
+        let samples = Mpg123DecoderTests.decode(opened.decoder)
+        #expect(samples.count >= 2 * 44_100 * 2, "\(samples.count / 2) frames")
     }
 
     @Test func garbageThatLooksLikeAnMP4SaysWhatIsNotSupported() throws {
