@@ -213,16 +213,23 @@ final class FFmpegDecoder: AudioDecoder {
         }
     }
 
-    /// Copies `count` frames from the decoded frame, from frame `start`, as interleaved float.
+    /// Copies `count` frames from the decoded frame, from frame `start`, as interleaved float. A
+    /// frame with fewer channels than the stream said (a damaged file whose container and codec
+    /// disagree) fills the others from its last one; one with more has the rest left out.
     private func copy(from start: Int, count: Int, into out: UnsafeMutablePointer<Float>) {
         let channels = format.channels
+        let frameChannels = Int(frame.pointee.ch_layout.nb_channels)
         let sampleFormat = AVSampleFormat(rawValue: frame.pointee.format)
-        let planar = [AV_SAMPLE_FMT_FLTP, AV_SAMPLE_FMT_S16P, AV_SAMPLE_FMT_S32P, AV_SAMPLE_FMT_DBLP].contains(sampleFormat)
-        guard let planes = frame.pointee.extended_data else { return }
+        let planar = [AV_SAMPLE_FMT_FLTP, AV_SAMPLE_FMT_S16P, AV_SAMPLE_FMT_S32P, AV_SAMPLE_FMT_DBLP, AV_SAMPLE_FMT_U8P].contains(sampleFormat)
+        guard let planes = frame.pointee.extended_data, frameChannels > 0 else {
+            out.update(repeating: 0, count: count * channels)
+            return
+        }
         for channel in 0..<channels {
-            guard let plane = planes[planar ? channel : 0] else { continue }
+            let source = min(channel, frameChannels - 1)
+            guard let plane = planes[planar ? source : 0] else { continue }
             for index in 0..<count {
-                let sample = planar ? start + index : (start + index) * channels + channel
+                let sample = planar ? start + index : (start + index) * frameChannels + source
                 out[index * channels + channel] = Self.value(plane, sample, sampleFormat)
             }
         }
