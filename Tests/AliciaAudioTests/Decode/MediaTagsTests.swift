@@ -10,16 +10,21 @@ import AliciaTestSupport
         try DecoderOpener.open(MemoryByteSource(bytes), metadata: DecoderOpener.Metadata(location: MediaLocation(location), coverArt: art))
     }
 
+    /// The text tags `PodcastFixture.Tags()` writes, as read back from any container.
+    static func expectFixtureText(_ tags: MediaTags, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(tags.title == "Chaptered Episode", sourceLocation: sourceLocation)
+        #expect(tags.artist == "The Tuesday Show", sourceLocation: sourceLocation)
+        #expect(tags.album == "Season 3", sourceLocation: sourceLocation)
+        #expect(tags.year == "2024", sourceLocation: sourceLocation)
+        #expect(tags.comment == "Notes for the episode", sourceLocation: sourceLocation)
+    }
+
     @Test func anMP3sID3TagsCoverAndChaptersAreRead() async throws {
         let art = try TemporaryDirectory(prefix: "art")
         let bytes = try await Mpg123DecoderTests.bytes(PodcastFixture.mp3(seconds: 12, tags: PodcastFixture.Tags()))
         let opened = try Self.open(bytes, art: CoverArtStore(directory: art.file("cache/art")))
         let tags = opened.format.tags
-        #expect(tags.title == "Chaptered Episode")
-        #expect(tags.artist == "The Tuesday Show")
-        #expect(tags.album == "Season 3")
-        #expect(tags.year == "2024")
-        #expect(tags.comment == "Notes for the episode")
+        Self.expectFixtureText(tags)
         let cover = try #require(tags.coverArt)
         #expect(cover.hasPrefix(art.file("cache/art/")) && cover.hasSuffix(".png"))
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: cover))) == (try await PodcastFixture.coverBytes()))
