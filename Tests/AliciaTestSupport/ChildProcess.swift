@@ -208,6 +208,22 @@ public final class ChildProcess: Sendable {
         return result
     }
 
+    /// Every process under `pid` (children first, then theirs), from /proc's children lists.
+    public static func descendants(of pid: Int32) -> [Int32] {
+        var found: [Int32] = []
+        var next = [pid]
+        while let parent = next.popLast(), found.count < 64 {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(parent)/task")) ?? []
+            for task in tasks {
+                let children = (try? String(contentsOfFile: "/proc/\(parent)/task/\(task)/children", encoding: .utf8)) ?? ""
+                let pids = children.split(separator: " ").compactMap { Int32($0) }
+                found += pids
+                next += pids
+            }
+        }
+        return found
+    }
+
     /// The path of an executable: `name` itself if it contains a slash, else the first match in PATH,
     /// then /usr/local/sbin, /usr/sbin and /sbin (nginx lives in sbin, which a non-root PATH may lack).
     public static func resolve(_ name: String) throws -> String {

@@ -18,6 +18,11 @@ struct StudioTests {
             var environment = environment
             // Volume and speed are remembered in the state directory: each run gets its own.
             if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = directory.file("state") }
+            // The player's own account of a run, for a wait that times out (not the screen's: a file).
+            if environment["ALICIA_LOG"] == nil && environment["ALICIA_LOG_FILE"] == nil {
+                environment["ALICIA_LOG"] = "debug"
+                environment["ALICIA_LOG_FILE"] = directory.file("player.log")
+            }
             let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
             let script = """
                 \(exports)
@@ -58,7 +63,24 @@ struct StudioTests {
                 // every other test's awaits, and a loaded suite then sent signals 20 s late.
                 try await Task.sleep(for: .milliseconds(100))
             }
-            throw HarnessError("timed out waiting for \(what); the screen was:\n\(last)")
+            throw HarnessError("timed out waiting for \(what); the screen was:\n\(last)\n\(diagnosis())")
+        }
+
+        /// What a hung Studio was doing: its log's last lines and, where elfutils is installed, the
+        /// threads' stacks of every process under the pane.
+        func diagnosis() -> String {
+            var text = ""
+            if let log = file("player.log") {
+                text += "the player's log, last 60 lines:\n" + log.split(separator: "\n").suffix(60).joined(separator: "\n") + "\n"
+            }
+            guard let stack = try? ChildProcess.resolve("eu-stack"),
+                  let pane = Int32((try? run(["list-panes", "-t", "studio", "-F", "#{pane_pid}"]))?
+                                      .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") else { return text }
+            for pid in ChildProcess.descendants(of: pane) {
+                let dump = try? ChildProcess.runBlocking(stack, ["-p", "\(pid)"], timeout: .seconds(20))
+                text += "eu-stack -p \(pid):\n" + (dump.map { $0.stdoutText + $0.stderrText } ?? "(failed)\n")
+            }
+            return text
         }
 
         func file(_ name: String) -> String? {
