@@ -40,12 +40,9 @@ package final class PlaybackFrontEnd: HostedFrontEnd {
 
     /// Plays `items` (with `cues`: voice notes at positions of the first) to the end; the exit status.
     package static func play(_ items: [QueueItem], cues: [(at: StartPosition, note: QueueItem)] = [], host: SessionHost) -> Int32 {
-        // Before the buffers fill, when the first item is a local file: what ran to get here (the
-        // command line, the state) leaves the resident set, so the peak is not start-up plus
-        // playing. Not before a stream: libcurl is loading then (`alicia_curl.h`), and the code
-        // released would be faulted straight back in on the first audio's path (DECISIONS.md,
-        // "First audio over HTTP").
-        if items.first?.location.isFile == true { ResidentMemory.releaseStartupCode() }
+        // Start-up code leaves the resident set half a second after the first item starts (`turn`),
+        // not here: released before the first audio, the code that opens the item and the stream
+        // faulted straight back in on its path (DECISIONS.md, "Start-up code leaves the resident set").
         let options = host.options
         host.session.play(items, from: options.start, loop: options.loop ? .queue : .off, shuffle: options.shuffle)
         if !cues.isEmpty { host.session.setVoiceCues(cues) }
