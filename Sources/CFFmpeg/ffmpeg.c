@@ -73,6 +73,13 @@ static void load(void) {
     ALICIA_LOOK(log_set_callback, u, "av_log_set_callback")
     ALICIA_LOOK(strerror, u, "av_strerror")
 #undef ALICIA_LOOK
+    /* No single allocation of FFmpeg's over 128 MiB (its default is INT_MAX): a damaged MP4 of 3 KiB
+       whose sample table claims 33 million entries made the mov demuxer ask for 805 MB (fuzzing
+       found it). The largest a real podcast needs is its index: 24 bytes a packet, some 40 MB for
+       ten hours of AAC. Past the cap FFmpeg fails the open with ENOMEM, which is said in words. */
+    void (*max_alloc)(size_t) = NULL;
+    *(void **)(&max_alloc) = dlsym(u, "av_max_alloc");
+    if (max_alloc) max_alloc((size_t)128 << 20);
     log_sink = pending_sink;
     api.log_set_callback(forward_log);
 }
