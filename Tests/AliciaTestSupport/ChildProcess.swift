@@ -208,11 +208,12 @@ public final class ChildProcess: Sendable {
         return result
     }
 
-    /// Every process under `pid` (children first, then theirs), from /proc's children lists.
+    /// Every process under `pid`, breadth first (children, then theirs), from /proc's children lists.
     public static func descendants(of pid: Int32) -> [Int32] {
         var found: [Int32] = []
         var next = [pid]
-        while let parent = next.popLast(), found.count < 64 {
+        while !next.isEmpty, found.count < 64 {
+            let parent = next.removeFirst()
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(parent)/task")) ?? []
             for task in tasks {
                 let children = (try? String(contentsOfFile: "/proc/\(parent)/task/\(task)/children", encoding: .utf8)) ?? ""
