@@ -106,6 +106,8 @@ public final class ListeningSession {
     private var lastHeard: (entry: QueueEntryID, key: String, position: Double, duration: Double?)?
     /// When positions were last saved and when the listener paused, in `MonotonicClock` seconds.
     private var lastSave = MonotonicClock.seconds()
+    /// When the session was made (monotonic seconds), for the log.
+    private let sessionMade = MonotonicClock.seconds()
     var pausedAt: Double?
     /// The sleep timer ended and no resume has come since: positions are saved 5 s back.
     public internal(set) var asleep = false
@@ -251,13 +253,17 @@ public final class ListeningSession {
     /// one a resume would go on from: 5 s before the fade's end.
     public func savePosition() {
         guard let positions else { return }
+        let began = MonotonicClock.seconds()
         noteHeard()
         if let heard = lastHeard {
             let position = asleep ? max(0, heard.position - Self.sleepRewind) : heard.position
             positions.record(heard.key, position: position, duration: heard.duration)
         }
-        positions.save()
+        let written = positions.save()
         lastSave = MonotonicClock.seconds()
+        let place = lastHeard.map { "at \(($0.position * 100).rounded() / 100) s" } ?? "nothing heard yet"
+        Log.debug(.engine, "positions \(written ? "saved" : "not saved") (\(place)) in \(Int((lastSave - began) * 1000)) ms, "
+            + "\(Int((began - sessionMade) * 1000)) ms after the session was made")
     }
 
     /// Keeps `lastHeard` up to date; when another item took over, the last one's place is recorded.

@@ -15,7 +15,10 @@ struct ResumeTests {
         if gated { await Playback.gate.enter() }
         let child: ChildProcess
         do {
-            child = try PlayerProcess.start(arguments + ["--device", capture.sinkName], environment: ["XDG_STATE_HOME": state])
+            // Its debug log beside the state: what a failure shows of what the player was doing.
+            child = try PlayerProcess.start(arguments + ["--device", capture.sinkName],
+                                            environment: ["XDG_STATE_HOME": state, "ALICIA_LOG": "debug",
+                                                          "ALICIA_LOG_FILE": state + "/player.log"])
         } catch {
             if gated { await Playback.gate.leave() }
             throw error
@@ -114,6 +117,12 @@ struct ResumeTests {
         let killed = try await play(["play", path], state: state, capture: capture, for: 7, signal: SIGKILL)
         #expect(killed.signal == SIGKILL, "\(killed)")
         let heard = Double(AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2).count / 2) / 48_000
+        guard FileManager.default.fileExists(atPath: state + "/alicia-player/positions.json") else {
+            let log = (try? String(contentsOfFile: state + "/player.log", encoding: .utf8)) ?? "(none)"
+            let tail = log.split(separator: "\n").suffix(40).joined(separator: "\n")
+            Issue.record("nothing was saved in the \(heard) s heard before kill -9; the player's log, last 40 lines:\n\(tail)")
+            return
+        }
         let position = try saved(state)[path]?["position"] as? Double ?? 0
         #expect(position > 0 && heard - position <= 5.5, "saved \(position) s; \(heard) s had been heard")
     }
