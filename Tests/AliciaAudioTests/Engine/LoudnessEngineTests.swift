@@ -19,8 +19,12 @@ import AliciaTestSupport
         return meter.integrated
     }
 
-    private func playOut(_ player: Player, _ sinks: RecordingSinks) -> [PlayerEvent] {
+    /// Plays `items` to the queue's end, taking the sink's frames as they come; every event seen.
+    /// The subscription is made before the queue starts: an event posted before it (a measure that
+    /// ended quickly) would not be seen (a fresh-clone CI run missed `loudnessMeasured` that way).
+    private func playOut(_ items: [QueueItem], on player: Player, _ sinks: RecordingSinks) -> [PlayerEvent] {
         let events = player.subscribe()
+        player.play(items)
         var seen: [PlayerEvent] = []
         let deadline = ContinuousClock.now + .seconds(90)
         while ContinuousClock.now < deadline {
@@ -65,8 +69,7 @@ import AliciaTestSupport
         let sinks = RecordingSinks()
         let player = Player(configuration: configuration, makeSink: sinks.maker)
         player.setLoudness(.target(-16))
-        player.play([try item(server, note, "note.wav")])
-        let seen = playOut(player, sinks)
+        let seen = playOut([try item(server, note, "note.wav")], on: player, sinks)
         #expect(seen.contains { if case .loudnessMeasured = $0.kind { true } else { false } })
         let output = AudioCompare.int16Samples(littleEndian: try #require(sinks.current()).bytes)
         #expect(output.count == note.count, "\(output.count / 2) frames out, \(note.count / 2) in")
@@ -89,8 +92,7 @@ import AliciaTestSupport
         let sinks = RecordingSinks()
         let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
         player.setLoudness(.target(-16))
-        player.play([try item(server, episode, "episode.wav")])
-        let seen = playOut(player, sinks)
+        let seen = playOut([try item(server, episode, "episode.wav")], on: player, sinks)
         let output = AudioCompare.int16Samples(littleEndian: try #require(sinks.current()).bytes)
         #expect(output.count == episode.count)
         // Untouched (0 dB) for the first 3 s: bit for bit.
@@ -115,8 +117,7 @@ import AliciaTestSupport
         let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
         player.setLoudness(.target(-16))
         let figures = LoudnessFigures(integrated: -28, peak: -20)
-        player.play([try item(server, episode, "episode.wav", loudness: figures)])
-        _ = playOut(player, sinks)
+        _ = playOut([try item(server, episode, "episode.wav", loudness: figures)], on: player, sinks)
         let output = AudioCompare.int16Samples(littleEndian: try #require(sinks.current()).bytes)
         let factor = 3.981_071_705_534_973  // +12 dB
         let first = try #require((0..<48_000).first { abs(episode[$0]) > 500 })
