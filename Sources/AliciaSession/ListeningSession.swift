@@ -261,9 +261,9 @@ public final class ListeningSession {
         }
         let written = positions.save()
         lastSave = MonotonicClock.seconds()
-        let place = lastHeard.map { "at \(($0.position * 100).rounded() / 100) s" } ?? "nothing heard yet"
-        Log.debug(.engine, "positions \(written ? "saved" : "not saved") (\(place)) in \(Int((lastSave - began) * 1000)) ms, "
-            + "\(Int((began - sessionMade) * 1000)) ms after the session was made")
+        Log.debug(.engine, "positions \(written ? "saved" : "not saved") ("
+            + (lastHeard.map { "at \(($0.position * 100).rounded() / 100) s" } ?? "nothing heard yet")
+            + ") in \(Int((lastSave - began) * 1000)) ms, \(Int((began - sessionMade) * 1000)) ms after the session was made")
     }
 
     /// Keeps `lastHeard` up to date; when another item took over, the last one's place is recorded.
