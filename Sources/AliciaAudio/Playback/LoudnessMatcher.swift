@@ -44,9 +44,12 @@ final class LoudnessMatcher {
         if let analyzer { return analyzer }
         let shared = self.shared
         let hub = self.hub
+        // The event goes out before the figures are published: once they are, the feeder may play
+        // a short note to its end and post `queueEnded` while this thread is still descheduled, and
+        // a reader that stops at the end would never see the measure (a loaded CI machine did).
         let made = LoudnessAnalyzer { entry, figures in
-            shared.update { $0.status.measured[entry] = PlayerStatus.Measurement(figures: figures) }
             if let figures { hub.post(PlayerEvent(entry: entry, kind: .loudnessMeasured(figures))) }
+            shared.update { $0.status.measured[entry] = PlayerStatus.Measurement(figures: figures) }
         }
         analyzer = made
         return made
