@@ -252,6 +252,10 @@ let package = Package(
                            "AliciaTestSupport"]
         ),
         .testTarget(
+            name: "AliciaStudioTests",
+            dependencies: ["AliciaStudio", "AliciaSession", "AliciaAudio", "AliciaTerminal", "AliciaTestSupport"]
+        ),
+        .testTarget(
             name: "AliciaControlClientTests",
             dependencies: ["AliciaControlClient", "AliciaJSON", "AliciaLocks"]
         ),

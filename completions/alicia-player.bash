@@ -37,8 +37,8 @@ _alicia_player_options() {
 # The socket's properties and commands, as the player's property and command tables name them
 # (a test holds these lists to the tables).
 _alicia_player_properties="duration media-title filename path metadata file-format file-size audio-params seekable mpv-version playlist playlist-pos playlist-playing-pos playlist-count shuffle idle-active eof-reached core-idle paused-for-cache cache-buffering-state demuxer-cache-duration alicia-label alicia-state alicia-voice alicia-skip-silence alicia-time-saved alicia-sleep alicia-loudness alicia-loudness-gain property-list command-list pause time-pos playback-time percent-pos time-remaining playtime-remaining speed volume mute loop-playlist loop-file pid chapter chapters chapter-list transcript"
-_alicia_player_socket_commands="set loadfile loadlist playlist-next playlist-prev playlist-play-index playlist-remove playlist-move playlist-clear playlist-shuffle seek stop quit quit-watch-later voice say speak get_property get_property_string set_property set_property_string add cycle observe_property observe_property_string unobserve_property enable_event disable_event client_name get_version status"
-_alicia_player_ctl_commands="get set pause resume toggle next prev seek volume speed mute chapter cycle status watch follow idle list wait loadfile voice speak say transcript quit stop"
+_alicia_player_socket_commands="set loadfile loadlist playlist-next playlist-prev playlist-play-index playlist-remove playlist-move playlist-clear playlist-shuffle seek stop quit quit-watch-later voice say speak get_property get_property_string set_property set_property_string add cycle observe_property observe_property_string unobserve_property enable_event disable_event client_name get_version status toggle voice-replay voice-skip"
+_alicia_player_ctl_commands="play append pause resume unpause next prev previous chapter volume speed mute unmute get transcript watch follow idle list wait"
 
 # Adds the lines on stdin that start with the current word, in any case, each as one reply.
 _alicia_player_add_lines() {

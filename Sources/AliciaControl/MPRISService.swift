@@ -312,7 +312,7 @@ final class MPRISService {
             let remote = self.remote
             _ = NativeThread(name: "alicia-ipc-work") {
                 if case .success(let items) = resolve(reference), !items.isEmpty {
-                    remote.post(.load(items, .replace))
+                    remote.post(.load(LoadPlan(items)))
                 } else {
                     Log.info(.cli, "MPRIS: OpenUri could not open what it was given")
                 }

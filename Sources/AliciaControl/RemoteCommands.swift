@@ -33,7 +33,7 @@ extension ControlLoop {
             return elsewhere(request, connection) { done in
                 switch resolve(reference) {
                 case .failure(let problem): done(.failure(IPCFailure(.loadingFailed, problem.message)))
-                case .success(let items): remote.post(.load(items, mode)) { done(Self.result(of: $0)) }
+                case .success(let items): remote.post(.load(LoadPlan(items, mode: mode))) { done(Self.result(of: $0)) }
                 }
             }
         case .voice(let reference):
@@ -49,7 +49,7 @@ extension ControlLoop {
                 }
             }
         case .getProperty(let name, let text):
-            return Self.result(of: SessionProperties.get(name, reading()), name).map { value in text ? Self.text(value ?? .null) : value }
+            return Self.result(of: SessionProperties.get(name, reading()), name).map { value in text ? SessionProperties.text(value ?? .null) : value }
         case .setProperty(let name, let value):
             return propertyCommand(SessionProperties.set(name, value, reading()), name, request, connection)
         case .add(let name, let step):
@@ -79,7 +79,7 @@ extension ControlLoop {
         case .version:
             return .success(.number(Double(Self.clientAPIVersion)))
         case .status:
-            return .success(Self.status(reading()))
+            return .success(SessionStatus.json(reading()))
         }
     }
 
@@ -123,35 +123,6 @@ extension ControlLoop {
         case .unavailable: return IPCFailure(.propertyUnavailable)
         case .format(let expected): return IPCFailure(.propertyFormat, "\(name) takes \(expected)")
         case .readOnly: return IPCFailure(.propertyError, "\(name) cannot be set")
-        }
-    }
-
-    /// `status`: the state, where, how long, what, in one object.
-    static func status(_ reading: PropertyReading) -> JSONValue {
-        let snapshot = reading.snapshot
-        return .object([
-            .init("state", .string(snapshot.state.rawValue)),
-            .init("position", reading.position.map { .number(SessionProperties.rounded($0)) } ?? .null),
-            .init("duration", reading.hasItem ? snapshot.duration.map { .number(SessionProperties.rounded($0)) } ?? .null : .null),
-            .init("title", .string(reading.details?.title)),
-            .init("label", .string(snapshot.item?.label)),
-            .init("playlist-pos", .number(Double(snapshot.queueIndex ?? -1))),
-            .init("playlist-count", .number(Double(reading.queue.count))),
-            .init("speed", .number(snapshot.speed)),
-            .init("volume", .number(SessionProperties.rounded(reading.levels.volumePercent, places: 2))),
-            .init("mute", .bool(reading.levels.muted)),
-            .init("voice", .string(reading.voice)),
-        ])
-    }
-
-    /// A value as `get_property_string` gives it.
-    static func text(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .string: return value
-        case .bool(let flag): return .string(flag ? "yes" : "no")
-        case .number(let number): return .string(number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number))
-        case .null: return .null
-        default: return .string(String(decoding: value.text(layout: .compact) ?? [], as: UTF8.self))
         }
     }
 }

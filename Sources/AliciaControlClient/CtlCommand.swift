@@ -19,91 +19,36 @@ package final class CtlCommand {
 
     static let notListening: Int32 = 3
 
-    /// What a shorthand needs, checked before connecting: nil, or what is wrong.
+    /// `ctl`'s own words: what it does itself with the socket (events, lists), not commands of the
+    /// grammar.
+    static let ownWords: Set<String> = ["follow", "idle", "watch", "wait", "list"]
+
+    /// What a command line needs, checked before connecting: nil, or what is wrong. Anything but
+    /// ctl's own words is a line of the grammar (an alias, or a command of the table).
     package static func check(_ words: [String]) -> String? {
         let arguments = Array(words.dropFirst())
         switch words.first {
-        case "get": return arguments.count == 1 ? nil : "takes one property (ctl get time-pos)"
-        case "set": return arguments.count == 2 ? nil : "takes a property and a value (ctl set volume 50)"
-        case "seek":
-            guard (1...2).contains(arguments.count) else { return "takes a time: 1:20, 90, +30, -15, 50% (ctl seek -10)" }
-            if arguments.count == 2 { return Double(arguments[0]) != nil ? nil : "takes seconds before a mode (ctl seek 30 relative)" }
-            return TimeSpec.seekTarget(arguments[0]) != nil ? nil : "'\(arguments[0])' is not a time: 1:20, 90, +30, -15, 50%"
-        case "volume": return arguments.count == 1 && LevelText.volume(arguments[0]) != nil ? nil : "takes a level, 0 to 150, or +5, -5"
-        case "speed": return arguments.count == 1 && LevelText.speed(arguments[0]) != nil ? nil : "takes a speed, 0.5 to 3, or +0.25, -0.25"
-        case "mute": return arguments.count <= 1 && (arguments.first.map { LevelText.mute($0) != nil } ?? true) ? nil : "takes on, off or toggle"
-        case "cycle": return arguments.count == 1 ? nil : "takes a property (ctl cycle pause)"
         case "wait": return arguments.count == 1 ? nil : "takes one event name (ctl wait end-file)"
-        case "chapter":
-            guard arguments.count == 1, ["next", "prev", "previous", "list"].contains(arguments[0]) || Int(arguments[0]) != nil else {
-                return "takes next, prev, list or a chapter's index (ctl chapter next)"
-            }
-            return nil
+        case "list": return arguments.isEmpty ? nil : "takes no arguments"
+        case "watch": return nil
         case "follow", "idle":
             if case .failure(let problem) = FollowOptions.parse(arguments) { return problem.message }
             return nil
-        case "loadfile": return (1...2).contains(arguments.count) ? nil : "takes a reference and optionally a mode (append, insert-next, ...)"
-        case "speak": return arguments.isEmpty ? "takes the text to read aloud (ctl speak \"some words\")" : nil
-        case "pause", "resume", "toggle", "next", "prev", "previous", "status", "stop", "quit", "transcript", "list":
-            return words.first == "quit" && arguments.count <= 1 || arguments.isEmpty ? nil : "takes no arguments"
-        default: return nil
+        default:
+            if case .failure(let problem) = CommandAliases.requests(words) { return problem.message }
+            return nil
         }
     }
 
-    /// The socket command a command line makes: a shorthand spelled in the command table's names,
-    /// times and levels in the forms scripts take, or the words as they are.
-    static func command(_ words: [String], directory: String? = nil) -> [JSONValue] {
-        let arguments = Array(words.dropFirst())
-        switch words.first! {
-        case "get": return [.string("get_property"), .string(arguments[0])]
-        case "transcript": return [.string("get_property"), .string("transcript")]
-        case "set": return set(arguments[0], arguments[1])
-        case "pause": return [.string("set_property"), .string("pause"), .bool(true)]
-        case "resume": return [.string("set_property"), .string("pause"), .bool(false)]
-        case "play" where arguments.isEmpty: return [.string("set_property"), .string("pause"), .bool(false)]
-        case "toggle": return [.string("cycle"), .string("pause")]
-        case "next": return [.string("playlist-next")]
-        case "prev", "previous": return [.string("playlist-prev")]
-        case "chapter": return chapter(arguments[0])
-        case "seek" where arguments.count == 2: return [.string("seek"), value(arguments[0]), .string(arguments[1])]
-        case "seek": return seek(TimeSpec.seekTarget(arguments[0]) ?? .by(0))
-        case "volume", "speed": return level(words[0], arguments[0])
-        case "mute":
-            switch arguments.first.flatMap(LevelText.mute) ?? .toggle {
-            case .toggle: return [.string("cycle"), .string("mute")]
-            case let change: return [.string("set_property"), .string("mute"), .bool(change == .on)]
+    /// The socket command lines a command line makes (an alias expanded), each as the JSON array a
+    /// text line makes: its words as strings. A relative path to load is made absolute here, where
+    /// it was typed.
+    static func commands(_ words: [String], directory: String? = nil) -> [[JSONValue]] {
+        let lines = (try? CommandAliases.expand(words).get()) ?? [words]
+        return lines.map { line in
+            line.enumerated().map { index, word in
+                .string(line[0] == "loadfile" && index == 1 ? absolute(word, in: directory) : word)
             }
-        case "speak": return [.string("speak"), .string(arguments.joined(separator: " "))]
-        case "loadfile": return [.string("loadfile"), .string(absolute(arguments[0], in: directory))] + arguments.dropFirst().map { .string($0) }
-        case let name: return [.string(name)] + arguments.map(value)
-        }
-    }
-
-    /// `set time-pos 1:20` takes the time forms `seek` does; everything else, the value as it reads.
-    private static func set(_ property: String, _ text: String) -> [JSONValue] {
-        if ["time-pos", "playback-time"].contains(property), Double(text) == nil, let target = TimeSpec.seekTarget(text) {
-            return seek(target)
-        }
-        return [.string("set_property"), .string(property), value(text)]
-    }
-
-    private static func seek(_ target: TransportCommand.SeekTarget) -> [JSONValue] {
-        switch target {
-        case .by(let seconds): return [.string("seek"), .number(seconds), .string("relative")]
-        case .to(let seconds): return [.string("seek"), .number(seconds), .string("absolute")]
-        case .toFraction(let fraction): return [.string("seek"), .number(fraction * 100), .string("absolute-percent")]
-        case .byFraction(let fraction): return [.string("seek"), .number(fraction * 100), .string("relative-percent")]
-        }
-    }
-
-    /// `chapter next|prev` steps (as `add chapter ±1`), `chapter list` reads `chapter-list`,
-    /// `chapter N` goes to chapter N (0-based, as the property).
-    private static func chapter(_ word: String) -> [JSONValue] {
-        switch word {
-        case "next": return [.string("add"), .string("chapter"), .number(1)]
-        case "prev", "previous": return [.string("add"), .string("chapter"), .number(-1)]
-        case "list": return [.string("get_property"), .string("chapter-list")]
-        default: return [.string("set_property"), .string("chapter"), .number(Double(Int(word) ?? 0))]
         }
     }
 
@@ -115,16 +60,6 @@ package final class CtlCommand {
             let time = TimeSpec.clock(chapter["time"]?.numberValue ?? 0)
             return "\(index)  \(time)  \(chapter["title"].flatMap(text) ?? "")"
         }.joined(separator: "\n")
-    }
-
-    /// `volume 50` sets it, `volume +5` and `volume -5` move it from where it is (as `add` does).
-    private static func level(_ property: String, _ text: String) -> [JSONValue] {
-        let change = property == "volume" ? LevelText.volume(text) : LevelText.speed(text)
-        switch change {
-        case .by(let delta)?: return [.string("add"), .string(property), .number(delta)]
-        case .set(let value)?: return [.string("set_property"), .string(property), .number(value)]
-        case nil: return [.string("set_property"), .string(property), value(text)]
-        }
     }
 
     /// A relative path made absolute here, where it was typed (the player runs elsewhere); URLs,
@@ -187,30 +122,44 @@ package final class CtlCommand {
         case "idle": return IdleWait(options: followOptions).run(connection)
         default: break
         }
-        guard let reply = connection.request(Self.command(options.words, directory: Self.workingDirectory), id: 1) else {
-            Console.fail("the player closed the connection without replying")
-            return ExitCode.failure
+        var reply: JSONValue = .null
+        let lines = Self.commands(options.words, directory: Self.workingDirectory)
+        for (index, line) in lines.enumerated() {
+            guard let answer = connection.request(line, id: Int64(index + 1)) else {
+                Console.fail("the player closed the connection without replying")
+                return ExitCode.failure
+            }
+            if options.json {
+                Console.out(String(decoding: IPCLines.text(answer), as: UTF8.self) + "\n")
+            }
+            guard case .string("success")? = answer["error"] else {
+                let error = answer["error"].flatMap { if case .string(let text) = $0 { return text } else { return nil } } ?? "error"
+                let message = answer["message"].flatMap { if case .string(let text) = $0 { return text } else { return nil } }
+                Console.fail("\(options.words[0]): \(message.map { "\($0) (\(error))" } ?? error)")
+                return ExitCode.failure
+            }
+            reply = answer
         }
-        if options.json {
-            Console.out(String(decoding: IPCLines.text(reply), as: UTF8.self) + "\n")
-        }
-        guard case .string("success")? = reply["error"] else {
-            let error = reply["error"].flatMap { if case .string(let text) = $0 { return text } else { return nil } } ?? "error"
-            let message = reply["message"].flatMap { if case .string(let text) = $0 { return text } else { return nil } }
-            Console.fail("\(options.words[0]): \(message.map { "\($0) (\(error))" } ?? error)")
-            return ExitCode.failure
-        }
-        if !options.json, options.words[0] == "transcript" {
-            guard let text = reply["data"].flatMap(Self.transcriptText) else {
+        if !options.json { return print(reply["data"], of: lines.last ?? []) }
+        return ExitCode.success
+    }
+
+    /// A reply's data as text for a shell, in the form its command calls for: `status` as one line,
+    /// the chapter list and the transcript a line each.
+    private func print(_ data: JSONValue?, of line: [JSONValue]) -> Int32 {
+        let command = line.compactMap(\.stringValue)
+        if command == ["get_property", "transcript"] {
+            guard let text = data.flatMap(Self.transcriptText) else {
                 Console.fail("transcript: what plays has none (a NAME.vtt, NAME.srt or NAME.json beside a local file)")
                 return ExitCode.failure
             }
             Console.out(text)
-        } else if !options.json, let data = reply["data"] {
-            let text = options.words[0] == "status" ? Self.statusLine(data)
-                : options.words == ["chapter", "list"] ? Self.chapterLines(data) : Self.text(data)
-            if let text { Console.out(text + "\n") }
+            return ExitCode.success
         }
+        guard let data else { return ExitCode.success }
+        let text = command == ["status"] ? (data == .null ? nil : SessionStatus.line(data))
+            : command == ["get_property", "chapter-list"] ? Self.chapterLines(data) : Self.text(data)
+        if let text { Console.out(text + "\n") }
         return ExitCode.success
     }
 
@@ -284,16 +233,6 @@ package final class CtlCommand {
             let speaker = cue["speaker"].flatMap(text).map { $0 + ": " } ?? ""
             return start + "  " + speaker + (cue["text"].flatMap(text) ?? "") + "\n"
         }.joined()
-    }
-
-    /// `playing 83.42 3600.00 Title` (as a script's `status`).
-    static func statusLine(_ data: JSONValue) -> String? {
-        guard case .object = data else { return text(data) }
-        let state = data["state"].flatMap(text) ?? "-"
-        let position = data["position"].flatMap { $0 == .null ? nil : $0.numberValue }.map(TimeSpec.seconds) ?? "-"
-        let duration = data["duration"].flatMap { $0 == .null ? nil : $0.numberValue }.map(TimeSpec.seconds) ?? "-"
-        let title = data["title"].flatMap(text) ?? "-"
-        return "\(state) \(position) \(duration) \(title)"
     }
 
     /// Data for a shell: strings as they are, numbers with at most two decimals, flags as yes/no,

@@ -39,13 +39,13 @@ package final class PlaybackFrontEnd: HostedFrontEnd {
     }
 
     /// Plays `items` (with `cues`: voice notes at positions of the first) to the end; the exit status.
-    package static func play(_ items: [QueueItem], cues: [(at: StartPosition, note: QueueItem)] = [], host: SessionHost) -> Int32 {
+    package static func play(_ items: [QueueItem], cues: [VoiceCue] = [], host: SessionHost) -> Int32 {
         // Start-up code leaves the resident set half a second after the first item starts (`turn`),
         // not here: released before the first audio, the code that opens the item and the stream
         // faulted straight back in on its path (DECISIONS.md, "Start-up code leaves the resident set").
         let options = host.options
-        host.session.play(items, from: options.start, loop: options.loop ? .queue : .off, shuffle: options.shuffle)
-        if !cues.isEmpty { host.session.setVoiceCues(cues) }
+        host.session.perform(.load(LoadPlan(items, start: options.start, loop: options.loop ? .queue : .off,
+                                            shuffle: options.shuffle, voiceCues: cues)))
         let frontEnd = PlaybackFrontEnd(host: host, queueCount: items.count)
         // From a download's thread: on a terminal the line clears the progress line first.
         let clear = Console.stderrIsTerminal ? "\r\u{1B}[K" : ""

@@ -35,7 +35,7 @@ public enum CommandLineTool {
         if let caFile = invocation.playOptions?.network.caFile { CurlEasy.caFile.withLock { $0 = caFile } }
         switch invocation {
         case .help(let command):
-            Console.out(UsageText.rendered(command) + "\n")
+            Console.out((command.flatMap(HelpTopics.text) ?? UsageText.rendered(command)) + "\n")
             return ExitCode.success
         case .version:
             Console.out("alicia-player \(version)\n")

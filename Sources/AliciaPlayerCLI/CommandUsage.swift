@@ -37,11 +37,13 @@ enum CommandUsage {
         "script": """
             Usage: alicia-player script <file> [--check] [options]
 
-            Runs a playback script (- reads standard input), one command a line, # comments:
+            Runs a playback script (- reads standard input), one command line a line, # comments,
+            in the grammar of the control socket (alicia-player help commands lists it all):
               play REF...  append REF...  next  previous  pause  resume  toggle
-              seek +30|-15|1:20|50%  chapter +1|-1|N  volume 0-150|+5|-5  mute [on|off]
-              speed 0.5-3  voice REF  say TEXT
-              wait (the item)  wait end  wait voice  wait 5s  echo TEXT  status  quit
+              seek +30|-15|1:20|50%|N [absolute]  chapter +1|-1|N  volume 0-150|+5|-5
+              mute [on|off|toggle]  speed 0.5-3  voice REF  say TEXT  speak TEXT  get PROPERTY
+              set PROPERTY VALUE  cycle PROPERTY  add PROPERTY N  quit
+            and its own words: wait (the item)  wait end  wait voice  wait 5s  echo TEXT  status
             The whole script is checked first, every reference resolved: a bad line is FILE:LINE:
             what is wrong, exit 2, and nothing plays.
             """,
@@ -142,29 +144,38 @@ enum CommandUsage {
             over its control socket and prints the reply's data. The socket speaks
             mpv's JSON IPC: socat and mpv's client libraries work on it too.
 
-            Commands:
+            COMMAND is a line of the one grammar scripts and the Studio's keys speak
+            (alicia-player help commands lists it all), as separate words:
               get PROPERTY        print a property: time-pos, duration, percent-pos,
                                   pause, volume, mute, speed, media-title, metadata,
                                   playlist, playlist-pos, playlist-count, ... (all:
                                   ctl get property-list)
-              set PROPERTY VALUE  set pause, time-pos (also 1:20, 50%), percent-pos,
+              set PROPERTY VALUE  set pause, time-pos (also 1:20), percent-pos,
                                   volume, mute, speed, playlist-pos, loop-playlist,
                                   loop-file, shuffle, alicia-skip-silence, ...
-              pause, resume, toggle
-                                  pause, play on, or switch
+              pause, resume       pause, play on
+              toggle              switch (while a voice note plays: skip it), as space
               next, prev          the next item, or the one before where it was left
-              chapter next|prev|list|N
+              chapter +1|-1|N|list
                                   the next chapter, the one before (after its
-                                  first 3 s: its start), the list, or chapter N
-                                  (from 0)
-              seek T [MODE]       T as scripts take it: 1:20 or 90 (from the start),
-                                  +30 or -15 (from here), 50% (of the length); or
-                                  seconds with relative, absolute, absolute-percent
+                                  first 3 s: its start), chapter N (from 0), the list
+              seek T [MODE]       +30 or -15 or a number (from here), 1:20 (from the
+                                  start), 50% (of the length); MODE relative,
+                                  absolute, absolute-percent, relative-percent
               volume N, speed X   set them (50, 1.5), or move them (+5, -5, +0.25)
-              mute [on|off]       mute or unmute (no argument: switch)
+              mute [on|off|toggle]
+                                  mute (no argument), unmute, or switch
               cycle PROPERTY      the next value: pause, mute, loop-playlist, shuffle,
                                   alicia-skip-silence, alicia-sleep
               status              state, position, length and title in one line
+              loadfile REF [MODE] play REF now, or append, append-play, insert-next
+                                  (a relative path is taken from here)
+              voice REF           play a voice note
+              say TEXT            send Alicia a message (her voice reply plays)
+              transcript          the transcript of what plays (NAME.vtt, .srt or
+                                  .json beside it), a cue a line with its start
+              quit [STATUS]       end the player
+            ctl's own:
               watch [PROPERTY...] print each change (every event when none) as a
                                   line, until the player goes or Ctrl-C
               follow [PROPERTY...]
@@ -179,15 +190,6 @@ enum CommandUsage {
               idle [PROPERTY...]  block until the next change (any but the
                                   position's when none), print it, exit 0
               wait EVENT          block until the event: end-file, start-file, ...
-              loadfile REF [MODE] play REF now, or append, append-play, insert-next
-                                  (a relative path is taken from here)
-              voice REF           play a voice note
-              say TEXT            send Alicia a message (her voice reply plays)
-              transcript          the transcript of what plays (NAME.vtt, .srt or
-                                  .json beside it), a cue a line with its start
-              quit [STATUS]       end the player
-            Anything else goes to the socket as it is (mpv's names: stop, cycle pause,
-            playlist-remove N, playlist-move A B, playlist-clear, ...).
 
             Options:
               --ipc PATH          the socket (default:
@@ -215,10 +217,12 @@ enum CommandUsage {
             accessible in the config file (made with mode 0600 if there is none); VALUE - reads it from standard input.
             """,
         "help": """
-            Usage: alicia-player help [COMMAND]
+            Usage: alicia-player help [COMMAND | commands | keys]
 
             Prints the usage of alicia-player, or of one command: studio, play, queue, script,
             playlists, playlist, tracks, notes, download, cache, demo, voice, chat, ctl, config.
+            help commands lists the one grammar the control socket, scripts, ctl and the
+            Studio's keys speak; help keys the Studio's keys in effect.
             """,
     ]
 }

@@ -95,7 +95,7 @@ extension Invocation {
     private static func help(_ rest: [String]) throws(UsageError) -> Invocation {
         guard rest.count <= 1 else { throw UsageError("help takes one command, got '\(rest[1])' too") }
         guard let name = rest.first else { return .help(command: nil) }
-        guard CommandUsage.text(for: name) != nil else { throw UsageError("no command '\(name)': the commands are \(commandNames)") }
+        guard CommandUsage.text(for: name) != nil || HelpTopics.names.contains(name) else { throw UsageError("no command '\(name)': the commands are \(commandNames)") }
         return .help(command: name)
     }
 

@@ -65,12 +65,12 @@ final class PlayCommand {
             Console.fail("nothing to play: the list is empty")
             return ExitCode.usage
         }
-        var cues: [(at: StartPosition, note: QueueItem)] = []
+        var cues: [VoiceCue] = []
         for trigger in options.voiceAt {
             guard let note = References.voiceNote(trigger.reference, backend: options.backend) else {
                 return ExitCode.failure
             }
-            cues.append((trigger.at, QueueItem(location: note.location, title: note.title)))
+            cues.append(VoiceCue(at: trigger.at, note: QueueItem(location: note.location, title: note.title)))
         }
         if options.accessible || Studio.isInteractive && options.voiceAt.isEmpty {
             // On a terminal, `play` opens the Studio with the queue playing, and ends with it. What

@@ -22,7 +22,7 @@ extension ListeningSession {
     @discardableResult
     public func perform(_ command: TransportCommand) -> TransportReply {
         switch command {
-        case .load(let items, let mode): return load(items, mode)
+        case .load(let plan): return load(plan)
         case .playIndex(let index): return playIndex(index)
         case .next: return player.next() ? .done : .refused("this is the last in the queue")
         case .previous: return previous()
@@ -36,6 +36,10 @@ extension ListeningSession {
             return .done
         case .resume: return resume()
         case .togglePause: return togglePause()
+        case .toggleOrSkipNote:
+            guard let voiceNotes, voiceNotes.nowPlaying.title != nil else { return togglePause() }
+            voiceNotes.skip()
+            return .done
         case .seek(let target): return seek(target)
         case .chapter(let change): return chapter(change)
         case .volume(let change): return volume(change)
@@ -90,19 +94,21 @@ extension ListeningSession {
 
     // MARK: The queue
 
-    private func load(_ items: [QueueItem], _ mode: TransportCommand.LoadMode) -> TransportReply {
+    private func load(_ plan: LoadPlan) -> TransportReply {
+        let items = plan.items
         guard !items.isEmpty else { return .refused("nothing to play: the list is empty") }
         var ids: [QueueEntryID] = []
-        switch mode {
+        switch plan.mode {
         case .replace:
-            play(items)
+            guard items.indices.contains(plan.index) else { return .invalid("no entry \(plan.index) in what is loaded") }
+            play(plan)
             ids = player.queue.entries.map(\.id)
         case .append, .appendPlay:
-            let start = mode == .appendPlay
+            let start = plan.mode == .appendPlay
             if start { queueEnded = false }
             for item in items { ids.append(player.add(resumed(item), .end, startIfIdle: start)) }
         case .insertNext, .insertNextPlay:
-            let start = mode == .insertNextPlay
+            let start = plan.mode == .insertNextPlay
             if start { queueEnded = false }
             for item in items.reversed() { ids.insert(player.add(resumed(item), .next, startIfIdle: start), at: 0) }
         }

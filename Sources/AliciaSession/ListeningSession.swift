@@ -187,15 +187,16 @@ public final class ListeningSession {
         return { events.wake() }
     }
 
-    /// Plays `items` as the queue, from the one at `index` (from `start`, else where each was left).
-    public func play(_ items: [QueueItem], at index: Int = 0, from start: StartPosition? = nil,
-                     loop: LoopMode = .off, shuffle: Bool = false) {
+    /// Plays the plan's items as the queue, from the one at its index (from its start, else where
+    /// each was left), with its loop, shuffle and voice cues: `perform(.load(plan))` with `replace`.
+    func play(_ plan: LoadPlan) {
         savePosition()
         queueEnded = false
-        player.setLoop(loop)
+        let (items, index, start) = (plan.items, plan.index, plan.start)
+        if let loop = plan.loop { player.setLoop(loop) }
         var ordered = items.indices.map { i in i == index && start != nil ? items[i] : resumed(items[i]) }
-        levels.withLock { $0.shuffled = shuffle }
-        if shuffle {
+        levels.withLock { $0.shuffled = plan.shuffle }
+        if plan.shuffle {
             var generator = SystemRandomNumberGenerator()
             let first = ordered.indices.contains(index) ? ordered.remove(at: index) : nil
             ordered.shuffle(using: &generator)
@@ -204,12 +205,13 @@ public final class ListeningSession {
         } else {
             player.play(ordered, at: index, from: start)
         }
+        setVoiceCues(plan.voiceCues)
     }
 
-    /// Plays `notes` when the first entry of the queue reaches each position (`--voice-at`).
-    public func setVoiceCues(_ cues: [(at: StartPosition, note: QueueItem)]) {
-        guard let first = player.queue.entries.first?.id else { return }
+    /// Plays the cued notes when the first entry of the queue reaches each position (`--voice-at`).
+    private func setVoiceCues(_ cues: [VoiceCue]) {
         cueNotes = [:]
+        guard let first = player.queue.entries.first?.id, !cues.isEmpty else { return }
         var made: [PositionCue] = []
         for (index, cue) in cues.enumerated() {
             cueNotes[index] = cue.note

@@ -24,8 +24,12 @@ public final class PropertyReading {
     /// An item is loaded and not stopped.
     public var hasItem: Bool { snapshot.item != nil && snapshot.state != .idle }
 
-    /// Seconds into the item heard, while there is one.
-    public var position: Double? { hasItem && snapshot.format != nil ? snapshot.position : nil }
+    /// Seconds into the item heard, while there is one: where a seek asked for lands, once asked
+    /// (as mpv's `time-pos` reads after a `seek`), so a read right after a seek is never its origin.
+    public lazy var position: Double? = {
+        guard hasItem, snapshot.format != nil else { return nil }
+        return snapshot.entry.flatMap { view.pendingSeek(in: $0) } ?? snapshot.position
+    }()
 
     /// The chapter heard now (-1 before the first), while there is an item with chapters.
     public var chapter: Int? {

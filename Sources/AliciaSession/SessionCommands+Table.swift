@@ -59,16 +59,22 @@ extension SessionCommands {
             guard arguments.count == 1, let reference = arguments[0].stringValue, !reference.isEmpty else { return invalid("voice takes a reference") }
             return .success(.voice(reference: reference))
         },
-        command("speak", [argument("text", "String")], "reads a text aloud (/api/speak) as it is voiced: played now if nothing plays, else queued") { arguments in
-            guard arguments.count == 1, let text = arguments[0].stringValue, !text.allSatisfy(\.isWhitespace) else {
+        command("speak", [argument("text", "String")], "reads a text aloud (/api/speak) as it is voiced: played now if nothing plays, else queued",
+                vararg: true) { arguments in
+            guard let text = joined(arguments), !text.allSatisfy(\.isWhitespace) else {
                 return invalid("speak takes the text to read aloud")
             }
             return .success(.load(reference: "speak:" + text, mode: .appendPlay))
         },
-        command("say", [argument("text", "String")], "sends text to Alicia; her reply is the data, her voice note plays") { arguments in
-            guard arguments.count == 1, let text = arguments[0].stringValue, !text.isEmpty else { return invalid("say takes the text to send") }
+        command("say", [argument("text", "String")], "sends text to Alicia; her reply is the data, her voice note plays",
+                vararg: true) { arguments in
+            guard let text = joined(arguments), !text.isEmpty else { return invalid("say takes the text to send") }
             return .success(.perform(.say(text, voice: true)))
         },
+        command("toggle", "pauses or plays on (after the end: again from the start); while a voice note plays, skips it",
+                none("toggle", .perform(.toggleOrSkipNote))),
+        command("voice-replay", "plays the last voice note again", none("voice-replay", .perform(.replayVoiceNote))),
+        command("voice-skip", "ends the voice note playing (the next one, if any, follows)", none("voice-skip", .perform(.skipVoiceNote))),
     ]
 
     static let propertyCommands: [SessionCommand] = [
@@ -107,6 +113,16 @@ extension SessionCommands {
         command("get_version", "the client API version (mpv 0.35's)", none("get_version", .version)),
         command("status", "state, position, length, title, queue place, speed, volume, voice note", none("status", .status)),
     ]
+
+    /// The words of a command that takes the rest of its line (`say`, `speak`), joined by a space.
+    static func joined(_ arguments: [JSONValue]) -> String? {
+        var words: [String] = []
+        for argument in arguments {
+            guard let word = argument.stringValue else { return nil }
+            words.append(word)
+        }
+        return words.isEmpty ? nil : words.joined(separator: " ")
+    }
 
     /// A command of one string argument.
     static func named(_ name: String, _ argumentName: String, _ help: String,

@@ -34,6 +34,8 @@ package struct SessionCommand: Sendable {
     package let name: String
     package let arguments: [Argument]
     package let help: String
+    /// Takes the rest of its line as its last argument (`say hello there`).
+    package let vararg: Bool
     let parse: @Sendable (_ arguments: [JSONValue]) -> Result<CommandRequest, CommandProblem>
 
     /// The entry `command-list` gives, as mpv's.
@@ -44,13 +46,13 @@ package struct SessionCommand: Sendable {
                 .object([.init("name", .string(argument.name)), .init("type", .string(argument.type)),
                          .init("optional", .bool(argument.optional))])
             })),
-            .init("vararg", .bool(false)),
+            .init("vararg", .bool(vararg)),
         ])
     }
 
-    /// `seek <target> [<flags>]`.
+    /// `seek <target> [<flags>]`; `say <text>...`.
     package var usage: String {
-        ([name] + arguments.map { $0.optional ? "[<\($0.name)>]" : "<\($0.name)>" }).joined(separator: " ")
+        ([name] + arguments.map { $0.optional ? "[<\($0.name)>]" : "<\($0.name)>" }).joined(separator: " ") + (vararg ? "..." : "")
     }
 }
 
@@ -135,14 +137,14 @@ package enum SessionCommands {
         .init(name: name, type: type, optional: optional)
     }
 
-    static func command(_ name: String, _ arguments: [SessionCommand.Argument], _ help: String,
+    static func command(_ name: String, _ arguments: [SessionCommand.Argument], _ help: String, vararg: Bool = false,
                         _ parse: @escaping @Sendable ([JSONValue]) -> Result<CommandRequest, CommandProblem>) -> SessionCommand {
-        SessionCommand(name: name, arguments: arguments, help: help, parse: parse)
+        SessionCommand(name: name, arguments: arguments, help: help, vararg: vararg, parse: parse)
     }
 
     static func command(_ name: String, _ help: String,
                         _ parse: @escaping @Sendable ([JSONValue]) -> Result<CommandRequest, CommandProblem>) -> SessionCommand {
-        SessionCommand(name: name, arguments: [], help: help, parse: parse)
+        SessionCommand(name: name, arguments: [], help: help, vararg: false, parse: parse)
     }
 
     static func invalid(_ message: String) -> Result<CommandRequest, CommandProblem> { .failure(CommandProblem(message)) }

@@ -108,6 +108,29 @@ extension SessionProperties {
 
     static func seconds(_ value: Double?) -> JSONValue? { value.map { .number(rounded($0)) } }
 
+    /// Seconds from the start: a number, or a time as people type it (`1:20`, `1:45:00`).
+    static func clock(_ value: JSONValue) -> Double? {
+        if let seconds = value.numberValue { return seconds }
+        guard case .seconds(let seconds)? = value.stringValue.flatMap(TimeSpec.parse) else { return nil }
+        return seconds
+    }
+
+    /// A value as `get_property_string` gives it: flags as yes/no, whole numbers without a point.
+    package static func text(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string: return value
+        case .bool(let flag): return .string(flag ? "yes" : "no")
+        case .number(let number): return .string(self.number(number))
+        case .null: return .null
+        default: return .string(String(decoding: value.text(layout: .compact) ?? [], as: UTF8.self))
+        }
+    }
+
+    /// A number as a command line writes it: `5`, `-0.25`.
+    package static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
     static func requireItem(_ reading: PropertyReading, _ command: TransportCommand) -> Result<TransportCommand, PropertyFailure> {
         reading.hasItem ? .success(command) : .failure(.unavailable)
     }
@@ -118,11 +141,11 @@ extension SessionProperties {
             return .success(paused ? .pause : .resume)
         }, cycle: { _ in .togglePause }),
         property("time-pos", continuous: true, read: { seconds($0.position) }, write: { value, reading in
-            guard let seconds = value.numberValue else { return .failure(.format("a number of seconds")) }
+            guard let seconds = clock(value) else { return .failure(.format("a time (90, 1:20)")) }
             return requireItem(reading, .seek(.to(max(0, seconds))))
         }),
         property("playback-time", continuous: true, read: { seconds($0.position) }, write: { value, reading in
-            guard let seconds = value.numberValue else { return .failure(.format("a number of seconds")) }
+            guard let seconds = clock(value) else { return .failure(.format("a time (90, 1:20)")) }
             return requireItem(reading, .seek(.to(max(0, seconds))))
         }),
         property("percent-pos", continuous: true, read: { reading in

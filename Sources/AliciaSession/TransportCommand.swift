@@ -8,8 +8,8 @@ import AliciaAudio
 public enum TransportCommand: Sendable, Equatable {
     // MARK: The queue
 
-    /// Puts items in the queue (`replace` plays them from the first).
-    case load([QueueItem], LoadMode)
+    /// Puts items in the queue and starts them as the plan says (`replace` plays its first).
+    case load(LoadPlan)
     /// Plays the entry at this index of the queue, from where it was left.
     case playIndex(Int)
     case next
@@ -28,6 +28,8 @@ public enum TransportCommand: Sendable, Equatable {
     // MARK: Transport
 
     case pause, resume, togglePause
+    /// What Space does everywhere: a voice note playing is skipped; else as `togglePause`.
+    case toggleOrSkipNote
     case seek(SeekTarget)
     /// To a chapter of the item heard (its start, in the item's own time).
     case chapter(ChapterChange)

@@ -6,8 +6,8 @@ import AliciaTerminal
 import AliciaLibrary
 import AliciaHost
 
-/// Keys of the accessible Studio: the Studio's (`StudioAction`), Tab for where playback is, `l`
-/// for the list, and the answers typed at its prompts.
+/// Keys of the accessible Studio: the Studio's key table (`StudioKeys`), Tab for where playback
+/// is, `l` for the list, and the answers typed at its prompts.
 extension LinearStudio {
     /// The keys the accessible Studio adds to the Studio's, for its help.
     static let ownKeys: [(keys: String, what: String)] = [
@@ -22,47 +22,60 @@ extension LinearStudio {
         case .character("l"): return list(app.model.visibleEntries)
         default: break
         }
-        // Esc or space while a voice note plays skips it, as in the Studio.
-        if key == .escape || key == .character(" "), view.voice.title != nil { return app.handle(key) }
-        guard let action = StudioAction.forKey(key, pageSize: 10) else { return }
-        Log.debug(.cli, "accessible key \(key): \(action)")
-        switch action {
-        case .transport(.togglePause) where view.snapshot().state == .idle && view.queue.isEmpty:
-            app.handle(key)
-        case .transport(let command): perform(command)
-        case .help: sayHelp()
-        case .moveSelection, .selectFirst, .selectLast:
-            app.handle(key)
+        guard let line = app.keys.command(for: key), let words = SessionCommands.words(ofLine: line), !words.isEmpty else { return }
+        Log.debug(.cli, "accessible key \(key): \(line)")
+        guard case .success(let command)? = StudioAction.parse(words) else { return run(line, words) }
+        switch command {
+        case .show(.help): sayHelp()
+        case .select:
+            app.run(line)
             saySelection()
         case .search:
-            app.handle(key)
+            app.run(line)
             ask("Search titles:", .search)
         case .talk:
-            app.handle(key)
+            app.run(line)
             if app.model.composer != nil { ask("Say to Alicia:", .say) }
-        case .showQueue: showQueue()
-        case .showTranscript: sayCurrentCue()
-        case .showChapters: listChapters()
+        case .show(.queue): showQueue()
+        case .show(.transcript): sayCurrentCue()
+        case .show(.chapters): listChapters()
         case .redraw: say(ProgressLine.words(view.snapshot()))
         case .suspend: suspend()
-        default: app.handle(key)
+        default: app.run(line)
         }
     }
 
-    /// A transport key, performed on the session; what it did in words (pause, play and the
-    /// sleep timer are said by the narrator when the player has done them).
+    /// A line of the session's grammar, carried out as the Studio does; what it did in words (pause,
+    /// play and the sleep timer are said by the narrator when the player has done them). Space with
+    /// nothing loaded, or while a voice note plays, is the Studio's to decide.
+    private func run(_ line: String, _ words: [String]) {
+        guard case .success(let requests) = CommandAliases.requests(words) else { return app.run(line) }
+        if requests.contains(where: StudioApp.isToggle), view.voice.title != nil || view.snapshot().state == .idle && view.queue.isEmpty {
+            return app.run(line)
+        }
+        for request in requests {
+            let before = view.snapshot()
+            narrate(session.execute(request, resolve: app.resolver), before: before)
+        }
+    }
+
+    /// A command of the vocabulary, performed on the session and said.
     private func perform(_ command: TransportCommand) {
         let before = view.snapshot()
-        let reply = session.perform(command)
-        switch (command, reply) {
-        case (_, .refused(let why)), (_, .invalid(let why)): say(why)
-        case (.seek(let target), _):
+        narrate(.performed(command, session.perform(command)), before: before)
+    }
+
+    private func narrate(_ outcome: CommandOutcome, before: PlayerSnapshot) {
+        if let why = outcome.problem { return say(why) }
+        guard case .performed(let command, _) = outcome else { return }
+        switch command {
+        case .seek(let target):
             guard before.item != nil else { return }
             let at = Self.seekTarget(target, from: before)
             say("At \(TimeSpec.clock(at))" + (before.duration.map { " of " + TimeSpec.clock($0) } ?? ""))
-        case (.sleep, _), (.togglePause, _), (.pause, _), (.resume, _): break
+        case .sleep, .togglePause, .toggleOrSkipNote, .pause, .resume: break
         default:
-            if let line = StudioApp.statusLine(after: command, reply: reply, view: view) { say(line) }
+            if let line = StudioApp.statusLine(after: outcome, view: view) { say(line) }
         }
     }
 
@@ -81,7 +94,7 @@ extension LinearStudio {
 
     func sayHelp() {
         say("Keys:")
-        for (keys, what) in Self.ownKeys + StudioAction.keyTable {
+        for (keys, what) in Self.ownKeys + app.keys.helpRows {
             say(Self.keyWords(keys) + ": " + what.replacing(" / ", with: " or "))
         }
         say("End of the keys")

@@ -77,7 +77,6 @@ package final class LinearStudio: HostedFrontEnd {
             for warning in positions.warnings { say("Warning: " + warning) }
         }
         app.start(app.setup.autoplay)
-        if !app.setup.voiceCues.isEmpty { session.setVoiceCues(app.setup.voiceCues) }
         let inbox = app.inbox
         host.start { line in inbox.withLock { $0.error = line } }
         do {

@@ -64,7 +64,7 @@ package enum Studio {
     /// Studio, on a terminal or not; `voiceCues` (`play --voice-at`) are only taken there.
     package static func open(backend: BackendSession?, backendName: String, autoplay: StudioApp.Autoplay?,
                      mode: StudioApp.Mode, options: PlayOptions, signals: SignalWatcher,
-                     voiceCues: [(at: StartPosition, note: QueueItem)] = []) -> Int32 {
+                     voiceCues: [VoiceCue] = []) -> Int32 {
         if options.accessible {
             var setup = StudioApp.Setup(backend: backend, backendName: backendName, autoplay: autoplay, mode: mode, options: options)
             setup.voiceCues = voiceCues
@@ -124,7 +124,7 @@ package final class PlainStudio: HostedFrontEnd {
         switch SessionHost.open(options, signals: signals, voiceNotes: false) {
         case .failure(let failure): return failure.status
         case .success(let host):
-            host.session.play(Array(items[start...]))
+            host.session.perform(.load(LoadPlan(Array(items[start...]))))
             host.start { Console.fail("warning: " + $0) }
             return host.run(PlainStudio(host: host, durations: durations))
         }

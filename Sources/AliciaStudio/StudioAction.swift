@@ -1,117 +1,98 @@
-import AliciaTerminal
-import AliciaSession
 import AliciaLocks
-import AliciaLibrary
-import AliciaHost
+import AliciaSession
 
-/// What a key asks the Studio to do: a command of the vocabulary, or something of the Studio's
-/// own (moving the selection, opening a pane). Keys follow podcast-app conventions.
+/// What the Studio does itself, beside the session's grammar: the selection, its panes, the
+/// composer. A key is bound to a command line (`StudioKeys`); a line that begins with one of these
+/// names is the Studio's, any other is a line of the session's grammar, carried out as the socket
+/// would carry it out.
 package enum StudioAction: Equatable {
-    /// A command of the vocabulary, carried out by the session as every front end's are.
-    case transport(TransportCommand)
     case talk
-    case playSelected
-    /// `a`: the selected episode to the end of the queue; `A`: to play next.
-    case enqueueSelected
-    case playSelectedNext
-    case moveSelection(by: Int)
-    case selectFirst, selectLast
+    case playSelected, enqueueSelected, playSelectedNext
+    case select(Selection)
     case search
-    /// `i`: the selected episode's show notes.
-    case showNotes
-    /// `T`: the transcript beside the file, following the audio.
-    case showTranscript
-    /// `Q`: what will play, to reorder or thin; `w`: the queue saved as M3U8.
-    case showQueue, saveQueue
-    /// `c`: the chapters of the item heard, to jump to one.
-    case showChapters
-    case help
+    case show(Pane)
+    case saveQueue
+    /// Esc: closes the help, the status line and a filter; while a voice note plays, skips it.
     case dismiss
     case redraw
     case suspend
-    case quit
-    /// Ctrl-C: quit with the status of an interrupt (130), as off the Studio.
-    case interrupt
 
-    /// The action for a key in the main view (no composer or search line open).
-    package static func forKey(_ key: Key, pageSize: Int) -> StudioAction? {
-        if let command = transport(for: key) { return .transport(command) }
-        switch key {
-        case .character("t"): return .talk
-        case .enter: return .playSelected
-        case .character("a"): return .enqueueSelected
-        case .character("A"): return .playSelectedNext
-        case .up, .character("k"): return .moveSelection(by: -1)
-        case .down, .character("j"): return .moveSelection(by: 1)
-        case .control("u"), .control("b"): return .moveSelection(by: -max(1, pageSize))
-        case .control("d"), .control("f"): return .moveSelection(by: max(1, pageSize))
-        case .home, .character("g"): return .selectFirst
-        case .end, .character("G"): return .selectLast
-        case .character("/"): return .search
-        case .character("i"): return .showNotes
-        case .character("Q"): return .showQueue
-        case .character("T"): return .showTranscript
-        case .character("c"): return .showChapters
-        case .character("w"): return .saveQueue
-        case .character("?"): return .help
-        case .escape: return .dismiss
-        case .control("l"): return .redraw
-        case .control("z"): return .suspend
-        case .character("q"): return .quit
-        case .control("c"): return .interrupt
-        default: return nil
-        }
+    package enum Selection: Equatable {
+        case by(Int)
+        /// A page of the list (its rows less one) on, or back.
+        case pages(Int)
+        case first, last
     }
 
-    /// The keys that are commands of the vocabulary.
-    package static func transport(for key: Key) -> TransportCommand? {
-        switch key {
-        case .character(" "): return .togglePause
-        case .left: return .seek(.by(-15))
-        case .right: return .seek(.by(30))
-        case .character(","): return .seek(.by(-5))
-        case .character("."): return .seek(.by(5))
-        case .character(let c) where c.isASCII && c.isNumber:
-            return .seek(.toFraction(Double(c.wholeNumberValue ?? 0) / 10))
-        // As mpv's: the chapter before (after its first 3 s: this one's start) and the next.
-        case .pageUp: return .chapter(.by(-1))
-        case .pageDown: return .chapter(.by(1))
-        case .character("n"): return .next
-        case .character("p"): return .previous
-        case .character("+"), .character("="): return .volume(.by(VolumeScale.step))
-        case .character("-"), .character("_"): return .volume(.by(-VolumeScale.step))
-        case .character("m"): return .mute(.toggle)
-        // In quarter steps, whatever the speed was set to on the command line.
-        case .character("]"): return .speed(.by(0.25))
-        case .character("["): return .speed(.by(-0.25))
-        case .character("s"): return .skipSilence(.cycle)
-        case .character("z"): return .sleep(.cycle)
-        case .character("v"): return .replayVoiceNote
-        default: return nil
-        }
+    package enum Pane: String, Equatable, CaseIterable {
+        case notes, transcript, queue, chapters, help
     }
 
-    /// The keys, for the help overlay.
-    package static let keyTable: [(keys: String, what: String)] = [
-        ("space", "play / pause; after the end, again; skips a voice note"),
-        ("← / →", "back 15 s / forward 30 s"),
-        (", / .", "back / forward 5 s"),
-        ("0 – 9", "jump to 0 – 90 %"),
-        ("n / p, PgDn / PgUp", "next / previous in the queue (p after 3 s: restart); the same by chapter"),
-        ("+ / -", "volume up / down by 5 %"),
-        ("m", "mute / unmute"),
-        ("[ / ]", "slower / faster"),
-        ("s / z", "skip silence: off, mild, medium, strong / sleep: off, 15-60 min, chapter, end"),
-        ("↑ ↓ j k", "select; ctrl-u ctrl-d, g G: page, first, last"),
-        ("enter", "play the selected episode"),
-        ("a / A", "add the selected episode to the queue / play it next"),
-        ("/", "search titles and labels"),
-        ("i / T", "the selection's show notes / the transcript as it plays (↑ ↓ /, enter seeks)"),
-        ("Q / w / c", "the queue (enter plays, x removes, J K move) / save it as M3U8 / the chapters"),
-        ("v", "replay the last voice note"),
-        ("t", "talk to Alicia (she answers with a voice note)"),
-        ("Esc", "skip a voice note; close the help, the notes, a filter"),
-        ("?", "this help; Esc closes it"),
-        ("q / ctrl-z", "quit / suspend (fg resumes); ctrl-c quits with status 130"),
+    /// The Studio's commands, with their usage and what each does (for `help keys` and the overlay).
+    package static let table: [(usage: String, help: String)] = [
+        ("talk", "talk to Alicia (she answers with a voice note)"),
+        ("play-selected", "play the selected episode (and the library after it)"),
+        ("enqueue-selected", "add the selected episode to the queue"),
+        ("play-selected-next", "play the selected episode next"),
+        ("select +N|-N|+page|-page|first|last", "move the selection"),
+        ("search", "search titles and labels"),
+        ("show notes|transcript|queue|chapters|help", "open (or close) a pane"),
+        ("save-queue", "save the queue as M3U8"),
+        ("dismiss", "close the help, the notes, a filter; skip a voice note"),
+        ("redraw", "draw the screen again"),
+        ("suspend", "suspend (fg resumes)"),
     ]
+
+    /// The names the Studio takes for itself.
+    package static let names: Set<String> = Set(table.map { String($0.usage.prefix { $0 != " " }) })
+
+    /// The Studio command `words` make; nil when the line is not the Studio's (it is the session's).
+    package static func parse(_ words: [String]) -> Result<StudioAction, UsageError>? {
+        guard let name = words.first, names.contains(name) else { return nil }
+        let arguments = Array(words.dropFirst())
+        switch name {
+        case "select":
+            guard arguments.count == 1, let selection = selection(arguments[0]) else {
+                return .failure(UsageError("select takes +N, -N, +page, -page, first or last"))
+            }
+            return .success(.select(selection))
+        case "show":
+            guard arguments.count == 1, let pane = Pane(rawValue: arguments[0]) else {
+                return .failure(UsageError("show takes notes, transcript, queue, chapters or help"))
+            }
+            return .success(.show(pane))
+        default:
+            guard arguments.isEmpty else { return .failure(UsageError("\(name) takes no arguments")) }
+            let plain: [String: StudioAction] = [
+                "talk": .talk, "play-selected": .playSelected, "enqueue-selected": .enqueueSelected,
+                "play-selected-next": .playSelectedNext, "search": .search, "save-queue": .saveQueue,
+                "dismiss": .dismiss, "redraw": .redraw, "suspend": .suspend,
+            ]
+            return plain[name].map { .success($0) }
+        }
+    }
+
+    private static func selection(_ word: String) -> Selection? {
+        switch word {
+        case "first": return .first
+        case "last": return .last
+        case "+page": return .pages(1)
+        case "-page": return .pages(-1)
+        default:
+            guard word.hasPrefix("+") || word.hasPrefix("-"), let steps = Int(word.dropFirst()), steps <= 100_000 else { return nil }
+            return .by(word.hasPrefix("-") ? -steps : steps)
+        }
+    }
+
+    /// Whether `line` is a command a key may be bound to: the Studio's, or a line of the session's
+    /// grammar; nil, or what is wrong.
+    package static func problem(with line: String) -> String? {
+        guard let words = SessionCommands.words(ofLine: line), !words.isEmpty else { return "'\(line.prefix(60))' is not a command line" }
+        if let studio = parse(words) {
+            if case .failure(let problem) = studio { return problem.message }
+            return nil
+        }
+        if case .failure(let problem) = CommandAliases.requests(words) { return problem.message }
+        return nil
+    }
 }

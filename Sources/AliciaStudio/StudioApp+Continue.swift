@@ -48,7 +48,7 @@ extension StudioApp {
         }
         // Paused before it loads: not a sound until space.
         _ = session.perform(.pause)
-        session.play(items, at: current, from: .seconds(saved.position))
+        session.perform(.load(LoadPlan(items, index: current, start: .seconds(saved.position))))
         model.nowPlaying = nowPlaying(items[current])
         if let index = model.nowPlaying?.entryIndex, let shown = model.visibleEntries.firstIndex(where: { $0.index == index }) {
             model.selection = shown

@@ -9,7 +9,7 @@ import AliciaLocks
 import AliciaLibrary
 import AliciaHost
 
-/// Keys: the panes that take them first, then the main view's actions.
+/// Keys: the panes that take them first, then the key table's command lines (`StudioKeys`).
 extension StudioApp {
     package func handle(_ key: Key) {
         if model.composer != nil { return composing(key) }
@@ -22,24 +22,54 @@ extension StudioApp {
         if model.queueView != nil, queueKeys(key) { return }
         if model.transcript != nil, transcriptKeys(key) { return }
         if model.chaptersView != nil, chapterKeys(key) { return }
-        // Esc or space while a voice note plays skips it (the episode has the focus back at once).
-        if key == .escape || key == .character(" "), view.voice.title != nil {
-            session.perform(.skipVoiceNote)
-            setStatus("voice note skipped")
-            return
-        }
-        guard let action = StudioAction.forKey(key, pageSize: max(1, listRows - 1)) else { return }
-        Log.debug(.cli, "key \(key): \(action), selection \(model.selection) of \(model.visibleEntries.count)")
-        perform(action)
+        guard let line = keys.command(for: key) else { return }
+        Log.debug(.cli, "key \(key): \(line), selection \(model.selection) of \(model.visibleEntries.count)")
+        run(line)
     }
 
-    private func perform(_ action: StudioAction) {
-        switch action {
-        case .transport(.togglePause) where view.snapshot().state == .idle && view.queue.isEmpty:
-            if let entry = model.selectedEntry { play(entry) }
-        case .transport(let command):
-            let reply = session.perform(command)
-            if let line = Self.statusLine(after: command, reply: reply, view: view) { setStatus(line, error: false) }
+    /// Carries out a command line: the Studio's own, or one of the session's grammar, as the
+    /// socket would carry it out; what came of it goes on the status line.
+    package func run(_ line: String) {
+        guard let words = SessionCommands.words(ofLine: line), !words.isEmpty else { return }
+        switch StudioAction.parse(words) {
+        case .success(let command)?: return perform(command)
+        case .failure(let problem)?: return setStatus(problem.message, error: true)
+        case nil: break
+        }
+        let before = view.snapshot()
+        let voice = view.voice.title
+        switch CommandAliases.requests(words) {
+        case .failure(let problem): setStatus(problem.message, error: true)
+        case .success(let requests):
+            for request in requests {
+                if Self.isToggle(request), before.state == .idle, view.queue.isEmpty {
+                    // Nothing to pause or play: space plays the selection.
+                    if let entry = model.selectedEntry { play(entry) }
+                    continue
+                }
+                let outcome = session.execute(request, resolve: resolver)
+                if Self.isToggle(request), voice != nil, outcome.problem == nil {
+                    setStatus("voice note skipped")
+                } else if let text = Self.statusLine(after: outcome, view: view) {
+                    setStatus(text, error: false)
+                }
+            }
+        }
+    }
+
+    /// Space's command, whatever spelling reached it.
+    static func isToggle(_ request: CommandRequest) -> Bool {
+        request == .perform(.toggleOrSkipNote) || request == .perform(.togglePause)
+    }
+
+    /// A reference of `loadfile` or `voice` as the Studio's queue resolves one.
+    var resolver: (String) -> Result<[QueueItem], UsageError> {
+        let resolver = QueueResolver(backend: setup.options.backend)
+        return { reference in resolver.items(reference).mapError { UsageError($0.message) } }
+    }
+
+    private func perform(_ command: StudioAction) {
+        switch command {
         case .talk:
             if setup.backend == nil {
                 setStatus("no backend: talking to Alicia needs one (see --help)", error: true)
@@ -51,16 +81,33 @@ extension StudioApp {
         case .playSelected:
             if let entry = model.selectedEntry { play(entry) }
         case .enqueueSelected, .playSelectedNext:
-            enqueueSelected(next: action == .playSelectedNext)
-        case .moveSelection(let delta): model.moveSelection(by: delta)
-        case .selectFirst: model.selection = 0
-        case .selectLast: model.moveSelection(by: model.visibleEntries.count)
+            enqueueSelected(next: command == .playSelectedNext)
+        case .select(let selection): select(selection)
         case .search:
             // A fresh query each time: the last one is not typed onto.
             model.search = LineEditor()
             setFilter("")
-        case .showNotes: openNotes()
-        case .showTranscript:
+        case .show(let pane): show(pane)
+        case .saveQueue: saveQueue()
+        case .dismiss: dismiss()
+        case .redraw: screen.invalidate()
+        case .suspend: suspend()
+        }
+    }
+
+    private func select(_ selection: StudioAction.Selection) {
+        switch selection {
+        case .by(let delta): model.moveSelection(by: delta)
+        case .pages(let pages): model.moveSelection(by: pages * max(1, listRows - 1))
+        case .first: model.selection = 0
+        case .last: model.moveSelection(by: model.visibleEntries.count)
+        }
+    }
+
+    private func show(_ pane: StudioAction.Pane) {
+        switch pane {
+        case .notes: openNotes()
+        case .transcript:
             if model.transcript != nil {
                 model.transcript = nil
             } else if view.snapshot().format?.transcript.isEmpty == false {
@@ -68,33 +115,39 @@ extension StudioApp {
             } else {
                 setStatus("no transcript: a NAME.vtt, NAME.srt or NAME.json beside a local file has one")
             }
-        case .showQueue:
+        case .queue:
             model.queueView = model.queueView == nil ? refreshedQueue(StudioModel.QueueView()) : nil
-        case .saveQueue: saveQueue()
-        case .showChapters: showChapters()
+        case .chapters: showChapters()
         case .help: model.showHelp.toggle()
-        case .dismiss:
-            model.showHelp = false
-            model.status = nil
-            if !model.filter.isEmpty {
-                model.filter = ""
-                model.selection = 0
-            }
-        case .redraw: screen.invalidate()
-        case .suspend: suspend()
-        case .quit: running = false
-        case .interrupt: stop(status: 128 + SIGINT)
+        }
+    }
+
+    /// Esc: a voice note playing is skipped (the episode has the focus back at once); else the
+    /// help, the status line and a filter close.
+    private func dismiss() {
+        if view.voice.title != nil {
+            session.perform(.skipVoiceNote)
+            setStatus("voice note skipped")
+            return
+        }
+        model.showHelp = false
+        model.status = nil
+        if !model.filter.isEmpty {
+            model.filter = ""
+            model.selection = 0
         }
     }
 
     /// What the status line says after a key's command: the new level, or why nothing happened.
-    package static func statusLine(after command: TransportCommand, reply: TransportReply, view: SessionView) -> String? {
+    package static func statusLine(after outcome: CommandOutcome, view: SessionView) -> String? {
+        guard case .performed(let command, let reply) = outcome else { return outcome.problem }
         if case .refused(let why) = reply {
             switch command {
-            case .next, .previous, .replayVoiceNote, .chapter: return why
+            case .next, .previous, .replayVoiceNote, .chapter, .skipVoiceNote: return why
             default: return nil
             }
         }
+        if case .invalid(let why) = reply { return why }
         let levels = view.levels
         let snapshot = view.snapshot()
         switch command {
@@ -129,7 +182,7 @@ extension StudioApp {
             }
             return
         }
-        session.perform(.load(items, next ? .insertNextPlay : .appendPlay))
+        session.perform(.load(LoadPlan(items, mode: next ? .insertNextPlay : .appendPlay)))
         setStatus("\(next ? "plays next" : "added"): \(items.count == 1 ? items[0].title : entry.episode.title)" + later)
     }
 

@@ -129,8 +129,9 @@ extension StudioApp {
                 play(entry)
             }
         case .items(let items)?:
-            session.play(items, from: setup.options.start, loop: setup.options.loop ? .queue : .off,
-                         shuffle: setup.options.shuffle)
+            let options = setup.options
+            session.perform(.load(LoadPlan(items, start: options.start, loop: options.loop ? .queue : .off,
+                                           shuffle: options.shuffle, voiceCues: setup.voiceCues)))
             if let first = items.first { model.nowPlaying = nowPlaying(first) }
         case nil:
             break
@@ -168,7 +169,7 @@ extension StudioApp {
             // Items of their own: the list shows the queue; play from the selected one.
             let items = ownItems
             if let index = model.library.entries.firstIndex(of: entry), items.indices.contains(index) {
-                session.play(items, at: index)
+                session.perform(.load(LoadPlan(items, index: index)))
                 model.nowPlaying = nowPlaying(items[index])
             }
             return
@@ -180,7 +181,7 @@ extension StudioApp {
                 if playlist.warming > 0 { _ = session.perform(.stop) }
                 return
             }
-            session.play(items)
+            session.perform(.load(LoadPlan(items)))
             model.nowPlaying = nowPlaying(first)
             return
         }
@@ -192,7 +193,7 @@ extension StudioApp {
         let playable = model.library.entries.filter { item(for: $0) != nil }
         let items = playable.compactMap(item(for:))
         guard let index = playable.firstIndex(of: entry) else { return }
-        session.play(items, at: index)
+        session.perform(.load(LoadPlan(items, index: index)))
         model.nowPlaying = nowPlaying(items[index])
     }
 

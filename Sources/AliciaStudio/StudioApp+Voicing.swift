@@ -42,7 +42,7 @@ extension StudioApp {
     /// Items voiced since the last turn: to the end of the queue, played when nothing plays.
     package func queueVoiced(_ items: [QueueItem]) {
         for item in items {
-            _ = session.perform(.load([item], .appendPlay))
+            _ = session.perform(.load(LoadPlan([item], mode: .appendPlay)))
             if model.nowPlaying == nil { model.nowPlaying = nowPlaying(item) }
             setStatus("\(item.title) is voiced: queued")
         }

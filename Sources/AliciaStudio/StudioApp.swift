@@ -26,7 +26,7 @@ package final class StudioApp: HostedFrontEnd {
         package var mode: Mode = .browse
         package var options: PlayOptions
         /// `play --voice-at` in the accessible Studio: voice notes at positions of the first item.
-        package var voiceCues: [(at: StartPosition, note: QueueItem)] = []
+        package var voiceCues: [VoiceCue] = []
     }
 
     package enum Mode {
@@ -49,6 +49,8 @@ package final class StudioApp: HostedFrontEnd {
     package var session: ListeningSession { host.session }
     package var view: SessionView { host.session.view }
     package var model = StudioModel()
+    /// The keys in effect: the defaults with the configuration file's `bind` lines over them.
+    package var keys = StudioKeys.defaults
     package var decoder = KeyDecoder()
     package var screen = Screen()
     package var listRows = 10
@@ -150,6 +152,10 @@ package final class StudioApp: HostedFrontEnd {
         model.backendName = setup.backendName
         model.hasBackend = setup.backend != nil
         opened = ListenerState(volume: host.session.view.levels.volumePercent, speed: host.options.speed)
+        var warnings: [String] = []
+        keys = StudioKeys.configured { warnings.append($0) }
+        model.keyHelp = keys.helpRows
+        if let warning = warnings.first { model.status = (warning, true) }
     }
 
     /// Opens the Studio's session (the remembered volume and speed unless flags say otherwise).
@@ -275,6 +281,8 @@ package final class StudioApp: HostedFrontEnd {
         collectEvents(notices)
         rememberQueue(exact: view.snapshot().state != .playing)
         guard running else { return exitStatus }
+        // `quit` (q) ends with what the Studio has to say (a failed item), `quit N` with N.
+        if let quit = session.quitRequested { return quit == 0 ? exitStatus : quit }
         draw()
         return nil
     }

@@ -45,12 +45,15 @@ package struct StudioLayout {
         let chatRows = rows >= 18 ? 3 : (rows >= 14 ? 2 : 1)
         // Alicia's words only where there is a backend to hear them from.
         let alicia = model.hasBackend ? [rule("Alicia")] + chat(rows: chatRows) : []
-        let footer = alicia + [rule("Now playing")] + nowPlaying() + statusLines(maximum: rows >= 16 ? 3 : 2)
+        let status = statusLines(maximum: rows >= 16 ? 3 : 2)
+        let footer = alicia + [rule("Now playing")] + nowPlaying() + status
         let listRows = max(1, rows - 1 - footer.count)
         var lines = [header()]
         var notesScroll = 0
         if model.showHelp {
-            lines += help(rows: listRows)
+            // The keys take the panes below the list too: they are what the listener looks for now.
+            lines += help(rows: max(1, rows - 1 - status.count)) + status
+            return Frame(lines: Array(lines.prefix(rows)), listRows: listRows)
         } else if let queue = model.queueView {
             lines += queueView(queue, rows: listRows)
         } else if let pane = model.transcript {
@@ -151,11 +154,25 @@ package struct StudioLayout {
         return model.downloaded.contains(episode.label ?? episode.title) ? length + " ↓" : length
     }
 
+    /// The help's key column, at most.
+    static let helpKeyWidth = 18
+
     private func help(rows: Int) -> [StyledLine] {
         var lines = [StyledLine(DisplayWidth.pad(" Keys (Esc or ? closes)", to: columns), style: .bold)]
-        let keyWidth = StudioAction.keyTable.map { DisplayWidth.of($0.keys) }.max() ?? 8
-        for (keys, what) in StudioAction.keyTable {
-            lines.append(StyledLine(DisplayWidth.pad("   " + DisplayWidth.pad(keys, to: keyWidth) + "   " + what, to: columns)))
+        // Keys longer than this have a line of their own, the words under them: a long list of keys
+        // (the listener's own) does not push every row's words off the screen.
+        let keyWidth = min(Self.helpKeyWidth, model.keyHelp.map { DisplayWidth.of($0.keys) }.max() ?? 8)
+        for (keys, what) in model.keyHelp {
+            if DisplayWidth.of(keys) > keyWidth {
+                lines.append(StyledLine(DisplayWidth.pad("   " + keys, to: columns)))
+                lines.append(StyledLine(DisplayWidth.pad("   " + String(repeating: " ", count: keyWidth) + "   " + what, to: columns)))
+            } else {
+                lines.append(StyledLine(DisplayWidth.pad("   " + DisplayWidth.pad(keys, to: keyWidth) + "   " + what, to: columns)))
+            }
+        }
+        if lines.count > rows {
+            lines = Array(lines.prefix(max(1, rows - 1)))
+            lines.append(StyledLine(DisplayWidth.pad("   … more in a taller window (alicia-player help keys lists them all)", to: columns), style: .dim))
         }
         return pad(lines, rows: rows)
     }

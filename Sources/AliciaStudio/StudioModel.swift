@@ -37,6 +37,8 @@ package struct StudioModel {
     /// The last voice note heard, for `v`.
     package var lastVoiceNote: (location: MediaLocation, title: String)?
     package var showHelp = false
+    /// The help overlay's rows: the keys in effect and what they do (`StudioKeys.helpRows`).
+    package var keyHelp: [(keys: String, what: String)] = StudioKeys.defaults.helpRows
     /// The show notes pane of `i`, over the list, when open.
     package var notes: NotesPane?
     /// The transcript pane of `T`, over the list, when open: the cue chosen with ↑ ↓, nil while it

@@ -5,36 +5,44 @@ import Testing
 
 /// `ctl`: what a command line sends, and how a reply's data prints for a shell.
 @Suite struct CtlCommandTests {
-    @Test func shorthandsBecomeMpvCommands() {
-        #expect(CtlCommand.command(["get", "time-pos"]) == [.string("get_property"), .string("time-pos")])
-        #expect(CtlCommand.command(["set", "volume", "50"]) == [.string("set_property"), .string("volume"), .number(50)])
-        #expect(CtlCommand.command(["pause"]) == [.string("set_property"), .string("pause"), .bool(true)])
-        #expect(CtlCommand.command(["resume"]) == [.string("set_property"), .string("pause"), .bool(false)])
-        #expect(CtlCommand.command(["toggle"]) == [.string("cycle"), .string("pause")])
-        #expect(CtlCommand.command(["next"]) == [.string("playlist-next")])
-        #expect(CtlCommand.command(["prev"]) == [.string("playlist-prev")])
-        // Guards issue 22: ctl's seek and set time-pos took only mpv's numbers; they take the
-        // script forms now, and volume +5 is relative (it set 5 %).
-        #expect(CtlCommand.command(["seek", "-10"]) == [.string("seek"), .number(-10), .string("relative")])
-        #expect(CtlCommand.command(["seek", "+30"]) == [.string("seek"), .number(30), .string("relative")])
-        #expect(CtlCommand.command(["seek", "1:45:00"]) == [.string("seek"), .number(6300), .string("absolute")])
-        #expect(CtlCommand.command(["seek", "50%"]) == [.string("seek"), .number(50), .string("absolute-percent")])
-        #expect(CtlCommand.command(["seek", "30", "relative"]) == [.string("seek"), .number(30), .string("relative")])
-        #expect(CtlCommand.command(["set", "time-pos", "1:00"]) == [.string("seek"), .number(60), .string("absolute")])
-        #expect(CtlCommand.command(["set", "time-pos", "90"]) == [.string("set_property"), .string("time-pos"), .number(90)])
-        #expect(CtlCommand.command(["volume", "+5"]) == [.string("add"), .string("volume"), .number(5)])
-        #expect(CtlCommand.command(["volume", "-5"]) == [.string("add"), .string("volume"), .number(-5)])
-        #expect(CtlCommand.command(["volume", "40"]) == [.string("set_property"), .string("volume"), .number(40)])
-        #expect(CtlCommand.command(["speed", "+0.25"]) == [.string("add"), .string("speed"), .number(0.25)])
-        #expect(CtlCommand.command(["mute"]) == [.string("cycle"), .string("mute")])
-        #expect(CtlCommand.command(["mute", "off"]) == [.string("set_property"), .string("mute"), .bool(false)])
-        #expect(CtlCommand.command(["cycle", "loop-playlist"]) == [.string("cycle"), .string("loop-playlist")])
-        #expect(CtlCommand.command(["loadfile", "dir/a.wav"], directory: "/home/x") == [.string("loadfile"), .string("/home/x/dir/a.wav")])
-        #expect(CtlCommand.command(["loadfile", "/srv/a.wav"], directory: "/home/x") == [.string("loadfile"), .string("/srv/a.wav")])
-        #expect(CtlCommand.command(["loadfile", "http://h/a.wav"], directory: "/home/x") == [.string("loadfile"), .string("http://h/a.wav")])
-        #expect(CtlCommand.command(["loadfile", "S1E02", "append"]) == [.string("loadfile"), .string("S1E02"), .string("append")])
-        // A label that reads as a number stays what it is to the player (loadfile takes its text).
-        #expect(CtlCommand.command(["say", "hello there"]) == [.string("say"), .string("hello there")])
+    private func line(_ words: [String], directory: String? = nil) -> [String] {
+        CtlCommand.commands(words, directory: directory).first?.compactMap(\.stringValue) ?? []
+    }
+
+    /// ctl's words are lines of the one grammar: aliases expand to the socket's command lines, sent
+    /// as the text protocol sends them (words as strings); everything else goes as it is.
+    @Test func shorthandsAreAliasesOfSocketLines() {
+        #expect(line(["get", "time-pos"]) == ["get_property", "time-pos"])
+        #expect(line(["set", "volume", "50"]) == ["set", "volume", "50"])
+        #expect(line(["pause"]) == ["set_property", "pause", "yes"])
+        #expect(line(["resume"]) == ["set_property", "pause", "no"])
+        #expect(line(["play"]) == ["set_property", "pause", "no"])
+        #expect(line(["toggle"]) == ["toggle"])
+        #expect(line(["next"]) == ["playlist-next"])
+        #expect(line(["prev"]) == ["playlist-prev"])
+        // Guards the grammar issue: `ctl chapter +1` sent `set_property chapter 1` (the second chapter)
+        // and `ctl chapter -1` was refused; they step, as a script's and the socket's `add chapter` do.
+        #expect(line(["chapter", "+1"]) == ["add", "chapter", "1"])
+        #expect(line(["chapter", "-1"]) == ["add", "chapter", "-1"])
+        #expect(line(["chapter", "2"]) == ["set_property", "chapter", "2"])
+        #expect(line(["chapter", "next"]) == ["add", "chapter", "1"])
+        #expect(line(["seek", "-10"]) == ["seek", "-10"])
+        #expect(line(["seek", "30", "relative"]) == ["seek", "30", "relative"])
+        #expect(line(["volume", "+5"]) == ["add", "volume", "5"])
+        #expect(line(["volume", "-5"]) == ["add", "volume", "-5"])
+        #expect(line(["volume", "40"]) == ["set_property", "volume", "40"])
+        #expect(line(["speed", "+0.25"]) == ["add", "speed", "0.25"])
+        #expect(line(["mute"]) == ["set_property", "mute", "yes"])
+        #expect(line(["mute", "toggle"]) == ["cycle", "mute"])
+        #expect(line(["mute", "off"]) == ["set_property", "mute", "no"])
+        #expect(line(["cycle", "loop-playlist"]) == ["cycle", "loop-playlist"])
+        #expect(line(["loadfile", "dir/a.wav"], directory: "/home/x") == ["loadfile", "/home/x/dir/a.wav"])
+        #expect(line(["loadfile", "/srv/a.wav"], directory: "/home/x") == ["loadfile", "/srv/a.wav"])
+        #expect(line(["loadfile", "http://h/a.wav"], directory: "/home/x") == ["loadfile", "http://h/a.wav"])
+        #expect(line(["loadfile", "S1E02", "append"]) == ["loadfile", "S1E02", "append"])
+        #expect(line(["say", "hello there"]) == ["say", "hello there"])
+        #expect(CtlCommand.commands(["play", "d/a.wav", "d/b.wav"], directory: "/x").map { $0.compactMap(\.stringValue) }
+                == [["loadfile", "/x/d/a.wav", "replace"], ["loadfile", "/x/d/b.wav", "append"]])
     }
 
     @Test func dataPrintsForAShell() {
@@ -60,6 +68,8 @@ import Testing
         #expect(CtlCommand.check(["seek", "-10"]) == nil)
         #expect(CtlCommand.check(["pause", "now"]) != nil)
         #expect(CtlCommand.check(["quit", "4"]) == nil)
+        #expect(CtlCommand.check(["chapter", "-1"]) == nil)
+        #expect(CtlCommand.check(["frobnicate"]) != nil)
     }
 
     @Test func ctlOptionsComeBeforeTheCommand() throws {

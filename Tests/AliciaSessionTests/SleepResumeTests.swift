@@ -20,7 +20,7 @@ import AliciaAudio
         let session = ListeningSession(options)
         defer { session.close() }
         let events = session.player.subscribe()
-        session.play([QueueItem(location: try MediaLocation(path), title: "noise")])
+        session.perform(.load(LoadPlan([QueueItem(location: try MediaLocation(path), title: "noise")])))
 
         // A hang guard only: the timer is what ends the wait.
         let deadline = ContinuousClock.now + .seconds(90)

@@ -444,8 +444,11 @@ struct ControlSocketTests {
             #expect(volume.stdout == "100\n", "\(volume)")
             let wrong = try await Self.ctl(socket, ["get", "nope"])
             #expect(wrong.status == 1 && wrong.stdout.isEmpty && wrong.stderr.contains("property not found"), "\(wrong)")
+            // A command the grammar does not have is a usage error before anything is sent.
             let unknown = try await Self.ctl(socket, ["frobnicate"])
-            #expect(unknown.status == 1 && unknown.stderr.contains("invalid parameter"), "\(unknown)")
+            #expect(unknown.status == 2 && unknown.stderr.contains("unknown command 'frobnicate'"), "\(unknown)")
+            let refused = try await Self.ctl(socket, ["playlist-play-index", "99"])
+            #expect(refused.status == 1 && refused.stderr.contains("no entry 99"), "\(refused)")
             #expect(try await Self.ctl(socket, ["resume"]).status == 0)
 
             // a.wav ends 2 s after the seek: the waiter returns with its end.

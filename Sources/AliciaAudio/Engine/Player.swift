@@ -361,6 +361,19 @@ public final class Player: Sendable {
         }
     }
 
+    /// Where in `entry` a seek asked for and not yet begun lands (seconds): what a position read now
+    /// should say, so a read right after a seek is the seek's (nil: none is pending there).
+    public func pendingSeek(in entry: QueueEntryID) -> Double? {
+        core.read { state in
+            var asked = state.status.taken
+            if case .play(let requested, let start)? = state.commands.request { asked = (requested, start) }
+            guard let (target, start) = asked, target == entry, case .frame(let frame) = start else { return nil }
+            let format = state.status.map.spans.first { $0.entry == entry }?.format
+                ?? (state.status.opened?.entry == entry ? state.status.opened?.format : nil)
+            return format.map { Double(frame) / Double($0.sampleRate) }
+        }
+    }
+
     /// What a seek starts from.
     private enum Aim {
         /// A frame of an entry, with its format when known.

@@ -1,11 +1,11 @@
 import AliciaAudio
 import AliciaSession
 import AliciaLocks
-import AliciaLibrary
-import AliciaHost
 
-/// A playback script: one command a line, the vocabulary the control socket shares. Pure: `parse`
-/// checks every line (and says what is wrong with each, by line number) before anything runs.
+/// A playback script: one command line a line, in the one grammar the control socket speaks (its
+/// commands and the aliases of `CommandAliases`: `play`, `chapter +1`, `volume +5`…), plus the
+/// script's own words (`wait`, `echo`, `status`). Pure: `parse` checks every line (and says what is
+/// wrong with each, by line number) before anything runs.
 package struct Script: Equatable {
     package enum Wait: Equatable {
         /// `wait`: until the item playing now ends.
@@ -19,25 +19,11 @@ package struct Script: Equatable {
     }
 
     package enum Command: Equatable {
-        case play([String])
-        case append([String])
-        case next, previous, pause, resume, toggle
-        /// `+30`, `-15`: from where playback stands; `1:20`, `80`: from the start; `50%`: a share.
-        case seek(TransportCommand.SeekTarget)
-        /// `chapter +1`, `chapter -1`: chapters on or back; `chapter 2`: the third chapter's start.
-        case chapter(TransportCommand.ChapterChange)
-        /// Percent, 0–150 (`+5`, `-5`: from where it is).
-        case volume(TransportCommand.Change)
-        /// `mute`, `mute on`, `mute off`.
-        case mute(TransportCommand.Switch)
-        /// `1.5` (`+0.25`, `-0.25`: from where it is).
-        case speed(TransportCommand.Change)
-        case voice(String)
-        case say(String)
+        /// A line of the grammar: the requests its socket lines make (`play a b` makes two).
+        case requests([CommandRequest])
         case wait(Wait)
         case echo(String)
         case status
-        case quit
     }
 
     package struct Line: Equatable {
@@ -57,7 +43,21 @@ package struct Script: Equatable {
     static let maximumLineBytes = 64 * 1024
     package static let maximumLines = 100_000
 
-    static let vocabulary = "play, append, next, previous, pause, resume, toggle, seek, chapter, volume, mute, speed, voice, speak, say, wait, echo, status, quit"
+    /// The script's own words, beside the grammar's commands and aliases: usage and what each does.
+    package static let ownWords: [(usage: String, help: String)] = [
+        ("wait [end|voice|TIME]", "until the item the last play started has ended; the queue ends; voice notes are done; a time passes (5s, 200ms, 2m, 1:30)"),
+        ("echo TEXT", "prints the rest of the line"),
+        ("status", "prints state position duration title (seconds)"),
+    ]
+
+    /// Every word a script line may begin with: the script's own, the aliases, the table's commands.
+    package static var vocabulary: [String] {
+        ["wait", "echo", "status"] + CommandAliases.names + SessionCommands.table.map(\.name).filter { !socketOnly.contains($0) }
+    }
+
+    /// Commands that make sense only on a connection (observing, events, its name).
+    static let socketOnly: Set<String> = ["observe_property", "observe_property_string", "unobserve_property", "enable_event",
+                                          "disable_event", "client_name", "get_version"]
 
     package static func parse(_ bytes: [UInt8]) -> Script {
         var script = Script()
@@ -92,89 +92,50 @@ package struct Script: Equatable {
 
     /// One command line (no comment, trimmed).
     static func command(_ line: String) -> Result<Command, UsageError> {
-        let name = String(line.prefix { $0 != " " && $0 != "\t" })
-        let rest = String(line.dropFirst(name.count)).trimmingWhitespace()
-        let words: [String]
-        switch split(rest) {
-        case .success(let split): words = split
-        case .failure(let problem): return .failure(problem)
-        }
-        func none(_ command: Command) -> Result<Command, UsageError> {
-            words.isEmpty ? .success(command) : .failure(UsageError("\(name) takes no argument, got '\(words[0])'"))
-        }
-        func one(_ what: String) -> Result<String, UsageError> {
-            guard let first = words.first else { return .failure(UsageError("\(name) needs \(what)")) }
-            guard words.count == 1 else { return .failure(UsageError("\(name) takes one \(what), got '\(words[1])' too")) }
-            return .success(first)
-        }
+        guard let words = SessionCommands.words(ofLine: line) else { return .failure(UsageError("a quote is not closed")) }
+        guard let name = words.first else { return .failure(UsageError("an empty line")) }
+        let arguments = Array(words.dropFirst())
         switch name {
-        case "play", "append":
-            guard !words.isEmpty else { return .failure(UsageError("\(name) needs something to play (a URL, a path, an episode)")) }
-            return .success(name == "play" ? .play(words) : .append(words))
-        case "next": return none(.next)
-        case "previous", "prev": return none(.previous)
-        case "pause": return none(.pause)
-        case "resume", "unpause": return none(.resume)
-        case "toggle": return none(.toggle)
-        case "status": return none(.status)
-        case "quit": return none(.quit)
-        case "seek", "volume", "mute", "speed": return leveled(name, words, one)
-        case "unmute": return none(.mute(.off))
-        case "chapter":
-            return one("chapter (+1, -1, or an index from 0)").flatMap { text in
-                guard let steps = Int(text.hasPrefix("+") ? String(text.dropFirst()) : text), abs(steps) <= 10_000 else {
-                    return .failure(UsageError("chapter '\(text)' is not +1, -1 or an index from 0"))
-                }
-                return .success(.chapter(text.hasPrefix("+") || text.hasPrefix("-") ? .by(steps) : .to(steps)))
-            }
-        case "voice":
-            return one("voice note").map { .voice($0) }
-        case "speak":
-            guard !rest.isEmpty else { return .failure(UsageError("speak needs a text to read aloud")) }
-            return .success(.play([QueueResolver.speakPrefix + rest]))
-        case "say":
-            guard !rest.isEmpty else { return .failure(UsageError("say needs something to say to Alicia")) }
-            return .success(.say(rest))
         case "echo":
-            return .success(.echo(rest))
+            return .success(.echo(String(line.dropFirst(name.count)).trimmingWhitespace()))
+        case "status":
+            return arguments.isEmpty ? .success(.status) : .failure(UsageError("status takes no argument, got '\(arguments[0])'"))
         case "wait":
-            if words.isEmpty { return .success(.wait(.item)) }
-            return one("thing to wait for (end, voice, or a time such as 5s)").flatMap { text in
-                switch text {
-                case "end": return .success(.wait(.queue))
-                case "voice": return .success(.wait(.voice))
-                default:
-                    guard let seconds = duration(text) else {
-                        return .failure(UsageError("wait '\(text)' is not end, voice, or a time such as 5s, 200ms, 2m"))
-                    }
-                    return .success(.wait(.seconds(seconds)))
-                }
-            }
+            return wait(arguments).map { .wait($0) }
+        case let name where socketOnly.contains(name):
+            return .failure(UsageError("\(name) is for control socket clients, not scripts"))
         default:
-            return .failure(UsageError("unknown command '\(name)' (the commands: \(vocabulary))"))
+            switch CommandAliases.requests(words) {
+            case .failure(let problem) where problem.kind == .unknownCommand:
+                return .failure(UsageError("unknown command '\(name.prefix(40))' (the commands: \(vocabulary.joined(separator: ", ")))"))
+            case .failure(let problem): return .failure(UsageError(problem.message))
+            case .success(let requests):
+                if let unknown = requests.lazy.compactMap(Self.unknownProperty).first { return .failure(UsageError(unknown)) }
+                return .success(.requests(requests))
+            }
         }
     }
 
-    /// `seek`, `volume`, `mute` and `speed`: their value in the forms `ctl` takes too.
-    private static func leveled(_ name: String, _ words: [String],
-                                _ one: (String) -> Result<String, UsageError>) -> Result<Command, UsageError> {
-        if name == "mute" && words.isEmpty { return .success(.mute(.on)) }
-        let wanted = ["seek": "position (+30, -15, 1:20 or 50%)", "volume": "level (0 to 150, or +5, -5)",
-                      "mute": "on, off or toggle", "speed": "speed (0.5 to 3, or +0.25, -0.25)"][name] ?? "value"
-        return one(wanted).flatMap { text in
-            let command: Command?
-            switch name {
-            case "seek": command = TimeSpec.seekTarget(text).map { .seek($0) }
-            case "volume": command = LevelText.volume(text).map { .volume($0) }
-            case "mute": command = LevelText.mute(text).map { .mute($0) }
-            default: command = LevelText.speed(text).map { .speed($0) }
+    /// A property a request names that the table does not have.
+    private static func unknownProperty(_ request: CommandRequest) -> String? {
+        switch request {
+        case .getProperty(let name, _), .setProperty(let name, _), .add(let name, _), .cycle(let name):
+            return SessionProperties.property(named: name) == nil ? "no property '\(name.prefix(40))'" : nil
+        default: return nil
+        }
+    }
+
+    private static func wait(_ arguments: [String]) -> Result<Wait, UsageError> {
+        guard let text = arguments.first else { return .success(.item) }
+        guard arguments.count == 1 else { return .failure(UsageError("wait takes one thing to wait for, got '\(arguments[1])' too")) }
+        switch text {
+        case "end": return .success(.queue)
+        case "voice": return .success(.voice)
+        default:
+            guard let seconds = duration(text) else {
+                return .failure(UsageError("wait '\(text)' is not end, voice, or a time such as 5s, 200ms, 2m"))
             }
-            guard let command else {
-                let expected = ["seek": "+30, -15, 1:20 or 50%", "volume": "a level from 0 to 150 (or +5, -5)",
-                                "mute": "on, off or toggle", "speed": "a speed from 0.5 to 3 (or +0.25, -0.25)"][name] ?? ""
-                return .failure(UsageError("\(name) '\(text)' is not \(expected)"))
-            }
-            return .success(command)
+            return .success(.seconds(seconds))
         }
     }
 
@@ -195,29 +156,5 @@ package struct Script: Equatable {
         }
         guard let value = Double(number), value.isFinite, value >= 0, value * scale <= 86_400 else { return nil }
         return value * scale
-    }
-
-    /// Words separated by spaces; `"two words"` is one.
-    static func split(_ text: String) -> Result<[String], UsageError> {
-        var words: [String] = []
-        var current = ""
-        var quoted = false
-        var inWord = false
-        for character in text {
-            if character == "\"" {
-                quoted.toggle()
-                inWord = true
-            } else if (character == " " || character == "\t") && !quoted {
-                if inWord { words.append(current) }
-                current = ""
-                inWord = false
-            } else {
-                current.append(character)
-                inWord = true
-            }
-        }
-        if quoted { return .failure(UsageError("a quote is not closed")) }
-        if inWord { words.append(current) }
-        return .success(words)
     }
 }

@@ -21,12 +21,15 @@ final class ScriptCommand {
         self.options = options
     }
 
-    /// What a line runs with: its items resolved at check time.
+    /// What a line runs with: its references resolved at check time.
     enum Step {
-        case command(Script.Command)
-        case play([QueueItem])
-        case append([QueueItem])
+        /// `play`, `append`, `loadfile`, `speak`: one plan for the whole line.
+        case load(LoadPlan)
         case voice(QueueItem)
+        case request(CommandRequest)
+        case wait(Script.Wait)
+        case echo(String)
+        case status
     }
 
     private var name: String { path == "-" ? "stdin" : path }
@@ -65,46 +68,58 @@ final class ScriptCommand {
         var steps: [(line: Int, step: Step)] = []
         var problems: [(line: Int, text: String)] = []
         var backendChecked = false
-        func items(_ references: [String], line: Int) -> [QueueItem] {
-            references.flatMap { reference -> [QueueItem] in
-                switch resolver.items(reference, relativeTo: directory) {
-                case .success(let items): return items
-                case .failure(let problem):
-                    problems.append((line, "\(name):\(line): \(problem.message)"))
-                    return []
-                }
+        func items(_ reference: String, line: Int) -> [QueueItem] {
+            switch resolver.items(reference, relativeTo: directory) {
+            case .success(let items): return items
+            case .failure(let problem):
+                problems.append((line, "\(name):\(line): \(problem.message)"))
+                return []
             }
         }
         for line in script.lines {
+            let number = line.number
             switch line.command {
-            case .play(let references): steps.append((line.number, .play(items(references, line: line.number))))
-            case .append(let references): steps.append((line.number, .append(items(references, line: line.number))))
-            case .voice(let reference):
-                if let note = items(["voice:" + reference], line: line.number).first { steps.append((line.number, .voice(note))) }
-            case .say:
-                if !backendChecked {
-                    backendChecked = true
-                    do {
-                        _ = try BackendSession(options.backend)
-                    } catch .notConfigured {
-                        problems.append((line.number, "\(name):\(line.number): say needs Alicia's backend, and none is configured"))
-                    } catch {
-                        problems.append((line.number, "\(name):\(line.number): say: \(error.message)"))
+            case .wait(let what): steps.append((number, .wait(what)))
+            case .echo(let text): steps.append((number, .echo(text)))
+            case .status: steps.append((number, .status))
+            case .requests(let requests):
+                var plan: LoadPlan?
+                for request in requests {
+                    switch request {
+                    case .load(let reference, let mode):
+                        let resolved = items(reference, line: number)
+                        if plan == nil {
+                            let replacing = mode == .replace
+                            plan = LoadPlan([], mode: mode, loop: replacing ? (options.loop ? .queue : .off) : nil,
+                                            shuffle: replacing && options.shuffle)
+                        }
+                        plan?.items += resolved
+                    case .voice(let reference):
+                        if let note = items("voice:" + reference, line: number).first { steps.append((number, .voice(note))) }
+                    case .perform(.say) where !backendChecked:
+                        backendChecked = true
+                        if let problem = sayProblem() { problems.append((number, "\(name):\(number): \(problem)")) }
+                        steps.append((number, .request(request)))
+                    default:
+                        steps.append((number, .request(request)))
                     }
                 }
-                steps.append((line.number, .command(line.command)))
-            default:
-                steps.append((line.number, .command(line.command)))
+                if let plan { steps.append((number, .load(plan))) }
             }
         }
         found += problems
         return problems.isEmpty ? steps : nil
     }
 
-    /// `state position duration title`: seconds with two decimals, `-` for an unknown length.
-    static func statusLine(_ snapshot: PlayerSnapshot) -> String {
-        let position = TimeSpec.seconds(snapshot.position)
-        let duration = snapshot.duration.map(TimeSpec.seconds) ?? "-"
-        return "\(snapshot.state.rawValue) \(position) \(duration) \(ItemDetails(snapshot)?.title ?? "-")"
+    /// Why `say` cannot run here: no backend, or one that cannot be reached.
+    private func sayProblem() -> String? {
+        do {
+            _ = try BackendSession(options.backend)
+            return nil
+        } catch .notConfigured {
+            return "say needs Alicia's backend, and none is configured"
+        } catch {
+            return "say: \(error.message)"
+        }
     }
 }

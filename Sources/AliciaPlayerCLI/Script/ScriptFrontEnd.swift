@@ -31,8 +31,8 @@ final class ScriptFrontEnd: HostedFrontEnd {
         /// `say`: for Alicia's reply.
         case reply
         /// A `chapter` line right after a `play`: for the item to open (its chapters are known
-        /// then), and then the command.
-        case opened(TransportCommand)
+        /// then), and then the request.
+        case opened(CommandRequest)
     }
 
     init(steps: [ScriptCommand.Step], host: SessionHost) {
@@ -109,52 +109,59 @@ final class ScriptFrontEnd: HostedFrontEnd {
         case .voice: return session.view.voiceIsIdle
         case .until(let time): return MonotonicClock.seconds() >= time
         case .reply: return !session.isChatting
-        case .opened(let command):
+        case .opened(let request):
             guard isOpened || session.queueEnded || resting else { return false }
-            perform(command)
+            if let why = session.execute(request).problem { Log.info(.cli, "script: \(why)") }
             return true
         }
     }
 
-    /// Carries out one line; an exit status when it ends the script.
+    /// Carries out one step; an exit status when it ends the script.
     private func run(_ step: ScriptCommand.Step) -> Int32? {
         switch step {
-        case .play(let items):
-            session.play(items, loop: host.options.loop ? .queue : .off, shuffle: host.options.shuffle)
-            loaded = session.view.queue.entries.first?.id
-            started.removeAll()
-        case .append(let items):
-            if case .entry(let id) = session.perform(.load(items, .appendPlay)), loaded == nil || session.queueEnded {
+        case .load(let plan):
+            let reply = session.perform(.load(plan))
+            if plan.mode == .replace {
+                loaded = session.view.queue.entries.first?.id
+                started.removeAll()
+            } else if case .entry(let id) = reply, loaded == nil || session.queueEnded {
                 loaded = id
             }
         case .voice(let note):
             session.perform(.voiceNote(note))
-        case .command(let command):
-            return run(command)
-        }
-        return nil
-    }
-
-    private func run(_ command: Script.Command) -> Int32? {
-        switch command {
+        case .request(let request):
+            return run(request)
         case .echo(let text): Console.out(text + "\n")
-        case .status: Console.out(ScriptCommand.statusLine(session.view.snapshot()) + "\n")
-        case .quit: return status
+        case .status: Console.out(SessionStatus.line(SessionStatus.json(PropertyReading(session.view, version: Product.version))) + "\n")
         case .wait(let what): waiting = wait(what)
-        case .say(let text):
-            session.perform(.say(text, voice: true))
-            waiting = .reply
-        case .play, .append, .voice: break
-        case .chapter(let change) where !isOpened:
-            waiting = .opened(.chapter(change))
-        default:
-            if let transport = Self.transport(command) { perform(transport) }
         }
         return nil
     }
 
-    private func perform(_ command: TransportCommand) {
-        if case .refused(let why) = session.perform(command) { Log.info(.cli, "script: \(why)") }
+    /// A request of the grammar, as the socket would carry it out; a `get` prints its value.
+    private func run(_ request: CommandRequest) -> Int32? {
+        if Self.needsChapters(request), !isOpened {
+            // Right after a `play`: once the item has opened its chapters are known.
+            waiting = .opened(request)
+            return nil
+        }
+        switch session.execute(request) {
+        case .value(let value):
+            if let text = SessionProperties.text(value).stringValue { Console.out(text + "\n") }
+        case let outcome:
+            if let why = outcome.problem { Log.info(.cli, "script: \(why)") }
+        }
+        if case .perform(.say) = request { waiting = .reply }
+        if let quit = session.quitRequested { return max(quit, status) }
+        return nil
+    }
+
+    /// A chapter command (`chapter +1`, `add chapter 1`, `set chapter 2`), which needs the item open.
+    static func needsChapters(_ request: CommandRequest) -> Bool {
+        switch request {
+        case .perform(.chapter), .add("chapter", _), .setProperty("chapter", _): return true
+        default: return false
+        }
     }
 
     /// The item heard has opened (its format, and so its chapters, are known).
@@ -173,23 +180,6 @@ final class ScriptFrontEnd: HostedFrontEnd {
             if let loaded, !started.contains(loaded) { return .item(loaded, heard: false) }
             let heard = session.view.snapshot().entry
             return .item(heard, heard: heard != nil)
-        }
-    }
-
-    /// The vocabulary's command for a script line that is one.
-    static func transport(_ command: Script.Command) -> TransportCommand? {
-        switch command {
-        case .next: return .next
-        case .previous: return .previous
-        case .pause: return .pause
-        case .resume: return .resume
-        case .toggle: return .togglePause
-        case .seek(let target): return .seek(target)
-        case .chapter(let change): return .chapter(change)
-        case .volume(let change): return .volume(change)
-        case .mute(let change): return .mute(change)
-        case .speed(let change): return .speed(change)
-        default: return nil
         }
     }
 }
