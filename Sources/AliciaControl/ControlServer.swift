@@ -168,8 +168,12 @@ final class ControlLoop {
     private var nextConnection = 1
     private var translator = EventTranslator()
     private var mpris: MPRISService?
-    /// When observed properties and MPRIS were last compared (monotonic seconds).
-    private var lastRefresh = 0.0
+    /// Something happened this turn that may change what observers see (an event of either player,
+    /// a command's reply, a new observer): they are read again at the end of the turn.
+    private var changed = false
+    /// When the position heard next crosses a whole second while playing (monotonic seconds): the
+    /// properties that move with playback (time-pos, time left, the sleep timer) are read again then.
+    private var tick: Double?
     /// What reads from the clients land in (one buffer for all of them).
     private var buffer = [UInt8](repeating: 0, count: 16 * 1024)
 
@@ -177,8 +181,6 @@ final class ControlLoop {
     static let maximumLine = 64 * 1024
     /// A client this far behind in reading its replies and events is disconnected.
     static let maximumBacklog = 1024 * 1024
-    /// How often observed properties and MPRIS properties are compared while anyone watches.
-    static let refreshInterval = 0.1
 
     init(session: ListeningSession, listener: ControlSocket.Listener?, inbox: Inbox, hooks: ControlServer.Hooks) {
         view = session.view
@@ -206,21 +208,24 @@ final class ControlLoop {
                 if connection.pendingOutput > 0 { wanted |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: connection.descriptor, events: wanted, revents: 0))
             }
-            var timeout: Int32 = watching ? Int32(Self.refreshInterval * 1000) : -1
-            if let busTimeout = mpris?.timeout, busTimeout >= 0 { timeout = timeout < 0 ? busTimeout : min(timeout, busTimeout) }
-            _ = poll(&fds, nfds_t(fds.count), timeout)
+            _ = poll(&fds, nfds_t(fds.count), pollTimeout())
 
-            if fds[0].revents != 0 { for completion in inbox.take() { finish(completion) } }
+            if fds[0].revents != 0 {
+                changed = true
+                for completion in inbox.take() { finish(completion) }
+            }
             if fds[3].revents & Int16(POLLIN) != 0 { accept() }
             for (offset, connection) in polled.enumerated() {
                 let revents = fds[first + offset].revents
                 if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(connection) }
             }
             for event in fds[1].revents != 0 ? events.drain() : [] {
+                changed = true
                 for (name, fields) in translator.translate(event) { broadcast(name, fields) }
                 mpris?.playerEvent(event)
             }
             if let voiceEvents, fds[2].revents != 0, let queue = view.voiceQueue {
+                changed = true
                 for event in voiceEvents.drain() {
                     for (name, fields) in translator.translateVoice(event, queue: queue) { broadcast(name, fields) }
                 }
@@ -231,9 +236,11 @@ final class ControlLoop {
                 mpris = nil
             }
             let now = MonotonicClock.seconds()
-            if watching && now - lastRefresh >= Self.refreshInterval * 0.9 {
-                lastRefresh = now
-                refresh(now: now)
+            if let due = tick, now >= due { changed = true }
+            if changed {
+                changed = false
+                if watching { refresh(now: now) }
+                tick = nextTick(now: now)
             }
             for connection in connections { flush(connection) }
             connections.removeAll { connection in
@@ -246,9 +253,31 @@ final class ControlLoop {
         shutdown()
     }
 
-    /// Anyone to keep up to date on a timer: observers, or a bus whose clients read properties.
+    /// Anyone to keep up to date: observers, or a bus whose clients read properties.
     private var watching: Bool {
         mpris != nil || connections.contains { !$0.observed.isEmpty }
+    }
+
+    /// The poll's wait: until the bus's own timeout or the next second of playback, whichever is
+    /// first (-1: until something happens).
+    private func pollTimeout() -> Int32 {
+        var timeout: Int32 = -1
+        if let tick {
+            timeout = Int32(max(0, min(1000, ((tick - MonotonicClock.seconds()) * 1000).rounded(.up))))
+        }
+        if let busTimeout = mpris?.timeout, busTimeout >= 0 { timeout = timeout < 0 ? busTimeout : min(timeout, busTimeout) }
+        return timeout
+    }
+
+    /// While something plays and anyone watches: when the position heard crosses its next whole
+    /// second (at the speed playing), at least once a second.
+    private func nextTick(now: Double) -> Double? {
+        guard watching else { return nil }
+        let snapshot = view.snapshot()
+        guard [.playing, .loading, .buffering, .reconnecting, .voicing].contains(snapshot.state) || !view.voiceIsIdle else { return nil }
+        let speed = max(0.1, snapshot.speed)
+        let untilNextSecond = (1 - snapshot.position.truncatingRemainder(dividingBy: 1)) / speed
+        return now + min(1, max(0.05, untilNextSecond))
     }
 
     // MARK: Connections
@@ -320,6 +349,7 @@ final class ControlLoop {
                 // A comment line.
                 continue
             case .success(let request):
+                changed = true
                 if let result = execute(request, from: connection) {
                     answer(request, result, connection)
                     sendFirstValues(connection)

@@ -59,7 +59,7 @@ struct EventTranslator {
             seekedSinceRefresh = true
         case .sleepTimerEnded:
             said.append(("alicia-sleep-ended", []))
-        case .stateChanged, .cueReached, .queueChanged, .loudnessMeasured, .outputMoved:
+        case .stateChanged, .cueReached, .queueChanged, .loudnessMeasured, .outputMoved, .ownerChanged:
             break
         }
         return said

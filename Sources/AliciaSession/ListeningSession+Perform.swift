@@ -21,6 +21,9 @@ extension ListeningSession {
     /// the reply comes as notices).
     @discardableResult
     public func perform(_ command: TransportCommand) -> TransportReply {
+        // Observers (the socket's, MPRIS) read again what a command may have changed: pushed from
+        // this event, as the players' own changes are from theirs.
+        defer { player.announceChange() }
         switch command {
         case .load(let plan): return load(plan)
         case .playIndex(let index): return playIndex(index)

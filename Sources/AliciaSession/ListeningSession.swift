@@ -364,7 +364,7 @@ public final class ListeningSession {
             return []
         case .outputMoved(let move):
             return [.outputMoved(move)]
-        case .stateChanged, .queueChanged, .stopped, .silenceSkipped:
+        case .stateChanged, .queueChanged, .stopped, .silenceSkipped, .ownerChanged:
             return []
         }
     }

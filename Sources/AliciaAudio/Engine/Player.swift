@@ -497,6 +497,10 @@ public final class Player: Sendable {
     /// A new reader of this player's events: it sees every event posted from now on.
     public func subscribe() -> PlayerSubscription { core.hub.subscribe() }
 
+    /// Tells every subscriber that what the player's owner keeps beside it changed (`.ownerChanged`):
+    /// observers are pushed the change from an event, never found it by comparing on a timer.
+    public func announceChange() { core.hub.post(PlayerEvent(entry: nil, kind: .ownerChanged)) }
+
     /// The next event of the player's own subscription, waiting up to `timeout` (forever when
     /// nil). Returns nil on timeout, or when `wakeEventWaiters` was called.
     public func nextEvent(timeout: Duration?) -> PlayerEvent? {
