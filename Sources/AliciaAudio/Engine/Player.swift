@@ -33,7 +33,8 @@ public final class Player: Sendable {
                   output: OutputDevice(serverName: "the recording sink", downstreamSeconds: downstreamSeconds, makeSink: makeSink))
     }
 
-    init(configuration: PlayerConfiguration, output: OutputDevice) {
+    /// A player on `output`: PulseAudio, or a recording output in-process (no sound server).
+    package init(configuration: PlayerConfiguration, output: OutputDevice) {
         let hub = EventHub()
         defaultEvents = hub.subscribe()
         core = PlayerCore(configuration: configuration, hub: hub, output: output)

@@ -5,7 +5,7 @@ typealias SinkMaker = @Sendable (_ format: AudioFormat, _ mediaName: String) thr
 /// server is called when it goes away, and how much audio the device side holds. The core knows no
 /// sound server of its own; the PulseAudio value (`OutputDevice.pulse`) and the tests' recording
 /// sink each say these for themselves.
-struct OutputDevice: Sendable {
+package struct OutputDevice: Sendable {
     /// The server a player tries to reach, as a person would name it ("trying X again").
     var serverName: String
     /// Seconds of audio the sink holds between the feeder and the listener: the read-ahead counts

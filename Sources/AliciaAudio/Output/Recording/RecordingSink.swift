@@ -1,37 +1,37 @@
-@testable import AliciaAudio
 import AliciaLocks
 
-/// A sink without PulseAudio: it records every frame written, with the time, and "plays" only when
-/// the test says so (`play(frames:)`), so positions, joins and events can be checked frame by
-/// frame. Writes block while `capacity` frames wait unplayed, as a device's buffer does.
-final class RecordingSink: AudioSink, @unchecked Sendable {
+/// A sink without a sound server (mpv's `ao_null`, swift-nio's embedded channel): it records every
+/// frame written, with the time, and "plays" only when its owner says so (`play(frames:)`), so
+/// positions, joins, events and the samples themselves can be checked frame by frame, in-process.
+/// Writes block while `capacity` frames wait unplayed, as a device's buffer does.
+package final class RecordingSink: AudioSink, @unchecked Sendable {
     // @unchecked: every field is behind `state`'s lock.
-    struct State {
-        var bytes: [UInt8] = []
-        var writes: [(frames: Int, at: ContinuousClock.Instant)] = []
+    package struct State {
+        package var bytes: [UInt8] = []
+        package var writes: [(frames: Int, at: ContinuousClock.Instant)] = []
         /// Frames written and played, counted from the sink's opening.
-        var written: Int64 = 0
-        var played: Int64 = 0
+        package var written: Int64 = 0
+        package var played: Int64 = 0
         /// Frame (from the opening) where the current segment began: the last flush.
-        var segmentStart: Int64 = 0
-        var interrupted = false
-        var paused = false
-        var held = false
-        var closed = false
-        var flushes = 0
+        package var segmentStart: Int64 = 0
+        package var interrupted = false
+        package var paused = false
+        package var held = false
+        package var closed = false
+        package var flushes = 0
         /// While true, a flush waits before it does anything: the feeder is held in the middle of
         /// a seek, so a test can ask for more while one is being carried out.
-        var holdFlushes = false
+        package var holdFlushes = false
         /// Flushes begun (held or not).
-        var flushesBegun = 0
-        var mediaNames: [String] = []
+        package var flushesBegun = 0
+        package var mediaNames: [String] = []
     }
 
-    let format: AudioFormat
+    package let format: AudioFormat
     let capacity: Int64
     let state: ConditionLock<State>
 
-    init(format: AudioFormat, capacity: Int64 = 8192, mediaName: String) {
+    package init(format: AudioFormat, capacity: Int64 = 8192, mediaName: String) {
         self.format = format
         self.capacity = capacity
         var initial = State()
@@ -42,17 +42,17 @@ final class RecordingSink: AudioSink, @unchecked Sendable {
     // MARK: The test's side
 
     /// The device plays up to `frames` more of what was written (fewer when less waits).
-    func play(frames: Int64) {
+    package func play(frames: Int64) {
         state.update { s in s.played = min(s.written, s.played + frames) }
     }
 
     /// Waits until at least `frames` frames (from the opening) have been written; false on timeout.
-    func waitForWritten(_ frames: Int64, timeout: Duration = .seconds(30)) -> Bool {
+    package func waitForWritten(_ frames: Int64, timeout: Duration = .seconds(30)) -> Bool {
         state.withLock(waitingUntil: { $0.written >= frames || $0.closed }, timeout: timeout) { $0.written >= frames }
     }
 
-    var bytes: [UInt8] { state.withLock { $0.bytes } }
-    var snapshot: State { state.withLock { $0 } }
+    package var bytes: [UInt8] { state.withLock { $0.bytes } }
+    package var snapshot: State { state.withLock { $0 } }
 
     // MARK: AudioSink
 
@@ -76,10 +76,10 @@ final class RecordingSink: AudioSink, @unchecked Sendable {
     func freeze() -> Int64 { state.withLock { $0.played - $0.segmentStart } }
 
     /// Holds (true) or lets go (false) the flushes to come and any held now.
-    func holdFlushes(_ hold: Bool) { state.update { $0.holdFlushes = hold } }
+    package func holdFlushes(_ hold: Bool) { state.update { $0.holdFlushes = hold } }
 
     /// Waits until `count` flushes have begun; false on timeout.
-    func waitForFlushesBegun(_ count: Int, timeout: Duration = .seconds(30)) -> Bool {
+    package func waitForFlushesBegun(_ count: Int, timeout: Duration = .seconds(30)) -> Bool {
         state.withLock(waitingUntil: { $0.flushesBegun >= count }, timeout: timeout) { $0.flushesBegun >= count }
     }
 
@@ -114,9 +114,11 @@ final class RecordingSink: AudioSink, @unchecked Sendable {
 }
 
 /// Makes `RecordingSink`s for a player and keeps them, newest last.
-final class RecordingSinks: @unchecked Sendable {
+package final class RecordingSinks: @unchecked Sendable {
     // @unchecked: `made` is behind its lock.
     private let made = ConditionLock<[RecordingSink]>([])
+
+    package init() {}
 
     var maker: SinkMaker {
         { (format, name) throws(PlaybackError) -> any AudioSink in
@@ -126,10 +128,15 @@ final class RecordingSinks: @unchecked Sendable {
         }
     }
 
-    var all: [RecordingSink] { made.withLock { $0 } }
+    package var all: [RecordingSink] { made.withLock { $0 } }
+
+    /// An output onto these sinks, holding `downstreamSeconds` between the feeder and the listener.
+    package func output(downstreamSeconds: Double = 0) -> OutputDevice {
+        OutputDevice(serverName: "the recording sink", downstreamSeconds: downstreamSeconds, makeSink: maker)
+    }
 
     /// The newest sink, waiting for one to be made.
-    func current(timeout: Duration = .seconds(30)) -> RecordingSink? {
+    package func current(timeout: Duration = .seconds(30)) -> RecordingSink? {
         made.withLock(waitingUntil: { !$0.isEmpty }, timeout: timeout) { $0.last }
     }
 }
