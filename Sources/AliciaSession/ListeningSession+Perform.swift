@@ -75,6 +75,7 @@ extension ListeningSession {
             voiceNotes.skip()
             return .done
         case .say(let text, let voice):
+            guard chat != nil else { return .refused(Self.noChat) }
             say(text, voice: voice) { _ in }
             return .done
         case .relocate(let entry, let location):
@@ -354,11 +355,13 @@ extension ListeningSession {
         QueueItem(location: location, title: "Alicia's reply", reference: "voice:" + location.display)
     }
 
+    static let noChat = "say needs Alicia's backend, and none is configured"
+
     /// Sends `text` to Alicia on a thread of its own; what comes back is carried to this thread by
     /// the mailbox (`take(said:)`), her voice note queued as it is announced.
     func say(_ text: String, voice: Bool, reply: @escaping @Sendable (TransportReply) -> Void) {
         guard let chat else {
-            reply(.refused("say needs Alicia's backend, and none is configured"))
+            reply(.refused(Self.noChat))
             return
         }
         let id = nextChat

@@ -71,6 +71,9 @@ public final class ListeningSession {
         public var fromStart = false
         /// Alicia's chat, for `say` (nil: no backend).
         public var chat: ChatLink?
+        /// Where the episode and the voice notes sound (nil: PulseAudio, as the configuration says);
+        /// recording outputs make a session in-process, with no sound server (the tests').
+        package var outputs: (episode: OutputDevice, voice: OutputDevice)?
 
         public init() {}
     }
@@ -126,7 +129,8 @@ public final class ListeningSession {
         loudnessCache = options.loudnessCache
         fromStart = options.fromStart
         chat = options.chat
-        player = Player(configuration: options.configuration)
+        player = options.outputs.map { Player(configuration: options.configuration, output: $0.episode) }
+            ?? Player(configuration: options.configuration)
         player.setSpeed(options.speed)
         player.setSilenceSkipping(options.silenceSkipping)
         player.setSleepTimer(options.sleepTimer)
@@ -139,7 +143,7 @@ public final class ListeningSession {
             noteConfiguration.readAheadSeconds = options.configuration.readAheadSeconds
             noteConfiguration.network = options.configuration.network
             noteConfiguration.measureLoudnessFirst = true
-            let notes = VoiceNotes(episode: player, configuration: noteConfiguration,
+            let notes = VoiceNotes(episode: player, configuration: noteConfiguration, output: options.outputs?.voice,
                                    focus: options.voiceFocus, resumeRewind: options.noteRewind)
             // Its events wake the front end's loop as the episode's do: no timer waits for them.
             notes.whenEvent { waking.wake() }

@@ -26,10 +26,10 @@ public final class PropertyReading {
 
     /// Seconds into the item heard, while there is one: where a seek asked for lands, once asked
     /// (as mpv's `time-pos` reads after a `seek`), so a read right after a seek is never its origin.
-    public lazy var position: Double? = {
+    public var position: Double? {
         guard hasItem, snapshot.format != nil else { return nil }
-        return snapshot.entry.flatMap { view.pendingSeek(in: $0) } ?? snapshot.position
-    }()
+        return snapshot.seekTarget ?? snapshot.position
+    }
 
     /// The chapter heard now (-1 before the first), while there is an item with chapters.
     public var chapter: Int? {
@@ -37,6 +37,7 @@ public final class PropertyReading {
         return ChapterMap.index(of: position, in: details.chapters)
     }
 
-    /// The queue entry playing now (or the current one, before it plays).
-    public var current: QueueEntryID? { queue.currentID ?? snapshot.entry }
+    /// The queue entry playing now (or the current one, before it plays; or the one a jump asked
+    /// for goes to, as mpv's `playlist-pos` reads right after `playlist-next`).
+    public var current: QueueEntryID? { snapshot.pendingEntry ?? queue.currentID ?? snapshot.entry }
 }

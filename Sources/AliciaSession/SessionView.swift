@@ -11,8 +11,6 @@ public struct SessionView: Sendable {
     let levelLock: Locked<ListenerLevels>
 
     public func snapshot() -> PlayerSnapshot { player.snapshot() }
-    /// Where a seek asked for in `entry` and not yet begun lands (seconds), if one is pending.
-    public func pendingSeek(in entry: QueueEntryID) -> Double? { player.pendingSeek(in: entry) }
     public var queue: PlayQueue { player.queue }
     /// A new reader of the episode player's events (each reader sees every event).
     public func subscribe() -> PlayerSubscription { player.subscribe() }

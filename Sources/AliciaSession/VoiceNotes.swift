@@ -62,13 +62,19 @@ public final class VoiceNotes: Sendable {
     /// Ducking ramps over 200 ms, in even decibel steps: no clicks, no pumping.
     static let duckRamp = 0.2
 
-    public init(episode: Player, configuration: PlayerConfiguration, focus: VoiceFocus = .pause, resumeRewind: Double = 0) {
+    public convenience init(episode: Player, configuration: PlayerConfiguration, focus: VoiceFocus = .pause, resumeRewind: Double = 0) {
+        self.init(episode: episode, configuration: configuration, output: nil, focus: focus, resumeRewind: resumeRewind)
+    }
+
+    /// The voice-note player beside `episode`, on `output` (nil: PulseAudio).
+    package init(episode: Player, configuration: PlayerConfiguration, output: OutputDevice?, focus: VoiceFocus = .pause,
+                 resumeRewind: Double = 0) {
         self.episode = episode
         self.focus = focus
         self.resumeRewind = max(0, resumeRewind)
         var configuration = configuration
         if configuration.mediaName == PlayerConfiguration().mediaName { configuration.mediaName = "Alicia voice note" }
-        player = Player(configuration: configuration)
+        player = output.map { Player(configuration: configuration, output: $0) } ?? Player(configuration: configuration)
         player.setConsume(true)
         playerEvents = player.subscribe()
         let made = NativeThread(name: "alicia-voice") { [self] in run() }

@@ -363,16 +363,24 @@ public final class Player: Sendable {
     }
 
     /// Where in `entry` a seek asked for and not yet begun lands (seconds): what a position read now
-    /// should say, so a read right after a seek is the seek's (nil: none is pending there).
-    public func pendingSeek(in entry: QueueEntryID) -> Double? {
-        core.read { state in
-            var asked = state.status.taken
-            if case .play(let requested, let start)? = state.commands.request { asked = (requested, start) }
-            guard let (target, start) = asked, target == entry, case .frame(let frame) = start else { return nil }
-            let format = state.status.map.spans.first { $0.entry == entry }?.format
-                ?? (state.status.opened?.entry == entry ? state.status.opened?.format : nil)
-            return format.map { Double(frame) / Double($0.sampleRate) }
+    /// should say, so a read right after a seek is the seek's (nil: none is pending there). Lock held.
+    private static func pendingSeek(in entry: QueueEntryID?, _ c: PlayerCommands, _ s: PlayerStatus) -> Double? {
+        var asked = s.taken
+        if case .play(let requested, let start)? = c.request { asked = (requested, start) }
+        guard let entry, let (target, start) = asked, target == entry else { return nil }
+        let format = s.map.spans.first { $0.entry == entry }?.format ?? (s.opened?.entry == entry ? s.opened?.format : nil)
+        switch start {
+        case .frame(let frame): return format.map { Double(frame) / Double($0.sampleRate) }
+        case .position(.seconds(let seconds)): return seconds
+        case .position(.fraction(let fraction)): return format?.duration.map { $0 * fraction }
+        default: return nil
         }
+    }
+
+    /// The entry a jump or seek asked for and not yet begun is about. Lock held.
+    private static func pendingEntry(_ c: PlayerCommands, _ s: PlayerStatus) -> QueueEntryID? {
+        if case .play(let entry, _)? = c.request { return entry }
+        return s.taken?.entry
     }
 
     /// What a seek starts from.
@@ -426,6 +434,8 @@ public final class Player: Sendable {
             Self.settings(state.commands, state.status, into: &snapshot)
             snapshot.sleepTimer = state.sleepTimer
             Self.place(state.commands, state.status, into: &snapshot)
+            snapshot.seekTarget = Self.pendingSeek(in: snapshot.entry, state.commands, state.status)
+            snapshot.pendingEntry = Self.pendingEntry(state.commands, state.status)
         }
         snapshot.duration = snapshot.format?.duration
         if let format = snapshot.format {
@@ -465,7 +475,9 @@ public final class Player: Sendable {
                 fetched = Double(item.fetcher.bufferedBytes) / opened.byteRate
             }
             snapshot.bufferedAhead = queued + fetched
-        } else if let resting = s.resting {
+        } else if let resting = s.resting ?? s.lastHeardPlace.flatMap({ $0.entry == s.heard && s.sink == nil ? $0 : nil }) {
+            // Resting, or begun with no stream yet (paused before the first one was made): the
+            // listener stands where the entry was last begun, not at its frame 0.
             entry = resting.entry
             snapshot.positionFrames = resting.frame
             snapshot.format = resting.format

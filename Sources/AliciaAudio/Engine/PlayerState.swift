@@ -24,6 +24,11 @@ public struct PlayerSnapshot: Sendable, Equatable {
     /// Seconds of the entry the device has played (from the server's timing info and the frame map).
     public var position: Double = 0
     public var positionFrames: Int64 = 0
+    /// Where a seek asked for in the entry heard and not yet begun lands (seconds), read with the
+    /// rest of the snapshot: a position shown right after a seek is the seek's, never its origin.
+    public var seekTarget: Double?
+    /// The entry a jump or a seek asked for and not yet begun is about (nil: none is pending).
+    public var pendingEntry: QueueEntryID?
     public var duration: Double?
     /// Seconds decoded or fetched ahead of what is playing.
     public var bufferedAhead: Double = 0
