@@ -159,6 +159,8 @@ import AliciaStore
         }
         #expect(midway, "the child ended before its transaction was under way (\(status)): \(child.printed)")
         #expect(status == 128 + SIGKILL)
+        var log = stat()
+        #expect(stat(path + "-wal", &log) == 0 && log.st_size > 4 << 20, "the transaction's pages had not spilled into the log")
 
         let store = try LibraryStore(path: path)
         let check = try SQLiteDatabase(path: path).withStatement("PRAGMA integrity_check") { statement throws(SQLiteError) in
