@@ -93,6 +93,12 @@ let package = Package(
             pkgConfig: "libcjson",
             providers: [.apt(["libcjson-dev"])]
         ),
+        // The listener's library database (libsqlite3-dev for the header).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // libmicrohttpd (libmicrohttpd-dev for the header), dlopen'ed when the demo backend starts:
         // no other command maps it or the GnuTLS it brings (Sources/CMicroHTTPD/include/alicia_mhd.h).
         .target(
@@ -138,6 +144,14 @@ let package = Package(
         .target(
             name: "AliciaCache",
             dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON"],
+            swiftSettings: functionSections
+        ),
+        // The listener's library in SQLite (`library.db`): shows, episodes, resume positions, played
+        // marks, the downloads' index, small state; schema migrations; the import of the old state
+        // files. The only target that imports CSQLite.
+        .target(
+            name: "AliciaStore",
+            dependencies: ["AliciaLocks", "AliciaJSON", "CSQLite"],
             swiftSettings: functionSections
         ),
         // Alicia's backend: configuration, the API over libcurl, JSON through AliciaJSON.
@@ -278,6 +292,10 @@ let package = Package(
         .testTarget(
             name: "AliciaJSONTests",
             dependencies: ["AliciaJSON"]
+        ),
+        .testTarget(
+            name: "AliciaStoreTests",
+            dependencies: ["AliciaStore", "AliciaLocks", "AliciaJSON"]
         ),
         .testTarget(
             name: "AliciaDemoBackendTests",
