@@ -1,0 +1,35 @@
+/// URL strings as feeds write them, before and after libxml2 resolves them.
+enum URLText {
+    /// Whether `url` is absolute http or https.
+    static func isHTTP(_ url: String) -> Bool {
+        let head = url.utf8.prefix(8).map { $0 | 0x20 }
+        return head.starts(with: Array("http://".utf8)) || head.starts(with: Array("https://".utf8))
+    }
+
+    /// Spaces, controls and non-ASCII bytes percent-encoded (feeds write `my episode.mp3` and
+    /// IRIs), which `xmlBuildURI` would otherwise refuse; what is already encoded stays.
+    static func escapingUnsafe(_ url: String) -> String {
+        guard url.utf8.contains(where: needsEscape) else { return url }
+        var out: [UInt8] = []
+        for byte in url.utf8 {
+            if needsEscape(byte) {
+                let hex = Array("0123456789ABCDEF".utf8)
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            } else {
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+            || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "^") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "{")
+            || byte == UInt8(ascii: "|") || byte == UInt8(ascii: "}")
+    }
+
+    /// At most 120 characters of `text`, for a warning.
+    static func shortened(_ text: String) -> String {
+        text.count <= 120 ? text : String(text.prefix(117)) + "..."
+    }
+}
