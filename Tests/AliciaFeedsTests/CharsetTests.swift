@@ -69,6 +69,17 @@ import Testing
         #expect(try readFeed(bytes: latin9).title == "€1")
     }
 
+    /// Regression (fuzz target `feed`): iconv's -1 was converted through UInt and trapped.
+    @Test func bytesIconvCannotConvertBecomeReplacementCharacters() throws {
+        let bytes = Self.feedBytes(declaration: "<?xml version=\"1.0\" encoding=\"UTF-7\"?>", title: Array("Caf".utf8) + [0xC3, 0xA9, 0x00, 0x9D])
+        let feed = try readFeed(bytes: bytes)
+        #expect(feed.title.hasPrefix("Caf\u{FFFD}"))
+        #expect(feed.items.count == 1)
+        let shifted = Self.feedBytes(declaration: "<?xml version=\"1.0\" encoding=\"ISO-2022-JP\"?>",
+                                     title: [0x1B, 0x24, 0x42, 0x24, 0x33, 0x24, 0x73, 0x1B, 0x28, 0x42])
+        #expect(try readFeed(bytes: shifted).title == "こん")
+    }
+
     @Test func anUnknownCharsetIsReadAsUTF8WithAWarning() throws {
         let bytes = Self.feedBytes(declaration: "<?xml version=\"1.0\" encoding=\"x-no-such-charset\"?>", title: Array("Café".utf8))
         let feed = try readFeed(bytes: bytes)

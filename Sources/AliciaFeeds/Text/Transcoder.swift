@@ -69,29 +69,32 @@ enum Transcoder {
     static func viaIconv(_ bytes: ArraySlice<UInt8>, from label: String) -> [UInt8]? {
         guard let converter = iconv_open("UTF-8", label), Int(bitPattern: converter) != -1 else { return nil }
         defer { iconv_close(converter) }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var input = Array(bytes)
-        input.withUnsafeMutableBufferPointer { inputBuffer in
-            guard let base = inputBuffer.baseAddress else { return }
-            var inPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(base).assumingMemoryBound(to: CChar.self)
-            var inLeft = inputBuffer.count
-            while inLeft > 0 {
-                var failure: Int32 = 0
-                let produced = chunk.withUnsafeMutableBufferPointer { outBuffer -> Int in
-                    var outPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(outBuffer.baseAddress!).assumingMemoryBound(to: CChar.self)
-                    var outLeft = outBuffer.count
-                    if Int(bitPattern: UInt(iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft))) == -1 { failure = errno }
-                    return outBuffer.count - outLeft
-                }
-                out += chunk[0..<produced]
-                if failure == EILSEQ || failure == EINVAL {
+        var out: [UInt8] = []
+        out.reserveCapacity(input.count * 2)
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        input.withUnsafeMutableBytes { inputBytes in
+            chunk.withUnsafeMutableBytes { chunkBytes in
+                guard let outBase = chunkBytes.baseAddress else { return }
+                var inPointer = inputBytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+                var inLeft = inputBytes.count
+                while true {
+                    var outPointer: UnsafeMutablePointer<CChar>? = outBase.assumingMemoryBound(to: CChar.self)
+                    var outLeft = chunkBytes.count
+                    // With the input done, a call without input ends a stateful charset's shift state.
+                    let flushing = inLeft == 0
+                    let result = flushing ? iconv(converter, nil, nil, &outPointer, &outLeft)
+                        : iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft)
+                    let failure = result == -1 ? errno : 0
+                    out.append(contentsOf: UnsafeRawBufferPointer(start: outBase, count: chunkBytes.count - outLeft))
+                    if failure == E2BIG { continue }
+                    guard !flushing, failure == EILSEQ || failure == EINVAL, inLeft > 0 else {
+                        if flushing || failure != 0 { return }
+                        continue
+                    }
                     appendUTF8("\u{FFFD}", to: &out)
                     inPointer = inPointer.map { $0 + 1 }
                     inLeft -= 1
-                } else if failure != 0 && failure != E2BIG {
-                    break
                 }
             }
         }
