@@ -52,6 +52,12 @@ import Testing
         #expect(!error.message.isEmpty && !error.message.contains("\n"))
     }
 
+    /// Regression (fuzz target `feed`): a libxml2 message quoted in an error had a line break in it.
+    @Test func errorMessagesAreOneLine() {
+        #expect(FeedError(.unparsable, "line 1: Input is not proper UTF-8,\nBytes: 0xE9\t0x21\r").message
+            == "line 1: Input is not proper UTF-8, Bytes: 0xE9 0x21 ")
+    }
+
     @Test func theRootElementNamesWhatWasFound() {
         let result = FeedDocument.read(Array("<?xml version=\"1.0\"?><svg/>".utf8), url: "https://example.com/f", now: testNow)
         #expect(result == .failure(FeedError(.notAFeed, "not a feed: the document is XML whose root element is <svg>")))
@@ -86,5 +92,17 @@ import Testing
         let feed = try readFeed("<channel><title>Bare</title><item><guid>g</guid></item></channel>")
         #expect(feed.title == "Bare")
         #expect(feed.items.map(\.id) == ["g"])
+    }
+
+    @Test func readsOnSeveralThreadsAtOnceAgree() async throws {
+        let bytes = try Fixture.bytes("podcast20.xml")
+        let expected = FeedDocument.read(bytes, url: "https://alicia.example.com/feed.xml", now: testNow)
+        #expect((try? expected.get()) != nil)
+        await withTaskGroup(of: Result<FeedDocument, FeedError>.self) { group in
+            for _ in 0..<16 {
+                group.addTask { FeedDocument.read(bytes, url: "https://alicia.example.com/feed.xml", now: testNow) }
+            }
+            for await result in group { #expect(result == expected) }
+        }
     }
 }

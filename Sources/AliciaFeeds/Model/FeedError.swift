@@ -17,8 +17,10 @@ public struct FeedError: Error, Sendable, Equatable {
     public let reason: Reason
     public let message: String
 
+    /// `message` on one line: what it quotes of the document (libxml2's messages quote names and
+    /// text) has its line breaks and other control characters made spaces.
     public init(_ reason: Reason, _ message: String) {
         self.reason = reason
-        self.message = message
+        self.message = message.oneLine
     }
 }

@@ -21,7 +21,7 @@ enum Sniffer {
     /// The feed's warnings for what libxml2 recovered from and what `MarkupRepair` mended.
     static func warnings(errors: Int, first: String?, repairs: MarkupRepair.Counts) -> [String] {
         var warnings: [String] = []
-        if errors > 0 { warnings.append("the XML is not well-formed (\(errors) error(s) recovered from; the first at \(first ?? "?"))") }
+        if errors > 0 { warnings.append("the XML is not well-formed (\(errors) error(s) recovered from; the first at \((first ?? "?").oneLine))") }
         if repairs.entities > 0 { warnings.append("\(repairs.entities) HTML entity or character reference(s) XML does not define were read as HTML reads them") }
         if repairs.ampersands > 0 { warnings.append("\(repairs.ampersands) '&'(s) that start no reference were read as text") }
         if repairs.invalidBytes > 0 { warnings.append("\(repairs.invalidBytes) byte sequence(s) that are not UTF-8 were replaced by U+FFFD") }

@@ -28,8 +28,8 @@ enum URLText {
             || byte == UInt8(ascii: "|") || byte == UInt8(ascii: "}")
     }
 
-    /// At most 120 characters of `text`, for a warning.
+    /// At most 120 characters of `text`, on one line, for a warning.
     static func shortened(_ text: String) -> String {
-        text.count <= 120 ? text : String(text.prefix(117)) + "..."
+        text.count <= 120 ? text.oneLine : String(text.prefix(117)).oneLine + "..."
     }
 }
