@@ -161,14 +161,6 @@ alicia_xml_doc *alicia_xml_parser_finish(alicia_xml_parser *parser) {
     return result;
 }
 
-alicia_xml_doc *alicia_xml_read_memory(const char *bytes, int length, const char *base_url, const char *encoding,
-                                       int options) {
-    alicia_xml_parser *parser = alicia_xml_parser_new(base_url, encoding, options);
-    if (!parser) return NULL;
-    alicia_xml_parser_push(parser, bytes, length, 1);
-    return alicia_xml_parser_finish(parser);
-}
-
 alicia_xml_doc *alicia_html_read_memory(const char *bytes, int length, const char *base_url, const char *encoding) {
     if (alicia_xml_load()) return NULL;
     struct alicia_xml_doc *result = calloc(1, sizeof *result);

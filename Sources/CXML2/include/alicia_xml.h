@@ -52,9 +52,6 @@ alicia_xml_node *alicia_xml_parser_open_element(const alicia_xml_parser *);
 /* Ends the parse and frees the parser; the document is the caller's (alicia_xml_free_doc). */
 alicia_xml_doc *alicia_xml_parser_finish(alicia_xml_parser *);
 
-/* The whole of `bytes` at once (alicia_xml_parser_* in one chunk). */
-alicia_xml_doc *alicia_xml_read_memory(const char *bytes, int length, const char *base_url, const char *encoding,
-                                       int options);
 /* An HTML page (libxml2's HTML parser, in recovery mode, never touching the network), for finding
  * the feeds a page names. `encoding` may be NULL (the page's own <meta> then decides). */
 alicia_xml_doc *alicia_html_read_memory(const char *bytes, int length, const char *base_url, const char *encoding);
