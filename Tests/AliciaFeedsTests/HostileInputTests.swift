@@ -130,4 +130,16 @@ import Testing
             """
         _ = Self.readWithinBounds(xml)
     }
+
+    /// Regression (fuzz target `feed`, heap overflow under AddressSanitizer): an entry freed while
+    /// it was still its parent's last child left libxml2 appending text through a stale length.
+    @Test func strayTextAfterTheLastEntryIsSafe() throws {
+        let bytes = try Fixture.contents(of: Fixture.directory.replacing("AliciaFeedsTests/Fixtures", with: "Fuzz/feed")
+            + "/regression-last-child-unlinked.xml")
+        guard case .success(.feed(let feed)) = FeedDocument.read(bytes, url: "https://example.com/f", now: testNow) else {
+            Issue.record("the feed was not read")
+            return
+        }
+        #expect(feed.kind == .atom)
+    }
 }

@@ -25,8 +25,12 @@ final class FeedReader {
     }
 
     /// Reads and frees the items that are complete: those before the element being built (`open`)
-    /// and its ancestors, among the root's children and the channel's.
-    func readCompleteItems(root: XMLNode, open: XMLNode?) {
+    /// and its ancestors, among the root's children and the channel's. While the parse goes on
+    /// (`parsing`), an item that is the last child of its parent stays until another follows it:
+    /// libxml2 appends text to the open element's last child through a length it keeps itself
+    /// (`ctxt->nodelen`), and unlinking that child would leave it writing into freed memory (the
+    /// `feed` fuzz target found this).
+    func readCompleteItems(root: XMLNode, open: XMLNode?, parsing: Bool = true) {
         if isFeed == nil { isFeed = Self.kind(of: context.element(root)) != nil }
         guard isFeed == true else { return }
         var openPath: [OpaquePointer] = []
@@ -35,16 +39,17 @@ final class FeedReader {
             openPath.append(element.handle)
             node = element.parent
         }
-        readCompleteItems(in: root, openPath: openPath)
+        readCompleteItems(in: root, openPath: openPath, parsing: parsing)
         if let channel = context.children(of: root).first(where: { $0.name == "channel" })?.node {
-            readCompleteItems(in: channel, openPath: openPath)
+            readCompleteItems(in: channel, openPath: openPath, parsing: parsing)
         }
     }
 
-    private func readCompleteItems(in container: XMLNode, openPath: [OpaquePointer]) {
+    private func readCompleteItems(in container: XMLNode, openPath: [OpaquePointer], parsing: Bool) {
         var child = container.firstChild
         while let node = child, !openPath.contains(node.handle) {
             child = node.nextSibling
+            if parsing && child == nil { return }
             guard node.isElement else { continue }
             let element = context.element(node)
             let isItem = (element.name == "item" && (element.namespace == .none || element.namespace == .rss))
@@ -60,7 +65,7 @@ final class FeedReader {
 
     /// The feed, once the whole document is parsed.
     func finish(root: XMLNode, kind: Feed.Kind) -> Feed {
-        readCompleteItems(root: root, open: nil)
+        readCompleteItems(root: root, open: nil, parsing: false)
         var draft = ChannelDraft()
         draft.language = PodcastElements.nonEmpty(root.attribute(namespace: ChannelReader.xmlNamespace, "lang"))
         if kind == .atom || context.element(root).name == "channel" {
