@@ -122,6 +122,28 @@ import Testing
         #expect(feed.items.first?.title == "&\(name);")
     }
 
+    /// Each scan for complete items goes on where the last stopped: a channel of many other
+    /// elements, over many chunks, is one pass, not one per chunk.
+    @Test func aChannelOfManyOtherElementsIsOnePass() {
+        let filler = String(repeating: "<x/>", count: 200_000)
+        let xml = rss("<item><guid>1</guid></item>\(filler)<item><guid>2</guid></item>\(filler)<item><guid>3</guid></item>")
+        guard case .success(.feed(let feed)) = Self.readWithinBounds(xml) else {
+            Issue.record("the feed was not read")
+            return
+        }
+        #expect(feed.items.map(\.id) == ["1", "2", "3"])
+    }
+
+    @Test func anElementWithManyAttributesInNotesIsBounded() {
+        let attributes = (0..<50_000).map { "a\($0)=\"v\"" }.joined(separator: " ")
+        let xml = rss("<item><guid>1</guid><description><p \(attributes)>text</p></description></item>")
+        guard case .success(.feed(let feed)) = Self.readWithinBounds(xml) else {
+            Issue.record("the feed was not read")
+            return
+        }
+        #expect(feed.items.first?.summary == "text")
+    }
+
     @Test func anEntityLoopIsRefusedOrNeutralised() {
         let xml = """
             <?xml version="1.0"?>

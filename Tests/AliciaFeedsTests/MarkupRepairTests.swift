@@ -44,6 +44,24 @@ import Testing
         #expect(item.enclosure?.url == "https://cdn.example.com/e.mp3?a=1&b=2&c=3")
     }
 
+    @Test func lessThanSignsThatStartNoTagAreText() throws {
+        let feed = try readFeed(rss("<item><guid>1</guid><title>1 < 2 and 3 > 2, <3</title><link>https://e.example.com/?q=a<b</link></item>"))
+        #expect(feed.items.first?.title == "1 < 2 and 3 > 2, <3")
+        #expect(feed.warnings.contains("2 '<'(s) that start no tag were read as text"))
+        let attribute = try readItem(rss("<item><guid>1</guid><enclosure url=\"https://e.example.com/a<b>.mp3\"/></item>"))
+        #expect(attribute.enclosure?.url == "https://e.example.com/a%3Cb%3E.mp3")
+    }
+
+    @Test func aTagKeepsAtMost256Attributes() throws {
+        let attributes = (0..<300).map { "a\($0)=\"\($0)\"" }.joined(separator: " ")
+        let item = try readItem(rss("<item><guid>1</guid><enclosure \(attributes) url=\"https://e.example.com/late.mp3\"/><title>kept</title></item>"))
+        #expect(item.title == "kept")
+        #expect(item.enclosure == nil)
+        let early = try readItem(rss("<item><guid>1</guid><enclosure url=\"https://e.example.com/early.mp3\" \(attributes)/><title>kept</title></item>"))
+        #expect(early.enclosure?.url == "https://e.example.com/early.mp3")
+        #expect(early.title == "kept")
+    }
+
     @Test func cdataIsNeverTouched() throws {
         let item = try readItem(rss("<item><guid>1</guid><description><![CDATA[Fish &amp; chips &nbsp; & <b>more</b>]]></description></item>"))
         #expect(item.notesHTML == "Fish &amp; chips &nbsp; & <b>more</b>")

@@ -9,6 +9,11 @@ final class FeedReader {
     private var duplicates = 0
     /// Whether the root is a feed's, once a root has been seen.
     private var isFeed: Bool?
+    /// The RSS channel, once seen.
+    private var channel: XMLNode?
+    /// For the root and the channel: the last child a scan left in place (never freed), where the
+    /// next scan goes on.
+    private var lastKept: [OpaquePointer: XMLNode] = [:]
 
     init(context: ReadContext) {
         self.context = context
@@ -29,7 +34,8 @@ final class FeedReader {
     /// (`parsing`), an item that is the last child of its parent stays until another follows it:
     /// libxml2 appends text to the open element's last child through a length it keeps itself
     /// (`ctxt->nodelen`), and unlinking that child would leave it writing into freed memory (the
-    /// `feed` fuzz target found this).
+    /// `feed` fuzz target found this). Each child is looked at once: a scan goes on from where the
+    /// last one stopped, so a channel of a million other elements costs no more than one pass.
     func readCompleteItems(root: XMLNode, open: XMLNode?, parsing: Bool = true) {
         if isFeed == nil { isFeed = Self.kind(of: context.element(root)) != nil }
         guard isFeed == true else { return }
@@ -39,22 +45,32 @@ final class FeedReader {
             openPath.append(element.handle)
             node = element.parent
         }
-        readCompleteItems(in: root, openPath: openPath, parsing: parsing)
-        if let channel = context.children(of: root).first(where: { $0.name == "channel" })?.node {
-            readCompleteItems(in: channel, openPath: openPath, parsing: parsing)
-        }
+        let stop = Self.child(of: root, on: openPath)
+        if channel == nil, let stop, context.element(XMLNode(handle: stop)).name == "channel" { channel = XMLNode(handle: stop) }
+        readCompleteItems(in: root, stop: stop, parsing: parsing)
+        if let channel { readCompleteItems(in: channel, stop: Self.child(of: channel, on: openPath), parsing: parsing) }
     }
 
-    private func readCompleteItems(in container: XMLNode, openPath: [OpaquePointer], parsing: Bool) {
-        var child = container.firstChild
-        while let node = child, !openPath.contains(node.handle) {
+    /// The element of `openPath` (the open element, its parent, …) that is a child of `container`.
+    private static func child(of container: XMLNode, on openPath: [OpaquePointer]) -> OpaquePointer? {
+        guard let index = openPath.firstIndex(of: container.handle), index > 0 else { return nil }
+        return openPath[index - 1]
+    }
+
+    private func readCompleteItems(in container: XMLNode, stop: OpaquePointer?, parsing: Bool) {
+        let resumeAfter = lastKept[container.handle]
+        var child = resumeAfter == nil ? container.firstChild : resumeAfter?.nextSibling
+        while let node = child, node.handle != stop {
             child = node.nextSibling
             if parsing && child == nil { return }
-            guard node.isElement else { continue }
-            let element = context.element(node)
-            let isItem = (element.name == "item" && (element.namespace == .none || element.namespace == .rss))
-                || (element.name == "entry" && element.namespace == .atom)
-            guard isItem else { continue }
+            let element = node.isElement ? context.element(node) : nil
+            let isItem = element.map { ($0.name == "item" && ($0.namespace == .none || $0.namespace == .rss))
+                || ($0.name == "entry" && $0.namespace == .atom) } ?? false
+            guard isItem else {
+                if channel == nil && element?.name == "channel" { channel = node }
+                lastKept[container.handle] = node
+                continue
+            }
             if let item = ItemReader.read(node, context: context) {
                 if !seen.insert(item.id).inserted { duplicates += 1 }
                 items.append(item)

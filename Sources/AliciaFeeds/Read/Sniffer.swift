@@ -24,6 +24,7 @@ enum Sniffer {
         if errors > 0 { warnings.append("the XML is not well-formed (\(errors) error(s) recovered from; the first at \((first ?? "?").oneLine))") }
         if repairs.entities > 0 { warnings.append("\(repairs.entities) HTML entity or character reference(s) XML does not define were read as HTML reads them") }
         if repairs.ampersands > 0 { warnings.append("\(repairs.ampersands) '&'(s) that start no reference were read as text") }
+        if repairs.lessThans > 0 { warnings.append("\(repairs.lessThans) '<'(s) that start no tag were read as text") }
         if repairs.invalidBytes > 0 { warnings.append("\(repairs.invalidBytes) byte sequence(s) that are not UTF-8 were replaced by U+FFFD") }
         if repairs.controlCharacters > 0 { warnings.append("\(repairs.controlCharacters) control character(s) XML forbids were replaced by spaces") }
         return warnings

@@ -4,7 +4,10 @@
 /// the browsers read such feeds:
 /// - an entity XML does not define (`&nbsp;`, `&eacute;`, `&mdash;`: HTML's names, undeclared in a
 ///   feed) becomes a numeric reference to the character HTML gives it; an unknown name and a bare
-///   `&` (`Q&A`) become `&amp;`, so the text reads as written;
+///   `&` (`Q&A`) become `&amp;`, and a `<` that starts no tag (`1 < 2`, or in an attribute value)
+///   `&lt;`, so the text reads as written;
+/// - a tag keeps at most `maximumAttributes` attributes (libxml2 2.9's attribute check is
+///   quadratic);
 /// - a numeric reference to 128-159 becomes the windows-1252 character it was meant as, and one to
 ///   a non-character becomes U+FFFD;
 /// - bytes that are not UTF-8 become U+FFFD, and C0 control characters (forbidden in XML 1.0) a
@@ -22,6 +25,7 @@ struct MarkupRepair {
     struct Counts: Equatable {
         var entities = 0
         var ampersands = 0
+        var lessThans = 0
         var invalidBytes = 0
         var controlCharacters = 0
     }
@@ -226,14 +230,73 @@ struct MarkupRepair {
     // MARK: Markup
 
     /// At `<`: comments, CDATA, processing instructions and the DOCTYPE copied whole (no
-    /// reference in them is touched); any other `<` copied as it is.
+    /// reference in them is touched); a tag through its `>` (`tag`); a `<` that starts none of
+    /// these (`a < b`) escaped, as a bare `&` is.
     private mutating func markup(_ input: UnsafeBufferPointer<UInt8>, _ at: Int, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) -> Int {
         if Self.matches(input, at, "<!--") { return copy(input, from: at, opener: 4, through: "-->", emit) }
         if Self.matches(input, at, "<![CDATA[") { return copy(input, from: at, opener: 9, through: "]]>", emit) }
         if Self.matches(input, at, "<?") { return copy(input, from: at, opener: 2, through: "?>", emit) }
         if Self.matches(input, at, "<!DOCTYPE", ignoringCase: true) { return doctype(input, at, emit) }
-        out.append(UInt8(ascii: "<"))
+        if at + 1 < input.count, Self.isNameStart(input[at + 1]) || input[at + 1] == UInt8(ascii: "/") || input[at + 1] >= 0x80 {
+            return tag(input, at)
+        }
+        if at + 1 < input.count, input[at + 1] == UInt8(ascii: "!") {
+            out.append(UInt8(ascii: "<"))
+            return at + 1
+        }
+        out.append(contentsOf: Array("&lt;".utf8))
+        counts.lessThans += 1
         return at + 1
+    }
+
+    /// Attributes one tag may keep: libxml2 2.9 checks each attribute against every earlier one,
+    /// so 50,000 of them took 22 s to parse; feeds' tags have a handful.
+    static let maximumAttributes = 256
+
+    /// Copies a start or end tag through its `>`, repairing its attribute values (references, a
+    /// `<` in a value escaped), and leaving out the attributes past `maximumAttributes`. A tag cut
+    /// short by another `<` ends there, for libxml2 to recover from.
+    private mutating func tag(_ input: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        out.append(UInt8(ascii: "<"))
+        var at = start + 1
+        var quote: UInt8?
+        var attributes = 0
+        var dropping = false
+        var attributeStart = out.count
+        while at < input.count {
+            let byte = input[at]
+            if let open = quote {
+                if byte == open { quote = nil }
+                if !dropping && byte == UInt8(ascii: "&") {
+                    at = reference(input, at)
+                    continue
+                }
+                if !dropping && byte == UInt8(ascii: "<") {
+                    out.append(contentsOf: Array("&lt;".utf8))
+                    counts.lessThans += 1
+                    at += 1
+                    continue
+                }
+            } else if byte == UInt8(ascii: ">") {
+                if dropping && input[at - 1] == UInt8(ascii: "/") { out.append(UInt8(ascii: "/")) }
+                out.append(byte)
+                return at + 1
+            } else if byte == UInt8(ascii: "<") {
+                return at
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: "=") {
+                attributes += 1
+                if attributes > Self.maximumAttributes && !dropping {
+                    dropping = true
+                    out.removeSubrange(attributeStart...)
+                }
+            } else if Charset.isSpace(byte) && !dropping {
+                attributeStart = out.count
+            }
+            at = dropping ? at + 1 : character(input, at)
+        }
+        return at
     }
 
     /// Copies from `start` (an ASCII opener of `opener` bytes, already matched) through the first

@@ -87,14 +87,16 @@ struct XMLNode {
         Self.take(alicia_xml_attribute_ns(handle, namespace, name))
     }
 
-    /// Every attribute, in order: (local name, value).
-    var attributes: [(name: String, value: String)] {
+    /// The first `limit` attributes, in order: (local name, value). Bounded because each is found
+    /// by walking the list from its start.
+    func attributes(limit: Int) -> [(name: String, value: String)] {
         var all: [(name: String, value: String)] = []
-        while true {
+        while all.count < limit {
             var name: UnsafePointer<CChar>?
             guard let value = Self.take(alicia_xml_attribute_at(handle, Int32(all.count), &name)) else { return all }
             all.append((name.map { String(cString: $0) } ?? "", value))
         }
+        return all
     }
 
     /// The base URI in force here: `documentURL` with every `xml:base` on the way down applied.

@@ -96,7 +96,8 @@ enum XMLText {
             case .element:
                 let name = visiting.lowercasedName.name
                 out += Array("<\(name)".utf8)
-                for (attribute, value) in visiting.attributes where !attribute.isEmpty {
+                // Show notes' tags carry a handful of attributes; a hostile one is cut at 64.
+                for (attribute, value) in visiting.attributes(limit: 64) where !attribute.isEmpty {
                     out += Array(" \(attribute)=\"".utf8)
                     appendEscaped(value, to: &out)
                     out.append(UInt8(ascii: "\""))
