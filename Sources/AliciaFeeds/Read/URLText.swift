@@ -2,8 +2,13 @@
 enum URLText {
     /// Whether `url` is absolute http or https.
     static func isHTTP(_ url: String) -> Bool {
-        let head = url.utf8.prefix(8).map { $0 | 0x20 }
-        return head.starts(with: Array("http://".utf8)) || head.starts(with: Array("https://".utf8))
+        var scheme = url.utf8.makeIterator()
+        for expected in "http".utf8 {
+            guard let byte = scheme.next(), byte | 0x20 == expected else { return false }
+        }
+        var next = scheme.next()
+        if next.map({ $0 | 0x20 }) == UInt8(ascii: "s") { next = scheme.next() }
+        return next == UInt8(ascii: ":") && scheme.next() == UInt8(ascii: "/") && scheme.next() == UInt8(ascii: "/")
     }
 
     /// Spaces, controls and non-ASCII bytes percent-encoded (feeds write `my episode.mp3` and

@@ -15,8 +15,8 @@ enum PlainText {
         var at = 0
         while at < utf8.count {
             let byte = utf8[at]
-            if byte == UInt8(ascii: "<"), at + 1 < utf8.count, startsTag(utf8, at) {
-                let (end, breaks) = skipTag(utf8, at)
+            if byte == UInt8(ascii: "<"), at + 1 < utf8.count, let name = tagStart(utf8, at) {
+                let (end, breaks) = skipTag(utf8, at, name: name)
                 pendingSpace = pendingSpace || breaks
                 at = end
                 continue
@@ -55,16 +55,17 @@ enum PlainText {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Whether the `<` at `at` starts a comment, a declaration, a processing instruction or an
-    /// HTML element's tag (a name with a `:`, Word's `<o:p>`, counts too).
-    private static func startsTag(_ utf8: [UInt8], _ at: Int) -> Bool {
+    /// The tag's name (lower-cased; empty for `<!…>` and `<?…>`) when the `<` at `at` starts a
+    /// comment, a declaration, a processing instruction or an HTML element's tag (a name with a
+    /// `:`, Word's `<o:p>`, counts too); nil when it is text.
+    private static func tagStart(_ utf8: [UInt8], _ at: Int) -> String? {
         let next = utf8[at + 1]
-        if next == UInt8(ascii: "!") || next == UInt8(ascii: "?") { return true }
+        if next == UInt8(ascii: "!") || next == UInt8(ascii: "?") { return "" }
         let name = tagName(utf8, at + 1)
-        guard !name.isEmpty else { return false }
+        guard !name.isEmpty else { return nil }
         let end = at + 1 + (next == UInt8(ascii: "/") ? 1 : 0) + name.utf8.count
-        if end < utf8.count && utf8[end] == UInt8(ascii: ":") { return true }
-        return htmlElements.contains(name)
+        if end < utf8.count && utf8[end] == UInt8(ascii: ":") { return name }
+        return htmlElements.contains(name) ? name : nil
     }
 
     /// HTML's element names (HTML 4, 5 and the obsolete ones show notes still carry).
@@ -86,7 +87,7 @@ enum PlainText {
 
     /// Past the tag at `start` (a comment through `-->`, `<script>` and `<style>` through their
     /// end tag); whether it separates words (every tag but the inline ones does).
-    private static func skipTag(_ utf8: [UInt8], _ start: Int) -> (end: Int, breaks: Bool) {
+    private static func skipTag(_ utf8: [UInt8], _ start: Int, name: String) -> (end: Int, breaks: Bool) {
         if utf8[start...].starts(with: Array("<!--".utf8)) {
             return (Charset.find(Array("-->".utf8), in: utf8[(start + 4)...]).map { $0 + 3 } ?? utf8.count, true)
         }
@@ -103,7 +104,6 @@ enum PlainText {
             }
             end += 1
         }
-        let name = tagName(utf8, start + 1)
         end = min(end + 1, utf8.count)
         if hiddenContent.contains(name) {
             let closing = Array("</\(name)".utf8)

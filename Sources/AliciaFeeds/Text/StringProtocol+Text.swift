@@ -1,9 +1,14 @@
 extension StringProtocol {
-    /// Without white space (spaces, tabs, line ends) at either end.
+    /// Without white space (spaces, tabs, line ends) at either end. Done on the UTF-8 bytes: those
+    /// are ASCII, so the ends found are character boundaries.
     var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
+        let text = String(self)
+        let bytes = text.utf8
+        guard let first = bytes.firstIndex(where: { !Charset.isSpace($0) }), let last = bytes.lastIndex(where: { !Charset.isSpace($0) }) else {
+            return ""
+        }
+        if first == bytes.startIndex && last == bytes.index(before: bytes.endIndex) { return text }
+        return String(text[first...last])
     }
 
     /// On one line: line breaks and other control characters made spaces (for messages that quote

@@ -233,14 +233,13 @@ struct MarkupRepair {
     /// reference in them is touched); a tag through its `>` (`tag`); a `<` that starts none of
     /// these (`a < b`) escaped, as a bare `&` is.
     private mutating func markup(_ input: UnsafeBufferPointer<UInt8>, _ at: Int, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) -> Int {
-        if Self.matches(input, at, "<!--") { return copy(input, from: at, opener: 4, through: "-->", emit) }
-        if Self.matches(input, at, "<![CDATA[") { return copy(input, from: at, opener: 9, through: "]]>", emit) }
-        if Self.matches(input, at, "<?") { return copy(input, from: at, opener: 2, through: "?>", emit) }
-        if Self.matches(input, at, "<!DOCTYPE", ignoringCase: true) { return doctype(input, at, emit) }
-        if at + 1 < input.count, Self.isNameStart(input[at + 1]) || input[at + 1] == UInt8(ascii: "/") || input[at + 1] >= 0x80 {
-            return tag(input, at)
-        }
-        if at + 1 < input.count, input[at + 1] == UInt8(ascii: "!") {
+        let next = at + 1 < input.count ? input[at + 1] : 0
+        if Self.isNameStart(next) || next == UInt8(ascii: "/") || next >= 0x80 { return tag(input, at) }
+        if next == UInt8(ascii: "?") { return copy(input, from: at, opener: 2, through: "?>", emit) }
+        if next == UInt8(ascii: "!") {
+            if Self.matches(input, at, "<!--") { return copy(input, from: at, opener: 4, through: "-->", emit) }
+            if Self.matches(input, at, "<![CDATA[") { return copy(input, from: at, opener: 9, through: "]]>", emit) }
+            if Self.matches(input, at, "<!DOCTYPE", ignoringCase: true) { return doctype(input, at, emit) }
             out.append(UInt8(ascii: "<"))
             return at + 1
         }
@@ -294,7 +293,14 @@ struct MarkupRepair {
             } else if Charset.isSpace(byte) && !dropping {
                 attributeStart = out.count
             }
-            at = dropping ? at + 1 : character(input, at)
+            if dropping {
+                at += 1
+            } else if byte >= 0x20 && byte < 0x80 {
+                out.append(byte)
+                at += 1
+            } else {
+                at = character(input, at)
+            }
         }
         return at
     }
