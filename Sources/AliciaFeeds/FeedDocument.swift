@@ -47,7 +47,7 @@ public enum FeedDocument: Sendable, Equatable {
         let context = ReadContext(documentURL: url, now: now)
         let reader = FeedReader(context: context)
         let (parsed, repairs) = XMLDocument.parse(utf8: utf8, url: url) { root, open in
-            reader.readCompleteItems(root: root, open: open)
+            reader.readComplete(root: root, open: open)
         }
         guard let document = parsed, let root = document.root else {
             if Sniffer.isHTMLType(contentType) { return discover(utf8, url: url) }

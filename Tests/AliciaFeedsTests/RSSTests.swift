@@ -138,4 +138,34 @@ import Testing
         let item = try readItem(rss("<item><guid>1</guid><title>\n   Two\t\tlines\n   here  </title></item>"))
         #expect(item.title == "Two lines here")
     }
+
+    /// Items are read and freed while libxml2 parses, chunk by chunk: a feed of many chunks, with
+    /// an item whose notes span several of them, reads the same as it is written.
+    @Test func aFeedOfManyChunksReadsWhole() throws {
+        let longNotes = String(repeating: "<p>Long notes &amp; more</p>", count: 8_000)
+        var items = ""
+        for index in 0..<400 {
+            let notes = index == 200 ? longNotes : "<p>Notes \(index)</p>"
+            items += """
+                <item><title>Episode \(index) &amp; friends</title><guid>g\(index)</guid>
+                <description><![CDATA[\(notes)]]></description><itunes:duration>\(index)</itunes:duration>
+                <enclosure url="https://cdn.example.com/\(index).mp3" length="\(index)" type="audio/mpeg"/>
+                <pubDate>Mon, 01 Jan 2024 00:00:00 GMT</pubDate></item>
+
+                """
+        }
+        let xml = rss(items, channel: "<title>Many</title>" + String(repeating: "<category>c</category>", count: 5_000))
+        #expect(xml.utf8.count > 6 * 64 * 1024)
+        let feed = try readFeed(xml)
+        #expect(feed.title == "Many")
+        #expect(feed.items.count == 400)
+        for (index, item) in feed.items.enumerated() {
+            #expect(item.id == "g\(index)")
+            #expect(item.title == "Episode \(index) & friends")
+            #expect(item.duration == Double(index))
+            #expect(item.enclosure == FeedEnclosure(url: "https://cdn.example.com/\(index).mp3", type: "audio/mpeg", length: Int64(index)))
+            #expect(item.published == 1_704_067_200)
+            #expect(item.notesHTML == (index == 200 ? longNotes : "<p>Notes \(index)</p>"))
+        }
+    }
 }

@@ -1,26 +1,23 @@
-/// Reads a channel's own elements (an RSS `channel`, an Atom `feed`) into a `ChannelDraft`, and
-/// says which of its children are items.
+/// Reads a channel's own elements (an RSS `channel`, an Atom `feed`) into a `ChannelDraft`, one
+/// child at a time (`FeedReader` frees each once taken).
 enum ChannelReader {
     static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
-    /// The channel's elements taken into `draft`; its item (or entry) elements returned in order.
-    static func read(_ channel: XMLNode, into draft: inout ChannelDraft, context: ReadContext) -> [XMLNode] {
-        var items: [XMLNode] = []
+    /// What the channel element itself says (`xml:lang`).
+    static func begin(_ channel: XMLNode, into draft: inout ChannelDraft) {
         draft.language = draft.language ?? PodcastElements.nonEmpty(channel.attribute(namespace: xmlNamespace, "lang"))
-        for child in context.children(of: channel) {
-            switch child.namespace {
-            case .none, .rss:
-                if child.name == "item" { items.append(child.node) } else { takeRSS(child, into: &draft, context: context) }
-            case .atom:
-                if child.name == "entry" { items.append(child.node) } else { takeAtom(child, into: &draft, context: context) }
-            case .itunes: takeITunes(child, into: &draft, context: context)
-            case .podcast: takePodcast(child, into: &draft, context: context)
-            case .dublinCore: takeOther(child, into: &draft, context: context)
-            case .syndication, .googlePlay, .media: takeOther(child, into: &draft, context: context)
-            default: break
-            }
+    }
+
+    /// Takes one child element of the channel (not an item) into its draft.
+    static func take(_ child: ReadContext.Element, into draft: inout ChannelDraft, context: ReadContext) {
+        switch child.namespace {
+        case .none, .rss: takeRSS(child, into: &draft, context: context)
+        case .atom: takeAtom(child, into: &draft, context: context)
+        case .itunes: takeITunes(child, into: &draft, context: context)
+        case .podcast: takePodcast(child, into: &draft, context: context)
+        case .dublinCore, .syndication, .googlePlay, .media: takeOther(child, into: &draft, context: context)
+        default: break
         }
-        return items
     }
 
     static func takeRSS(_ element: ReadContext.Element, into draft: inout ChannelDraft, context: ReadContext) {

@@ -1,19 +1,22 @@
-/// Reads a feed document whose root is `rss`, `rdf:RDF`, `feed` (or a bare `channel`): its items
-/// while libxml2 is still parsing, each one read and freed as soon as it is complete, and the
-/// channel once the document is done. A 5,000-item feed is then never a 5,000-item tree: what is
-/// held at once is the feed read so far and a chunk's worth of tree.
+/// Reads a feed document whose root is `rss`, `rdf:RDF`, `feed` (or a bare `channel`) while
+/// libxml2 is still parsing it: after each chunk, every node that is complete (neither the element
+/// being built nor one of its ancestors) under the root, the channel and the item being built is
+/// taken into the feed's or the item's draft and freed. What is held at once is then the feed
+/// read so far and a chunk's worth of tree, however many items, channel elements or item
+/// elements a feed has; only an element below an item (a `media:group`, a description written as
+/// unescaped HTML) is held whole until it closes.
 final class FeedReader {
     let context: ReadContext
+    private var draft = ChannelDraft()
     private var items: [FeedItem] = []
     private var seen = Set<String>()
     private var duplicates = 0
     /// Whether the root is a feed's, once a root has been seen.
     private var isFeed: Bool?
-    /// The RSS channel, once seen.
-    private var channel: XMLNode?
-    /// For the root and the channel: the last child a scan left in place (never freed), where the
-    /// next scan goes on.
-    private var lastKept: [OpaquePointer: XMLNode] = [:]
+    /// What the root makes of the document, once a root has been seen.
+    private var rootKind: Feed.Kind?
+    /// The item being built and what its complete children have said so far.
+    private var openItem: (handle: OpaquePointer, draft: ItemDraft)?
 
     init(context: ReadContext) {
         self.context = context
@@ -29,15 +32,17 @@ final class FeedReader {
         }
     }
 
-    /// Reads and frees the items that are complete: those before the element being built (`open`)
-    /// and its ancestors, among the root's children and the channel's. While the parse goes on
-    /// (`parsing`), an item that is the last child of its parent stays until another follows it:
-    /// libxml2 appends text to the open element's last child through a length it keeps itself
-    /// (`ctxt->nodelen`), and unlinking that child would leave it writing into freed memory (the
-    /// `feed` fuzz target found this). Each child is looked at once: a scan goes on from where the
-    /// last one stopped, so a channel of a million other elements costs no more than one pass.
-    func readCompleteItems(root: XMLNode, open: XMLNode?, parsing: Bool = true) {
-        if isFeed == nil { isFeed = Self.kind(of: context.element(root)) != nil }
+    /// Takes and frees what is complete below `root`, given the element being built (`open`).
+    /// While the parse goes on (`parsing`), the last child of each parent stays until another
+    /// follows it: libxml2 appends text to the open element's last child through a length it keeps
+    /// itself (`ctxt->nodelen`), and unlinking that child would leave it writing into freed memory
+    /// (the `feed` fuzz target found this).
+    func readComplete(root: XMLNode, open: XMLNode?, parsing: Bool = true) {
+        if isFeed == nil {
+            rootKind = Self.kind(of: context.element(root))
+            isFeed = rootKind != nil
+            ChannelReader.begin(root, into: &draft)
+        }
         guard isFeed == true else { return }
         var openPath: [OpaquePointer] = []
         var node = open
@@ -45,57 +50,95 @@ final class FeedReader {
             openPath.append(element.handle)
             node = element.parent
         }
-        let stop = Self.child(of: root, on: openPath)
-        if channel == nil, let stop, context.element(XMLNode(handle: stop)).name == "channel" { channel = XMLNode(handle: stop) }
-        readCompleteItems(in: root, stop: stop, parsing: parsing)
-        if let channel { readCompleteItems(in: channel, stop: Self.child(of: channel, on: openPath), parsing: parsing) }
+        let pass = Pass(openPath: openPath, parsing: parsing)
+        if let stop = pass.child(of: root), rootKind != .atom, context.element(XMLNode(handle: stop)).name == "channel" {
+            ChannelReader.begin(XMLNode(handle: stop), into: &draft)
+            consume(XMLNode(handle: stop), pass, isRoot: false)
+        }
+        consume(root, pass, isRoot: true)
     }
 
-    /// The element of `openPath` (the open element, its parent, …) that is a child of `container`.
-    private static func child(of container: XMLNode, on openPath: [OpaquePointer]) -> OpaquePointer? {
-        guard let index = openPath.firstIndex(of: container.handle), index > 0 else { return nil }
-        return openPath[index - 1]
+    /// What one pass knows: the open element's path (it, its parent, …, the root) and whether the
+    /// parse goes on.
+    private struct Pass {
+        let openPath: [OpaquePointer]
+        let parsing: Bool
+
+        /// Whether `container`'s last child must stay: while the parse goes on, for the open
+        /// element and its ancestors (libxml2 appends to the first and returns to the others).
+        func keepsLastChild(of container: XMLNode) -> Bool {
+            parsing && openPath.contains(container.handle)
+        }
+
+        /// The element of the open path that is a child of `container`.
+        func child(of container: XMLNode) -> OpaquePointer? {
+            guard let index = openPath.firstIndex(of: container.handle), index > 0 else { return nil }
+            return openPath[index - 1]
+        }
     }
 
-    private func readCompleteItems(in container: XMLNode, stop: OpaquePointer?, parsing: Bool) {
-        let resumeAfter = lastKept[container.handle]
-        var child = resumeAfter == nil ? container.firstChild : resumeAfter?.nextSibling
+    /// Takes and frees the complete children of the root or the channel: items read, the
+    /// channel's own elements taken into the draft (an RSS 1.0 channel, complete before its items,
+    /// and RSS 1.0's `image` beside it, too). The complete children of an open item are taken.
+    private func consume(_ container: XMLNode, _ pass: Pass, isRoot: Bool) {
+        let stop = pass.child(of: container)
+        let keepLast = pass.keepsLastChild(of: container)
+        var child = container.firstChild
         while let node = child, node.handle != stop {
             child = node.nextSibling
-            if parsing && child == nil { return }
-            let element = node.isElement ? context.element(node) : nil
-            let isItem = element.map { ($0.name == "item" && ($0.namespace == .none || $0.namespace == .rss))
-                || ($0.name == "entry" && $0.namespace == .atom) } ?? false
-            guard isItem else {
-                if channel == nil && element?.name == "channel" { channel = node }
-                lastKept[container.handle] = node
-                continue
+            if keepLast && child == nil { return }
+            if node.isElement {
+                let element = context.element(node)
+                if ItemReader.isItem(element) {
+                    var itemDraft = draftOfItem(node)
+                    consumeItem(node, into: &itemDraft, pass)
+                    add(ItemReader.finish(itemDraft, context: context))
+                } else if isRoot && rootKind != .atom && element.name == "channel" {
+                    ChannelReader.begin(node, into: &draft)
+                    consume(node, Pass(openPath: [], parsing: false), isRoot: false)
+                } else if isRoot && rootKind != .atom && element.name == "image" {
+                    draft.otherImage = draft.otherImage ?? ChannelReader.image(of: node, context: context)
+                } else {
+                    ChannelReader.take(element, into: &draft, context: context)
+                }
             }
-            if let item = ItemReader.read(node, context: context) {
-                if !seen.insert(item.id).inserted { duplicates += 1 }
-                items.append(item)
-            }
+            node.free()
+        }
+        guard let stop, ItemReader.isItem(context.element(XMLNode(handle: stop))) else { return }
+        var itemDraft = draftOfItem(XMLNode(handle: stop))
+        consumeItem(XMLNode(handle: stop), into: &itemDraft, pass)
+        openItem = (stop, itemDraft)
+    }
+
+    /// The draft of `item`: the open item's, when it is that one, else a new one.
+    private func draftOfItem(_ item: XMLNode) -> ItemDraft {
+        defer { openItem = nil }
+        if let openItem, openItem.handle == item.handle { return openItem.draft }
+        return ItemReader.begin(item)
+    }
+
+    /// Takes and frees the complete children of an item.
+    private func consumeItem(_ item: XMLNode, into itemDraft: inout ItemDraft, _ pass: Pass) {
+        let stop = pass.child(of: item)
+        let keepLast = pass.keepsLastChild(of: item)
+        var child = item.firstChild
+        while let node = child, node.handle != stop {
+            child = node.nextSibling
+            if keepLast && child == nil { return }
+            if node.isElement { ItemReader.take(context.element(node), into: &itemDraft, context: context) }
             node.free()
         }
     }
 
+    private func add(_ item: FeedItem?) {
+        guard let item else { return }
+        if !seen.insert(item.id).inserted { duplicates += 1 }
+        items.append(item)
+    }
+
     /// The feed, once the whole document is parsed.
     func finish(root: XMLNode, kind: Feed.Kind) -> Feed {
-        readCompleteItems(root: root, open: nil, parsing: false)
-        var draft = ChannelDraft()
-        draft.language = PodcastElements.nonEmpty(root.attribute(namespace: ChannelReader.xmlNamespace, "lang"))
-        if kind == .atom || context.element(root).name == "channel" {
-            _ = ChannelReader.read(root, into: &draft, context: context)
-        } else {
-            // RSS 1.0 (and some 0.9x feeds) have their image beside the channel.
-            for child in context.children(of: root) {
-                switch child.name {
-                case "channel": _ = ChannelReader.read(child.node, into: &draft, context: context)
-                case "image": draft.otherImage = draft.otherImage ?? ChannelReader.image(of: child.node, context: context)
-                default: break
-                }
-            }
-        }
+        readComplete(root: root, open: nil, parsing: false)
         if duplicates > 0 { context.warnings.append("\(duplicates) item(s) have the identity of an earlier item") }
         if context.budget.exhausted { context.warnings.append("entity expansion stopped at its limit: some text is missing") }
         return draft.finish(kind: kind, items: items, warnings: context.warnings)

@@ -1,30 +1,44 @@
-/// Reads one item: an RSS `item` or an Atom `entry`, with what the iTunes, Podcasting 2.0,
-/// content, Dublin Core and Media RSS namespaces add to it. Element names are matched
+/// Reads one item (an RSS `item` or an Atom `entry`, with what the iTunes, Podcasting 2.0,
+/// content, Dublin Core and Media RSS namespaces add to it) child by child into an `ItemDraft`,
+/// so that each child can be freed once taken (`FeedReader`). Element names are matched
 /// lower-cased, namespaces by URI (`FeedNamespace`).
 enum ItemReader {
     static let rdfNamespace = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 
-    /// The item, or nil (with a warning on the feed) when nothing identifies it.
-    static func read(_ node: XMLNode, context: ReadContext) -> FeedItem? {
+    /// A draft for the item `node`, before its children are taken.
+    static func begin(_ node: XMLNode) -> ItemDraft {
         var draft = ItemDraft()
         draft.about = node.attribute(namespace: rdfNamespace, "about").flatMap(PodcastElements.nonEmpty)
-        for child in context.children(of: node) {
-            switch child.namespace {
-            case .none, .rss: takeRSS(child, into: &draft, context: context)
-            case .atom: takeAtom(child, into: &draft, context: context)
-            case .itunes: takeITunes(child, into: &draft, context: context)
-            case .podcast: takePodcast(child, into: &draft, context: context)
-            case .content where child.name == "encoded": draft.content = draft.content ?? context.markup(child.node)
-            case .dublinCore: takeDublinCore(child, into: &draft, context: context)
-            case .media: takeMedia(child, into: &draft, context: context)
-            default: break
-            }
+        return draft
+    }
+
+    /// Takes one child element of an item into its draft.
+    static func take(_ child: ReadContext.Element, into draft: inout ItemDraft, context: ReadContext) {
+        switch child.namespace {
+        case .none, .rss: takeRSS(child, into: &draft, context: context)
+        case .atom: takeAtom(child, into: &draft, context: context)
+        case .itunes: takeITunes(child, into: &draft, context: context)
+        case .podcast: takePodcast(child, into: &draft, context: context)
+        case .content where child.name == "encoded": draft.content = draft.content ?? context.markup(child.node)
+        case .dublinCore: takeDublinCore(child, into: &draft, context: context)
+        case .media: takeMedia(child, into: &draft, context: context)
+        default: break
         }
+    }
+
+    /// The item, or nil (with a warning on the feed) when nothing identifies it.
+    static func finish(_ draft: ItemDraft, context: ReadContext) -> FeedItem? {
         guard let item = draft.finish() else {
             context.warnings.append("an item with no guid, link, enclosure or title was left out")
             return nil
         }
         return item
+    }
+
+    /// Whether `element` is an item: RSS's `item` or Atom's `entry`.
+    static func isItem(_ element: ReadContext.Element) -> Bool {
+        (element.name == "item" && (element.namespace == .none || element.namespace == .rss))
+            || (element.name == "entry" && element.namespace == .atom)
     }
 
     static func takeRSS(_ element: ReadContext.Element, into draft: inout ItemDraft, context: ReadContext) {
