@@ -80,4 +80,18 @@ import Testing
         #expect(feed.title == "Userland")
         #expect(feed.items.map(\.id) == ["g"])
     }
+
+    /// Items are freed while the read goes on, and the namespaces they declare with them: a prefix
+    /// declared on each item is matched by its own URI every time (not by an address reused).
+    @Test func namespacesDeclaredOnEachItemAreMatchedByTheirOwnURI() throws {
+        let items = (0..<300).map { index in
+            let uri = index.isMultiple(of: 2) ? "http://www.itunes.com/dtds/podcast-1.0.dtd" : "https://example.com/not-itunes/\(index)"
+            return "<item xmlns:a=\"\(uri)\"><guid>\(index)</guid><a:duration>\(index)</a:duration>\(String(repeating: "<x/>", count: 100))</item>"
+        }.joined()
+        let feed = try readFeed("<rss version=\"2.0\"><channel><title>t</title>\(items)</channel></rss>")
+        #expect(feed.items.count == 300)
+        for (index, item) in feed.items.enumerated() {
+            #expect(item.duration == (index.isMultiple(of: 2) ? Double(index) : nil), "item \(index)")
+        }
+    }
 }

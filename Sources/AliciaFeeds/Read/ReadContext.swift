@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What the readers of one document share: the URL it was read from (the base of its relative
 /// URLs), the time of the read (dates in the future are not trusted), the entity budget, the
 /// feed's warnings, and the namespaces already looked up. One per read, on one thread.
@@ -6,9 +10,10 @@ final class ReadContext {
     let now: Int64
     var budget = XMLText.Budget()
     var warnings: [String] = []
-    /// Namespace URIs already matched, by the address libxml2 keeps them at (one per declaration,
-    /// so a feed has a handful): matching them is then a pointer comparison per element.
-    private var namespaces: [(uri: UnsafePointer<CChar>, namespace: FeedNamespace)] = []
+    /// Namespace URIs already matched, as written (a feed uses a handful): matching one again is a
+    /// `strcmp`, not a normalisation. By text, not by address: the nodes that declared them may be
+    /// freed while the read goes on (`FeedReader`), and their memory reused.
+    private var namespaces: [(uri: String, namespace: FeedNamespace)] = []
 
     /// Dates later than this many seconds after the read are not trusted: a day covers clocks and
     /// zones that are off, not a publisher scheduling its items (AntennaPod sorts such items first
@@ -34,9 +39,12 @@ final class ReadContext {
             return Element(node: node, namespace: FeedNamespace.undeclaredPrefixes[prefix] ?? .other, name: name)
         }
         guard let uri = node.namespaceURI else { return Element(node: node, namespace: .none, name: name) }
-        if let known = namespaces.first(where: { $0.uri == uri }) { return Element(node: node, namespace: known.namespace, name: name) }
-        let namespace = FeedNamespace(uri: String(cString: uri))
-        if namespaces.count < 64 { namespaces.append((uri, namespace)) }
+        if let known = namespaces.first(where: { $0.uri.withCString { strcmp($0, uri) == 0 } }) {
+            return Element(node: node, namespace: known.namespace, name: name)
+        }
+        let text = String(cString: uri)
+        let namespace = FeedNamespace(uri: text)
+        if namespaces.count < 64 { namespaces.append((text, namespace)) }
         return Element(node: node, namespace: namespace, name: name)
     }
 

@@ -23,7 +23,8 @@ final class XMLDocument {
         alicia_xml_free_doc(handle)
     }
 
-    /// Why libxml2 cannot be used (it is loaded here the first time); nil when it can.
+    /// Why libxml2 cannot be used (it is loaded here the first time); nil when it can. Wraps
+    /// `dlopen` and `xmlInitParser`.
     static func loadLibrary() -> String? {
         alicia_xml_load().map { String(cString: $0) }
     }
@@ -32,7 +33,7 @@ final class XMLDocument {
     /// each chunk `afterChunk` sees the root so far and the element still being built, and may
     /// read and free what is complete (see `alicia_xml_parser_open_element`), so that a feed's
     /// items need not all be in memory as a tree at once. The document is nil when libxml2 built
-    /// no tree at all.
+    /// no tree at all. Wraps `xmlCreatePushParserCtxt`, `xmlCtxtUseOptions` and `xmlParseChunk`.
     static func parse(utf8: [UInt8], url: String, afterChunk: (_ root: XMLNode, _ open: XMLNode?) -> Void)
         -> (document: XMLDocument?, repairs: MarkupRepair.Counts) {
         guard let parser = alicia_xml_parser_new(url, "UTF-8", feedOptions) else { return (nil, MarkupRepair.Counts()) }
@@ -53,7 +54,7 @@ final class XMLDocument {
     }
 
     /// An HTML page, by libxml2's HTML parser (which reads a `<meta charset>` itself when
-    /// `encoding` is nil).
+    /// `encoding` is nil). Wraps `htmlCtxtReadMemory`.
     static func parseHTML(_ bytes: [UInt8], url: String, encoding: String?) -> XMLDocument? {
         let handle = bytes.withUnsafeBufferPointer { buffer in
             UnsafeRawPointer(buffer.baseAddress).map { base in

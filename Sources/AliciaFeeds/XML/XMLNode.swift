@@ -72,7 +72,7 @@ struct XMLNode {
     }
 
     /// Unlinks this complete node from its document and frees it: it, and every node under it,
-    /// must not be used after.
+    /// must not be used after. Wraps `xmlUnlinkNode` and `xmlFreeNode`.
     func free() {
         alicia_xml_free_node(handle)
     }
@@ -100,12 +100,13 @@ struct XMLNode {
     }
 
     /// The base URI in force here: `documentURL` with every `xml:base` on the way down applied.
+    /// Wraps `xmlBuildURI`, once per `xml:base`.
     func base(documentURL: String) -> String? {
         Self.take(alicia_xml_base(handle, documentURL))
     }
 
-    /// `relative` resolved against `base` by libxml2's `xmlBuildURI` (RFC 3986); nil when either
-    /// is not a URI it can read.
+    /// `relative` resolved against `base` (RFC 3986); nil when either is not a URI libxml2 can
+    /// read. Wraps `xmlBuildURI`.
     static func buildURI(_ relative: String, base: String) -> String? {
         take(alicia_xml_build_uri(relative, base))
     }
