@@ -37,8 +37,24 @@ import Testing
                 length: 99, type: "audio/ogg", duration: 36_000, published: 1_703_980_800, wallClockAsUTC: 1_703_980_800),
     ]
 
-    /// The generated feeds, made once per run into a directory of their own.
-    static let generated: Result<String, Unexpected> = makeFeeds()
+    static let names = ["feedgen-rss.xml", "feedgen-atom.xml", "podgen.xml", "pyrss2gen.xml", "rfeed.xml"]
+
+    /// The generated feeds by name, made once per run in a directory of their own, read, and the
+    /// directory removed.
+    static let generated: Result<[String: [UInt8]], Unexpected> = makeFeeds().flatMap { directory in
+        defer {
+            for name in names { unlink(directory + "/" + name) }
+            rmdir(directory)
+        }
+        var feeds: [String: [UInt8]] = [:]
+        for name in names {
+            guard let bytes = try? Fixture.contents(of: directory + "/" + name) else {
+                return .failure(Unexpected(description: "make_feeds.py wrote no \(name)"))
+            }
+            feeds[name] = bytes
+        }
+        return .success(feeds)
+    }
 
     static func makeFeeds() -> Result<String, Unexpected> {
         guard let pythonPath = getenv("ALICIA_TEST_PYTHONPATH").map({ String(cString: $0) }), !pythonPath.isEmpty else {
@@ -67,10 +83,10 @@ import Testing
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : -1
     }
 
-    /// The directory, or nil after failing (under CI) or recording an issue (elsewhere).
-    static func directory() -> String? {
+    /// The feeds, or nil after failing (under CI) or recording an issue (elsewhere).
+    static func feeds() -> [String: [UInt8]]? {
         switch generated {
-        case .success(let directory): return directory
+        case .success(let feeds): return feeds
         case .failure(let problem):
             if getenv("CI").map({ String(cString: $0) }) == "true" {
                 Issue.record("\(problem.description): under CI the generators must be installed")
@@ -82,11 +98,11 @@ import Testing
     }
 
     static func feed(_ name: String) throws -> Feed? {
-        guard let directory = directory() else { return nil }
-        return try readFeed(bytes: Fixture.contents(of: directory + "/" + name), url: "https://example.com/show/feed.xml")
+        guard let bytes = feeds()?[name] else { return nil }
+        return try readFeed(bytes: bytes, url: "https://example.com/show/feed.xml")
     }
 
-    @Test(arguments: ["feedgen-rss.xml", "feedgen-atom.xml", "podgen.xml", "pyrss2gen.xml", "rfeed.xml"])
+    @Test(arguments: names)
     func eachGeneratorsFeedReadsBack(_ name: String) throws {
         guard let feed = try Self.feed(name) else { return }
         #expect(feed.kind == (name.contains("atom") ? .atom : .rss))
@@ -116,8 +132,7 @@ import Testing
     }
 
     @Test func pyRSS2GenWritesLatin1AndReadsRight() throws {
-        guard let directory = Self.directory() else { return }
-        let bytes = try Fixture.contents(of: directory + "/pyrss2gen.xml")
+        guard let bytes = Self.feeds()?["pyrss2gen.xml"] else { return }
         #expect(String(decoding: bytes.prefix(43), as: UTF8.self) == "<?xml version=\"1.0\" encoding=\"iso-8859-1\"?>")
         #expect(bytes.contains(0xE9), "é as one Latin-1 byte")
         #expect(try Self.feed("pyrss2gen.xml")?.items.first?.title == "Episode 1: Café & Q&A <live>")
