@@ -65,6 +65,10 @@ import Testing
         let directory = String(cString: made)
         let script = Fixture.directory.replacing("/Fixtures", with: "/Generators/make_feeds.py")
         let status = run(["/usr/bin/env", "PYTHONPATH=\(pythonPath)", "PYTHONWARNINGS=ignore", "python3", script, directory])
+        if status != 0 {
+            for name in names { unlink(directory + "/" + name) }
+            rmdir(directory)
+        }
         switch status {
         case 0: return .success(directory)
         case 3: return .failure(Unexpected(description: "a feed generator is not installed in \(pythonPath) (see GeneratorFeedTests for the pip line)"))
