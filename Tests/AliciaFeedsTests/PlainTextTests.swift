@@ -18,6 +18,8 @@ import Testing
         ("<script>alert('x')</script>Shown<style>p{}</style>", "Shown"),
         ("<SCRIPT type=\"text/javascript\">if (a < b) {}</SCRIPT>after", "after"),
         ("<!-- comment <b>x</b> -->visible", "visible"),
+        ("before</script>after</style>end", "before after end"),
+        ("<o:p>Word</o:p> <scriptx>kept</scriptx>", "Word <scriptx>kept</scriptx>"),
         ("<a href=\"x\" title=\"a > b\">link</a>", "link"),
         ("<img src=\"x.png\" alt=\"pic\">caption", "caption"),
         ("<ul><li>one</li><li>two</li></ul>", "one two"),

@@ -16,7 +16,7 @@ enum PlainText {
         while at < utf8.count {
             let byte = utf8[at]
             if byte == UInt8(ascii: "<"), at + 1 < utf8.count, let name = tagStart(utf8, at) {
-                let (end, breaks) = skipTag(utf8, at, name: name)
+                let (end, breaks) = skipTag(utf8, at, key: name)
                 pendingSpace = pendingSpace || breaks
                 at = end
                 continue
@@ -55,21 +55,50 @@ enum PlainText {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The tag's name (lower-cased; empty for `<!…>` and `<?…>`) when the `<` at `at` starts a
+    /// The tag's name key (`nameKey`; 0 for `<!…>` and `<?…>`) when the `<` at `at` starts a
     /// comment, a declaration, a processing instruction or an HTML element's tag (a name with a
     /// `:`, Word's `<o:p>`, counts too); nil when it is text.
-    private static func tagStart(_ utf8: [UInt8], _ at: Int) -> String? {
+    private static func tagStart(_ utf8: [UInt8], _ at: Int) -> UInt64? {
         let next = utf8[at + 1]
-        if next == UInt8(ascii: "!") || next == UInt8(ascii: "?") { return "" }
-        let name = tagName(utf8, at + 1)
-        guard !name.isEmpty else { return nil }
-        let end = at + 1 + (next == UInt8(ascii: "/") ? 1 : 0) + name.utf8.count
-        if end < utf8.count && utf8[end] == UInt8(ascii: ":") { return name }
-        return htmlElements.contains(name) ? name : nil
+        if next == UInt8(ascii: "!") || next == UInt8(ascii: "?") { return 0 }
+        let (key, end) = nameKey(utf8, at + 1)
+        guard end > at + 1 + (next == UInt8(ascii: "/") ? 1 : 0) else { return nil }
+        if end < utf8.count && utf8[end] == UInt8(ascii: ":") { return key }
+        return htmlElements.contains(key) ? key : nil
+    }
+
+    /// A tag's name from `start` (past a `/`), lower-cased and packed six bits a letter or digit
+    /// into a number, and where it ends: the names are compared as numbers, and no String is made
+    /// per tag. Names longer than ten characters (no HTML element's is) are 0.
+    static func nameKey<Bytes: Collection<UInt8>>(_ utf8: Bytes, _ start: Bytes.Index) -> (key: UInt64, end: Bytes.Index) {
+        var at = start
+        if at < utf8.endIndex, utf8[at] == UInt8(ascii: "/") { at = utf8.index(after: at) }
+        var key: UInt64 = 0
+        var length = 0
+        while at < utf8.endIndex {
+            let byte = utf8[at]
+            let lower = byte | 0x20
+            let value: UInt64
+            if lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z") {
+                value = UInt64(lower - UInt8(ascii: "a") + 1)
+            } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                value = UInt64(byte - UInt8(ascii: "0") + 27)
+            } else {
+                break
+            }
+            key = key << 6 | value
+            length += 1
+            at = utf8.index(after: at)
+        }
+        return (length <= 10 ? key : 0, at)
+    }
+
+    private static func keys(_ names: [String]) -> Set<UInt64> {
+        Set(names.map { name in nameKey(Array(name.utf8), 0).key })
     }
 
     /// HTML's element names (HTML 4, 5 and the obsolete ones show notes still carry).
-    static let htmlElements: Set<String> = [
+    static let htmlElements = keys([
         "a", "abbr", "acronym", "address", "area", "article", "aside", "audio", "b", "base", "bdi", "bdo", "big", "blink",
         "blockquote", "body", "br", "button", "canvas", "caption", "center", "cite", "code", "col", "colgroup", "data",
         "datalist", "dd", "del", "details", "dfn", "dialog", "dir", "div", "dl", "dt", "em", "embed", "fieldset",
@@ -80,14 +109,17 @@ enum PlainText {
         "section", "select", "small", "source", "span", "strike", "strong", "style", "sub", "summary", "sup", "svg",
         "table", "tbody", "td", "template", "textarea", "tfoot", "th", "thead", "time", "title", "tr", "track", "tt", "u",
         "ul", "var", "video", "wbr", "math",
-    ]
+    ])
 
-    /// Elements whose content is not text to show.
-    private static let hiddenContent: [String] = ["script", "style"]
+    /// Elements whose content is not text to show, with the start of their end tag.
+    private static let hiddenContent: [UInt64: [UInt8]] = [
+        nameKey(Array("script".utf8), 0).key: Array("</script".utf8),
+        nameKey(Array("style".utf8), 0).key: Array("</style".utf8),
+    ]
 
     /// Past the tag at `start` (a comment through `-->`, `<script>` and `<style>` through their
     /// end tag); whether it separates words (every tag but the inline ones does).
-    private static func skipTag(_ utf8: [UInt8], _ start: Int, name: String) -> (end: Int, breaks: Bool) {
+    private static func skipTag(_ utf8: [UInt8], _ start: Int, key: UInt64) -> (end: Int, breaks: Bool) {
         if utf8[start...].starts(with: Array("<!--".utf8)) {
             return (Charset.find(Array("-->".utf8), in: utf8[(start + 4)...]).map { $0 + 3 } ?? utf8.count, true)
         }
@@ -105,8 +137,7 @@ enum PlainText {
             end += 1
         }
         end = min(end + 1, utf8.count)
-        if hiddenContent.contains(name) {
-            let closing = Array("</\(name)".utf8)
+        if utf8[start + 1] != UInt8(ascii: "/"), let closing = hiddenContent[key] {
             var close = end
             while close + closing.count <= utf8.count,
                   !zip(utf8[close..<(close + closing.count)], closing).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) {
@@ -114,25 +145,12 @@ enum PlainText {
             }
             end = close + closing.count > utf8.count ? utf8.count : (utf8[close...].firstIndex(of: UInt8(ascii: ">")) ?? utf8.count - 1) + 1
         }
-        return (end, !inline.contains(name))
+        return (end, !inline.contains(key))
     }
 
     /// Tags inside a word: `Caf<b>é</b>` is one word.
-    private static let inline: Set<String> = ["a", "abbr", "b", "bdi", "bdo", "cite", "code", "em", "i", "kbd", "mark", "q", "s", "samp",
-                                              "small", "span", "strong", "sub", "sup", "u", "var", "font"]
-
-    private static func tagName(_ utf8: [UInt8], _ start: Int) -> String {
-        var at = start
-        if at < utf8.count, utf8[at] == UInt8(ascii: "/") { at += 1 }
-        var name: [UInt8] = []
-        while at < utf8.count, name.count < 16 {
-            let lower = utf8[at] | 0x20
-            guard (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (utf8[at] >= UInt8(ascii: "0") && utf8[at] <= UInt8(ascii: "9")) else { break }
-            name.append(lower)
-            at += 1
-        }
-        return String(decoding: name, as: UTF8.self)
-    }
+    private static let inline = keys(["a", "abbr", "b", "bdi", "bdo", "cite", "code", "em", "i", "kbd", "mark", "q", "s", "samp",
+                                      "small", "span", "strong", "sub", "sup", "u", "var", "font"])
 
     /// The character of the reference at `start` (`&eacute;`, `&#233;`, `&#xE9;`) and where it
     /// ends; nil when `&` starts none.
