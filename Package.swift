@@ -112,6 +112,14 @@ let package = Package(
             name: "CMPRIS",
             linkerSettings: [.linkedLibrary("dl")]
         ),
+        // libxml2 (libxml2-dev for the headers, which live under /usr/include/libxml2). No link line:
+        // it is dlopen'ed when the first feed is read, so a player that only plays audio never maps
+        // it or the ICU it brings (Sources/CXML2/include/alicia_xml.h).
+        .target(
+            name: "CXML2",
+            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])],
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
         // `Locked`: a value behind a pthread mutex, what every module uses instead of
         // Synchronization's `Mutex`, which ThreadSanitizer cannot see through on Linux.
         .target(
@@ -158,6 +166,13 @@ let package = Package(
         .target(
             name: "AliciaBackend",
             dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON"],
+            swiftSettings: functionSections
+        ),
+        // Podcast feeds (RSS 2.0, RSS 1.0, Atom, with iTunes and Podcasting 2.0), the web pages
+        // that name them, and OPML lists, read with libxml2 into value types; OPML written.
+        .target(
+            name: "AliciaFeeds",
+            dependencies: ["CXML2"],
             swiftSettings: functionSections
         ),
         // One listener's playback: the episode player and its queue, the voice-note player, the
@@ -230,7 +245,8 @@ let package = Package(
         .target(
             name: "AliciaFuzzTargets",
             dependencies: ["AliciaLocks", "AliciaAudio", "AliciaBackend", "AliciaCache", "AliciaControl", "AliciaCurl",
-                           "AliciaDemoBackend", "AliciaJSON", "AliciaPlayerCLI", "AliciaSession", "AliciaLibrary", "AliciaHost"]
+                           "AliciaDemoBackend", "AliciaFeeds", "AliciaJSON", "AliciaPlayerCLI", "AliciaSession", "AliciaLibrary",
+                           "AliciaHost"]
         ),
         // Thin: replays files through a target; built by scripts/fuzz with -sanitize=fuzzer and
         // -DALICIA_FUZZ, it hands its command line to libFuzzer's driver instead.
@@ -300,6 +316,13 @@ let package = Package(
         .testTarget(
             name: "AliciaDemoBackendTests",
             dependencies: ["AliciaDemoBackend", "AliciaBackend", "AliciaTestSupport"]
+        ),
+        // Fixtures/ (text feeds and real OPML exports) and Generators/make_feeds.py are read by
+        // the tests, not compiled.
+        .testTarget(
+            name: "AliciaFeedsTests",
+            dependencies: ["AliciaFeeds"],
+            exclude: ["Fixtures", "Generators"]
         ),
         .testTarget(
             name: "AliciaFuzzTargetsTests",

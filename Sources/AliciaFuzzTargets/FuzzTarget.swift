@@ -17,7 +17,7 @@ package struct FuzzTarget: Sendable {
     }
 
     package static let all: [FuzzTarget] = [
-        eventStream, config, queueFile, script, httpHeaders, libraryJSON, controlJSON, audioHeader,
+        eventStream, config, queueFile, script, httpHeaders, libraryJSON, controlJSON, audioHeader, feed, opml,
     ]
 
     package static func named(_ name: String) -> FuzzTarget? {

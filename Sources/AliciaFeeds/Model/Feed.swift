@@ -1,0 +1,61 @@
+/// A podcast feed as read: the show and its items. Everything a feed may leave out is optional or
+/// empty; what went wrong while reading it is in `warnings` (feedparser's "bozo": a problem with
+/// a feed or an item is a warning, never a failed feed).
+public struct Feed: Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable {
+        /// RSS 2.0, and 0.91-0.94 read the same way.
+        case rss
+        /// RSS 1.0 (and 0.90): RDF, items beside the channel.
+        case rdf
+        case atom
+    }
+
+    public var kind: Kind
+    /// Plain text (tags stripped, entities decoded, white space collapsed).
+    public var title: String
+    /// The show's web page.
+    public var link: String?
+    /// Plain text.
+    public var description: String
+    public var author: String?
+    /// As the feed writes it (`en-us`).
+    public var language: String?
+    public var imageURL: String?
+    /// `itunes:new-feed-url`: where the show has moved (a subscription follows it).
+    public var newFeedURL: String?
+    /// `podcast:guid`: the show's identity across hosts.
+    public var podcastGUID: String?
+    /// Seconds between updates, as the feed says (`podcast:updateFrequency`, else `sy:` or `ttl`).
+    public var updateFrequency: Int64?
+    /// `itunes:complete`: no more items will come.
+    public var complete: Bool
+    /// `itunes:block`: the show asks not to be listed.
+    public var block: Bool
+    public var funding: [FeedFunding]
+    public var persons: [FeedPerson]
+    /// In the feed's order.
+    public var items: [FeedItem]
+    public var warnings: [String]
+
+    public init(kind: Kind, title: String = "", link: String? = nil, description: String = "", author: String? = nil,
+                language: String? = nil, imageURL: String? = nil, newFeedURL: String? = nil, podcastGUID: String? = nil,
+                updateFrequency: Int64? = nil, complete: Bool = false, block: Bool = false, funding: [FeedFunding] = [],
+                persons: [FeedPerson] = [], items: [FeedItem] = [], warnings: [String] = []) {
+        self.kind = kind
+        self.title = title
+        self.link = link
+        self.description = description
+        self.author = author
+        self.language = language
+        self.imageURL = imageURL
+        self.newFeedURL = newFeedURL
+        self.podcastGUID = podcastGUID
+        self.updateFrequency = updateFrequency
+        self.complete = complete
+        self.block = block
+        self.funding = funding
+        self.persons = persons
+        self.items = items
+        self.warnings = warnings
+    }
+}
