@@ -38,12 +38,6 @@ public final class BackendClient {
         return try decode(Notes.self, from: get(endpoint), endpoint: endpoint).markdown
     }
 
-    /// `GET /api/proactive?limit=N`: her recent proactive messages, newest first.
-    public func proactive(limit: Int = 20) throws(BackendError) -> [ProactiveMessage] {
-        let endpoint = "/api/proactive?limit=\(limit)"
-        return try decode([ProactiveMessage].self, from: get(endpoint), endpoint: "/api/proactive")
-    }
-
     /// The URL of a media path, token included: hand it to the player, never show it.
     public func mediaURL(for fileName: String) -> String {
         configuration.mediaURL(for: fileName)
@@ -60,6 +54,21 @@ public final class BackendClient {
     /// POSTs `json` encoded.
     func post<Body: Encodable>(_ endpoint: String, json: Body) throws(BackendError) -> [UInt8] {
         try post(endpoint, body: Self.requestBody(json, endpoint: endpoint))
+    }
+
+    /// POSTs an action encoded: as `post`, but a 4xx that gives the backend's words (`{"error": …}`)
+    /// is thrown as its refusal (`BackendError.backend`), not as a bare status.
+    func submit<Body: Encodable>(_ endpoint: String, json: Body) throws(BackendError) -> [UInt8] {
+        let response = try exchange(endpoint, body: Self.requestBody(json, endpoint: endpoint))
+        if let failure = response.failure { throw failure }
+        if response.status == 401 { throw configuration.token == nil ? .noToken : .unauthorized }
+        if response.status >= 400 {
+            if response.status < 500, let words = (try? JSON.decode(BackendRefusal.self, from: response.body))?.error, !words.isEmpty {
+                throw .backend(endpoint: endpoint, message: words)
+            }
+            throw .httpStatus(response.status, endpoint: endpoint)
+        }
+        return response.body
     }
 
     /// A request's JSON body: the one place one is made.
@@ -80,11 +89,11 @@ public final class BackendClient {
         return list
     }
 
-    /// POSTs and hands the reply's body to `onChunk` as it arrives; `onChunk`
-    /// returns false to end the stream early.
-    func streamingPost(_ endpoint: String, body: [UInt8], onChunk: @escaping (UnsafeRawBufferPointer) -> Bool) throws(BackendError) -> Int {
-        try http.request(configuration.apiURL(endpoint), endpoint: endpoint, bearer: configuration.token,
-                         jsonBody: body, onChunk: onChunk).status
+    /// POSTs `body` (or GETs, when it is nil) and returns any status with its body, and a failure
+    /// met once the status was in (`HTTPClient.exchange`); `onChunk` sees a 2xx body as it
+    /// arrives and returns false to end it early.
+    func exchange(_ endpoint: String, body: [UInt8]?, onChunk: ((UnsafeRawBufferPointer) -> Bool)? = nil) throws(BackendError) -> HTTPResponse {
+        try http.exchange(configuration.apiURL(endpoint), endpoint: endpoint, bearer: configuration.token, jsonBody: body, onChunk: onChunk)
     }
 
     func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], endpoint: String) throws(BackendError) -> T {
@@ -130,11 +139,7 @@ public final class BackendClient {
     }
 }
 
-/// One of `/api/proactive`'s messages.
-public struct ProactiveMessage: Sendable, Equatable, Codable {
-    public var id: Int
-    public var date: String
-    public var text: String
-    public var kind: String?
-    public var archetype: String?
+/// A refusal's body, `{"error": …}` (other fields ignored).
+struct BackendRefusal: Decodable {
+    var error: String?
 }

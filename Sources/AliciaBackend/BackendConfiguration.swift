@@ -23,11 +23,13 @@ public struct BackendConfiguration: Sendable, Equatable {
     }
 
     /// A media path from a reply, joined to the base URL, with `token=` added to its
-    /// query (an existing query is kept; the value is percent-encoded).
+    /// query (an existing query is kept; the value is percent-encoded). An absolute http(s) URL
+    /// that already carries a `token` (Alicia 2.0: an episode added from the phone) is used as
+    /// given; `mediaURLs(for:)` adds the fallback on our own base URL.
     public func mediaURL(for fileName: String) -> String {
         var url: String
-        let lower = fileName.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+        if MediaURLs.isAbsolute(fileName) {
+            if MediaURLs.carriesToken(fileName) { return fileName }
             url = fileName
         } else {
             url = apiURL(fileName)

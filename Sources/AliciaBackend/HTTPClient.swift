@@ -4,6 +4,8 @@ internal import AliciaCurl
 struct HTTPResponse: Sendable {
     var status: Int
     var body: [UInt8]
+    /// The transfer failed after the status line came (a stream cut short): what went wrong.
+    var failure: BackendError?
 }
 
 /// Blocking requests over the same libcurl stack (and the same `HTTPPolicy`) as the audio fetcher, on the caller's thread. One
@@ -32,9 +34,23 @@ final class HTTPClient {
     /// stream included) may be silent for 30 s before it is dropped.
     static let httpPolicy = HTTPPolicy()
 
-    /// GET (or POST when `body` is given) `url`; `endpoint` names it in errors.
+    /// GET (or POST when `body` is given) `url`; `endpoint` names it in errors. A 4xx or 5xx status
+    /// is an error.
     func request(_ url: String, endpoint: String, bearer: String?, jsonBody: [UInt8]? = nil,
                  onChunk: ((UnsafeRawBufferPointer) -> Bool)? = nil) throws(BackendError) -> HTTPResponse {
+        let response = try exchange(url, endpoint: endpoint, bearer: bearer, jsonBody: jsonBody, onChunk: onChunk)
+        if let failure = response.failure { throw failure }
+        if response.status == 401 { throw bearer == nil ? .noToken : .unauthorized }
+        if response.status >= 400 { throw .httpStatus(response.status, endpoint: endpoint) }
+        return response
+    }
+
+    /// As `request`, but any status comes back with its body (a 4xx's `{"error": …}` is read by the
+    /// caller), and a transfer that failed once the status was in comes back with its `failure`;
+    /// only a request that got no status at all throws. `onChunk` sees the body of a 2xx as it
+    /// arrives (returning false ends it, which is not a failure); other bodies are gathered.
+    func exchange(_ url: String, endpoint: String, bearer: String?, jsonBody: [UInt8]? = nil,
+                  onChunk: ((UnsafeRawBufferPointer) -> Bool)? = nil) throws(BackendError) -> HTTPResponse {
         var body: [UInt8] = []
         var tooLarge = false
         easy.setURL(url)
@@ -61,16 +77,13 @@ final class HTTPClient {
         easy.onBody { $0.count }
         let status = easy.responseCode
         if tooLarge { throw .badReply(endpoint: endpoint, detail: "larger than \(Self.maximumBody >> 20) MiB") }
-        if let failure {
-            // A stream the caller ended itself is not a failure.
-            if failure.code == CurlError.writeError && onChunk != nil && status < 300 && status > 0 {
-                return HTTPResponse(status: status, body: body)
-            }
-            throw map(failure, endpoint: endpoint)
+        guard let failure else { return HTTPResponse(status: status, body: body) }
+        // A stream the caller ended itself is not a failure.
+        if failure.code == CurlError.writeError && onChunk != nil && status < 300 && status > 0 {
+            return HTTPResponse(status: status, body: body)
         }
-        if status == 401 { throw bearer == nil ? .noToken : .unauthorized }
-        if status >= 400 { throw .httpStatus(status, endpoint: endpoint) }
-        return HTTPResponse(status: status, body: body)
+        guard status > 0 else { throw map(failure, endpoint: endpoint) }
+        return HTTPResponse(status: status, body: body, failure: map(failure, endpoint: endpoint))
     }
 
     private func map(_ error: CurlError, endpoint: String) -> BackendError {

@@ -25,10 +25,40 @@ public struct Playlist: Decodable, Sendable, Equatable {
 }
 
 public struct PlaylistItem: Decodable, Sendable, Equatable {
+    /// One read-aloud chunk: its own media file, played back to back with the next.
     public struct Chunk: Decodable, Sendable, Equatable {
-        /// A media path: join it to the base URL with the token.
+        /// A media path: join it to the base URL with the token (Alicia 2.0: may be an absolute
+        /// URL that carries a token of its own; see `BackendConfiguration.mediaURLs(for:)`).
         public var url: String
         public var duration: Double?
+        /// The words this chunk says (Alicia 2.0).
+        public var text: String?
+        /// Word timings within it (Alicia 2.0); empty when there are none yet.
+        public var cues: [SpeechCue]
+        /// Whether its word timing is done (`ready`, `pending`, …), as the backend says it.
+        public var timingStatus: String?
+
+        public init(url: String, duration: Double? = nil, text: String? = nil, cues: [SpeechCue] = [], timingStatus: String? = nil) {
+            self.url = url
+            self.duration = duration
+            self.text = text
+            self.cues = cues
+            self.timingStatus = timingStatus
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case url, duration, text, cues
+            case timingStatus = "timing_status"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(url: try c.decode(String.self, forKey: .url),
+                      duration: try c.decodeIfPresent(Double.self, forKey: .duration),
+                      text: try c.decodeIfPresent(String.self, forKey: .text),
+                      cues: try c.decodeIfPresent([SpeechCue].self, forKey: .cues) ?? [],
+                      timingStatus: try c.decodeIfPresent(String.self, forKey: .timingStatus))
+        }
     }
 
     public var id: String
@@ -59,23 +89,6 @@ public struct PlaylistItem: Decodable, Sendable, Equatable {
     public var isEpisode: Bool { kind == "episode" }
     /// It has its chunks: it can play now.
     public var isReady: Bool { !chunks.isEmpty }
-}
-
-/// What `/api/speak` says of a text being voiced.
-public struct SpeechStatus: Decodable, Sendable, Equatable {
-    /// `ready`, `streaming`, `rendering`, `failed` or `empty`.
-    public var status: String
-    public var chunks: [PlaylistItem.Chunk]
-    public var duration: Double?
-
-    enum CodingKeys: String, CodingKey { case status, chunks, duration }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        status = try c.decode(String.self, forKey: .status)
-        chunks = try c.decodeIfPresent([PlaylistItem.Chunk].self, forKey: .chunks) ?? []
-        duration = try c.decodeIfPresent(Double.self, forKey: .duration)
-    }
 }
 
 /// An action of `POST /api/playlist`.
@@ -131,11 +144,5 @@ extension BackendClient {
         let reply = try decode(Reply.self, from: post("/api/playlist", body: body), endpoint: "/api/playlist")
         guard reply.ok else { throw .backend(endpoint: "/api/playlist", message: reply.error ?? "the backend refused it") }
         return reply.playlists ?? []
-    }
-
-    /// `POST /api/speak`: voices `text` on demand (ask again while `rendering` or `streaming`).
-    public func speak(_ text: String) throws(BackendError) -> SpeechStatus {
-        struct Body: Encodable { var text: String; var kind: String }
-        return try decode(SpeechStatus.self, from: post("/api/speak", json: Body(text: text, kind: "synthesis")), endpoint: "/api/speak")
     }
 }

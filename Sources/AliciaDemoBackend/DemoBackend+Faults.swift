@@ -22,6 +22,8 @@ extension DemoBackend {
         /// How `/api/speak` voices a text it does not know in time (nil: over three asks,
         /// `rendering`, `streaming`, `ready`).
         public var voicing: Voicing?
+        /// How `/api/chat` ends (nil: with `done`).
+        public var chat: ChatFault?
 
         public init(
             closeAfterBodyBytes: Int? = nil,
@@ -32,7 +34,8 @@ extension DemoBackend {
             failureSeed: UInt64 = 1,
             chatTokenDelay: Duration = .milliseconds(30),
             chatStartDelay: Duration = .zero,
-            voicing: Voicing? = nil
+            voicing: Voicing? = nil,
+            chat: ChatFault? = nil
         ) {
             self.closeAfterBodyBytes = closeAfterBodyBytes
             self.bytesPerSecond = bytesPerSecond
@@ -43,6 +46,7 @@ extension DemoBackend {
             self.chatTokenDelay = chatTokenDelay
             self.chatStartDelay = chatStartDelay
             self.voicing = voicing
+            self.chat = chat
         }
 
         func validate() throws(DemoBackendError) {
@@ -59,6 +63,27 @@ extension DemoBackend {
                 throw DemoBackendError("chat delays must not be negative")
             }
             try voicing?.validate()
+            try chat?.validate()
+        }
+    }
+
+    /// A chat reply that does not end well, for the client's failure paths.
+    public enum ChatFault: Sendable, Equatable {
+        /// This many tokens, then `{"error": message}`. In v2 that ends the stream; in v1 `done`
+        /// follows, as an older backend did.
+        case errorEvent(afterTokens: Int, message: String)
+        /// This many tokens, then the stream closes without `done`.
+        case cutShort(afterTokens: Int)
+        /// The message is answered with this HTTP status and `{"error": message}`: no stream.
+        case status(Int, message: String)
+
+        func validate() throws(DemoBackendError) {
+            switch self {
+            case .errorEvent(let count, _), .cutShort(let count):
+                guard count >= 0 else { throw DemoBackendError("a chat fault's token count must be 0 or more, not \(count)") }
+            case .status(let status, _):
+                guard (400...599).contains(status) else { throw DemoBackendError("a chat fault's status must be 400…599, not \(status)") }
+            }
         }
     }
 }

@@ -3,7 +3,10 @@
 /// switchable faults.
 ///
 /// It serves from `init` until ``stop()`` (or until it is released). The `alicia-player demo` command
-/// plays from it, and the tests of the backend client, the chat and fault handling talk to it.
+/// plays from it, and the tests of the backend client, the chat and fault handling talk to it. It
+/// speaks Alicia 2.0 (``Dialect/v2``) or the older API (``Dialect/v1``); what 2.0's clients send it
+/// (replies, reactions, listening evidence, chat request ids) can be read back
+/// (`DemoBackend+Records.swift`), and some of it can be changed while it runs.
 ///
 /// ```swift
 /// let backend = try DemoBackend(token: DemoBackend.randomToken())
@@ -16,13 +19,17 @@ public final class DemoBackend: Sendable {
     public let port: Int
     /// The faults this backend injects.
     public let faults: Faults
+    /// Which form of the API it speaks.
+    public let dialect: Dialect
 
-    private let service: DemoService
+    let service: DemoService
     private let daemon: MHDDaemon
     private let stopSignal: StopSignal
 
-    /// Starts serving on 127.0.0.1:`port`; port 0 takes a free port.
-    public init(token: String, port: Int = 0, faults: Faults = Faults()) throws(DemoBackendError) {
+    /// Starts serving on 127.0.0.1:`port`; port 0 takes a free port. `dialect`: the older API or
+    /// Alicia 2.0's; `foreignMedia`: playlist episodes' audio as the phone's absolute URLs.
+    public init(token: String, port: Int = 0, faults: Faults = Faults(), dialect: Dialect = .v2,
+                foreignMedia: ForeignMedia? = nil) throws(DemoBackendError) {
         guard !token.isEmpty else {
             throw DemoBackendError("the token must not be empty")
         }
@@ -31,9 +38,11 @@ public final class DemoBackend: Sendable {
         }
         try faults.validate()
         let stopSignal = StopSignal()
-        let service = DemoService(token: token, faults: faults, library: .standard, stopSignal: stopSignal)
+        let service = DemoService(token: token, faults: faults, dialect: dialect, foreignMedia: foreignMedia, library: .standard,
+                                  stopSignal: stopSignal)
         self.token = token
         self.faults = faults
+        self.dialect = dialect
         self.stopSignal = stopSignal
         self.service = service
         daemon = try MHDDaemon(port: port, handler: service)

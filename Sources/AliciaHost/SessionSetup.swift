@@ -78,23 +78,25 @@ package enum SessionSetup {
                 }
             }
             client.cancel(when: cancelled)
-            do throws(BackendError) {
-                let reply = try client.chat(text, voice: voice) { chat in
-                    switch chat {
-                    case .token(let piece): event(.token(piece))
-                    case .voice(let path):
-                        if let location = try? MediaLocation(client.mediaURL(for: path)) {
-                            event(.voice(location))
-                        } else {
-                            event(.problem("the voice note path '\(path)' does not make a URL"))
-                        }
-                    case .error(let message): event(.problem("Alicia: \(message)"))
-                    case .done, .unknown: break
+            // Her own words when an `error` event ended the reply (said once, as the failure).
+            var herError: String?
+            let outcome = client.chat(ChatRequest(text: text, voice: voice)) { chat in
+                switch chat {
+                case .token(let piece): event(.token(piece))
+                case .voice(let path):
+                    if let location = try? MediaLocation(client.mediaURL(for: path)) {
+                        event(.voice(location))
+                    } else {
+                        event(.problem("the voice note path '\(path)' does not make a URL"))
                     }
+                case .error(let message): herError = message
+                case .done, .replyID, .unknown: break
                 }
-                event(.replied(text: reply.text, messageID: reply.messageID))
-            } catch {
-                event(.failed(error.message))
+            }
+            switch outcome {
+            case .done(let reply): event(.replied(text: reply.text, messageID: reply.messageID?.integer))
+            case .failed(_, let reason): event(.failed(herError.map { "Alicia: \($0)" } ?? reason))
+            case .rejected(let error), .unconfirmed(let error): event(.failed(error.message))
             }
         }
     }

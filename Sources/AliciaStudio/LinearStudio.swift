@@ -43,7 +43,7 @@ package final class LinearStudio: HostedFrontEnd {
     /// plays on; a terminal that hangs up ends the Studio).
     var inputOpen = true
     /// Alicia's proactive messages said so far.
-    var proactiveSaid: Set<Int> = []
+    var proactiveSaid: Set<OpaqueID> = []
 
     /// What a typed line answers.
     enum Prompt {

@@ -14,9 +14,9 @@ struct CatalogTests {
         let archetype: String
     }
 
-    @Test("proactive: newest first, at most limit, 20 by default")
+    @Test("proactive (v1): newest first, at most limit, 20 by default")
     func proactive() async throws {
-        let backend = try DemoBackend(token: "t")
+        let backend = try DemoBackend(token: "t", dialect: .v1)
         defer { backend.stop() }
         let all = try JSONDecoder().decode([Message].self, from: Data(try await Curl.get(backend, "/api/proactive").body))
         #expect(!all.isEmpty && all.count <= 20)

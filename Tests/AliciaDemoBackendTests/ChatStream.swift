@@ -11,6 +11,7 @@ struct ChatStream {
         var error: String?
         var done: Bool?
         var message_id: Int?
+        var reply_id: String?
     }
 
     let events: [Event]

@@ -6,6 +6,10 @@ struct DemoPlaylists: Sendable {
     struct Chunk: Codable, Sendable, Equatable {
         var url: String
         var duration: Double
+        /// v2: the words it says, their timing, and whether that timing is done.
+        var text: String?
+        var cues: [DemoAPI.Cue]?
+        var timing_status: String?
     }
 
     struct Speech: Codable, Sendable, Equatable {
@@ -154,6 +158,15 @@ struct DemoPlaylists: Sendable {
         var status: String
         var chunks: [Chunk]
         var duration: Double
+        /// v2 (`DemoSpeech.annotated`).
+        var spoken_text: String?
+        var timing_status: String?
+        var speech_backend: String?
+    }
+
+    /// The letter, asked for alone or in the app's form, `"<title>.\n\n<body>"`.
+    static func isLetter(_ text: String) -> Bool {
+        text == letterText || text.hasSuffix("\n\n" + letterText)
     }
 
     /// Voicing `text` on demand: the warming synthesis goes rendering → streaming → ready over
@@ -163,10 +176,10 @@ struct DemoPlaylists: Sendable {
         guard !text.allSatisfy(\.isWhitespace) else { return SpeakReply(status: "empty", chunks: [], duration: 0) }
         let asked = (spoken[text] ?? 0) + 1
         spoken[text] = asked
-        let id = text == Self.letterText ? "syn-letter" : "spoken-\(text.utf8.count)"
-        if let voicing, text != Self.letterText { return speak(text, id: id, voicing: voicing) }
+        let id = Self.isLetter(text) ? "syn-letter" : "spoken-\(text.utf8.count)"
+        if let voicing, !Self.isLetter(text) { return speak(text, id: id, voicing: voicing) }
         let all = Self.chunks(of: id, count: 3)
-        if text == Self.letterText || asked >= 3 {
+        if Self.isLetter(text) || asked >= 3 {
             return SpeakReply(status: "ready", chunks: all, duration: all.reduce(0) { $0 + $1.duration })
         }
         if asked == 2 {

@@ -8,7 +8,8 @@ extension DemoService {
             }
             limit = value
         }
-        return .json(ProactiveFeed.latest(limit))
+        let dialect = self.dialect
+        return .json(conversation.withLock { $0.proactive.latest(limit, in: dialect) })
     }
 
     /// `GET /api/episode/<label>`: the episode's show notes.
@@ -34,20 +35,42 @@ extension DemoService {
         } catch {
             return .error(error.status, error.message)
         }
-        let (problem, shelf) = playlists.withLock { lists in (lists.apply(action), lists.playlists) }
+        let (problem, lists) = playlists.withLock { lists in (lists.apply(action), lists.playlists) }
         if let problem { return .json(Reply(ok: false, error: problem)) }
-        return .json(Reply(ok: true, playlists: shelf))
+        return .json(Reply(ok: true, playlists: shelf(lists)))
     }
 
-    /// `POST /api/speak`: `{"status", "chunks", "duration"}`.
+    /// The playlists as served: with `foreignMedia`, episodes' audio as the phone's absolute URLs.
+    func shelf(_ lists: [DemoPlaylists.Playlist]) -> [DemoPlaylists.Playlist] {
+        guard let foreignMedia else { return lists }
+        return lists.map { list in
+            var list = list
+            for index in list.items.indices where list.items[index].kind == "episode" {
+                guard var speech = list.items[index].speech else { continue }
+                speech.chunks = speech.chunks.map { chunk in
+                    var chunk = chunk
+                    chunk.url = foreignMedia.absolute(chunk.url)
+                    return chunk
+                }
+                list.items[index].speech = speech
+            }
+            return list
+        }
+    }
+
+    /// `POST /api/speak`: `{"status", "chunks", "duration"}`, and in v2 the chunks' words and cues,
+    /// `spoken_text`, `timing_status` and `speech_backend`. Takes the older body `{text, kind}` and
+    /// the app's `{text: "<title>.\n\n<body>", kind, required_backend}` alike.
     func speak(_ request: HTTPRequest) -> HTTPReply {
-        struct Body: Decodable { var text: String; var kind: String? }
+        struct Body: Decodable { var text: String; var kind: String?; var required_backend: String? }
         let body: Body
         do {
             body = try decodeBody(Body.self, from: request)
         } catch {
             return .error(error.status, error.message)
         }
-        return .json(playlists.withLock { $0.speak(body.text, voicing: faults.voicing) })
+        let reply = playlists.withLock { $0.speak(body.text, voicing: faults.voicing) }
+        guard dialect == .v2 else { return .json(reply) }
+        return .json(DemoSpeech.annotated(reply, spokenText: body.text, backend: body.required_backend))
     }
 }

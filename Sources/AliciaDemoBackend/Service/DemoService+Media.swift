@@ -5,6 +5,19 @@ extension DemoService {
         guard let sound = library.sound(forAudio: name, latestVoiceNote: latest) else {
             return .error(404, "no audio named \(name)")
         }
+        return serve(sound, request)
+    }
+
+    /// `GET|HEAD /api/morning_briefing/audio/<id>.wav` (v2): the ready briefing's audio, as WAV.
+    func briefingAudio(_ name: String, _ request: HTTPRequest) -> HTTPReply {
+        guard name == DemoReadings.briefingID + ".wav", conversation.withLock({ $0.briefing }) == .ready else {
+            return .error(404, "no briefing audio named \(name)")
+        }
+        return serve(DemoReadings.briefingSound, request)
+    }
+
+    /// `sound` as a WAV, whole (200) or one range of it (206), with the media faults.
+    private func serve(_ sound: any SoundSource, _ request: HTTPRequest) -> HTTPReply {
         let wav = SynthesizedWAV(sound)
         let length = wav.byteCount
         let modified = Self.lastModified(revision: faults.mediaRevision)

@@ -2,16 +2,22 @@ internal import AliciaJSON
 import AliciaLocks
 
 /// The backend's logic: authentication, routing, injected failures and the request log, with the
-/// endpoints themselves in `DemoService+Media.swift`, `+Chat.swift` and `+Catalog.swift`.
+/// endpoints themselves in `DemoService+Media.swift`, `+Chat.swift`, `+Catalog.swift` and
+/// `+Alicia2.swift`.
 ///
 /// Called concurrently from libmicrohttpd's connection threads: everything here is immutable or
 /// behind a `Locked`.
 final class DemoService: HTTPRequestHandler {
     let token: String
     let faults: DemoBackend.Faults
+    let dialect: DemoBackend.Dialect
+    /// Playlist episodes' URLs as the phone's absolute ones, when set.
+    let foreignMedia: DemoBackend.ForeignMedia?
     let library: DemoLibrary
     let stopSignal: StopSignal
     let log = RequestLog()
+    /// What was said and done while running, and the settings that can change meanwhile.
+    let conversation = Locked(DemoConversation())
 
     private let failures: Locked<FailureSchedule>
     /// The last chat message number handed out; voice notes exist up to it. It starts at 100, as if
@@ -20,9 +26,12 @@ final class DemoService: HTTPRequestHandler {
     /// The playlists as the listener has edited them, and what `/api/speak` has voiced.
     let playlists = Locked(DemoPlaylists.standard)
 
-    init(token: String, faults: DemoBackend.Faults, library: DemoLibrary, stopSignal: StopSignal) {
+    init(token: String, faults: DemoBackend.Faults, dialect: DemoBackend.Dialect, foreignMedia: DemoBackend.ForeignMedia?,
+         library: DemoLibrary, stopSignal: StopSignal) {
         self.token = token
         self.faults = faults
+        self.dialect = dialect
+        self.foreignMedia = foreignMedia
         self.library = library
         self.stopSignal = stopSignal
         failures = Locked(FailureSchedule(rate: faults.failureRate, seed: faults.failureSeed))
@@ -36,7 +45,8 @@ final class DemoService: HTTPRequestHandler {
         case .stream: sent = 0
         }
         let entry = log.record(
-            LoggedRequest(method: request.method, path: RequestLog.redacted(request.target), status: reply.status, bodyBytes: sent, range: request.header("range"))
+            LoggedRequest(method: request.method, path: RequestLog.redacted(request.target), status: reply.status, bodyBytes: sent,
+                          range: request.header("range"), requestID: request.path == "/api/chat" ? Self.requestID(of: request) : nil)
         )
         if case .stream(let length, let producer) = reply.body {
             reply.body = .stream(length: length, producer: CountingProducer(producer, log: log, entry: entry))
@@ -47,36 +57,46 @@ final class DemoService: HTTPRequestHandler {
     /// The API's endpoints, by path under `/api/`.
     private enum Endpoint {
         case tracks, audio(String), chat, react, proactive, episode(String), health, playlists, playlist, speak
+        // Alicia 2.0 (v2 only).
+        case reply, morningBriefing, briefingAudio(String), syntheses, reflections, history, episodeDay
 
         init?(_ segments: [Substring]) {
             switch segments.count {
             case 1:
-                switch segments[0] {
-                case "tracks": self = .tracks
-                case "chat": self = .chat
-                case "react": self = .react
-                case "proactive": self = .proactive
-                case "health": self = .health
-                case "playlists": self = .playlists
-                case "playlist": self = .playlist
-                case "speak": self = .speak
-                default: return nil
-                }
+                guard let endpoint = Self.single[String(segments[0])] else { return nil }
+                self = endpoint
             case 2 where !segments[1].isEmpty:
                 switch segments[0] {
                 case "audio": self = .audio(String(segments[1]))
                 case "episode": self = .episode(String(segments[1]))
                 default: return nil
                 }
+            case 3 where segments[0] == "morning_briefing" && segments[1] == "audio" && !segments[2].isEmpty:
+                self = .briefingAudio(String(segments[2]))
             default:
                 return nil
             }
         }
 
+        private static let single: [String: Endpoint] = [
+            "tracks": .tracks, "chat": .chat, "react": .react, "proactive": .proactive, "health": .health, "playlists": .playlists,
+            "playlist": .playlist, "speak": .speak, "reply": .reply, "morning_briefing": .morningBriefing, "syntheses": .syntheses,
+            "reflections": .reflections, "history": .history, "episode_day": .episodeDay,
+        ]
+
         var methods: [String] {
             switch self {
-            case .chat, .react, .playlist, .speak: ["POST"]
+            case .chat, .react, .playlist, .speak, .reply: ["POST"]
+            case .episodeDay: ["GET", "HEAD", "POST"]
             default: ["GET", "HEAD"]
+            }
+        }
+
+        /// Only Alicia 2.0 has it: an older backend answers 404.
+        var isAlicia2: Bool {
+            switch self {
+            case .reply, .morningBriefing, .briefingAudio, .syntheses, .reflections, .history, .episodeDay: true
+            default: false
             }
         }
     }
@@ -89,7 +109,7 @@ final class DemoService: HTTPRequestHandler {
         guard isAuthorized(request) else {
             return .error(401, "missing or wrong token", headers: [("WWW-Authenticate", #"Bearer realm="alicia""#)])
         }
-        guard let endpoint = Endpoint(Array(segments.dropFirst(2))) else {
+        guard let endpoint = Endpoint(Array(segments.dropFirst(2))), dialect == .v2 || !endpoint.isAlicia2 else {
             return .error(404, "not found: \(request.path)")
         }
         guard endpoint.methods.contains(request.method) else {
@@ -106,10 +126,23 @@ final class DemoService: HTTPRequestHandler {
         case .proactive: return proactive(request)
         case .episode(let label): return episodeNotes(label)
         case .health: return .json(BackendVitals.all)
-        case .playlists: return .json(playlists.withLock { $0.playlists })
+        case .playlists: return .json(shelf(playlists.withLock { $0.playlists }))
         case .playlist: return playlistAction(request)
         case .speak: return speak(request)
+        case .reply: return replyToProactive(request)
+        case .morningBriefing: return .json(DemoReadings.briefing(conversation.withLock { $0.briefing }))
+        case .briefingAudio(let name): return briefingAudio(name, request)
+        case .syntheses: return .json(DemoReadings.syntheses)
+        case .reflections: return .json(DemoReadings.reflections)
+        case .history: return history()
+        case .episodeDay: return request.method == "POST" ? recordEpisodeDay(request) : episodeDayFrame(request)
         }
+    }
+
+    /// The `request_id` of a chat body, for the request log.
+    private static func requestID(of request: HTTPRequest) -> String? {
+        struct Body: Decodable { var request_id: String? }
+        return (try? JSON.decode(Body.self, from: request.body))?.request_id
     }
 
     /// `Authorization: Bearer <token>` or `?token=<token>` (libmicrohttpd has percent-decoded it).

@@ -8,13 +8,16 @@ public struct LoggedRequest: Sendable, Equatable, CustomStringConvertible {
     public var bodyBytes: Int
     /// The `Range` header as sent, if any.
     public var range: String?
+    /// A chat message's `request_id` (Alicia 2.0), as sent.
+    public var requestID: String?
 
-    public init(method: String, path: String, status: Int, bodyBytes: Int, range: String?) {
+    public init(method: String, path: String, status: Int, bodyBytes: Int, range: String?, requestID: String? = nil) {
         self.method = method
         self.path = path
         self.status = status
         self.bodyBytes = bodyBytes
         self.range = range
+        self.requestID = requestID
     }
 
     public var description: String {

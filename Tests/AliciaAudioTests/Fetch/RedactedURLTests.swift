@@ -9,6 +9,13 @@ import Testing
         ("https://user:pw@h/a.wav", "https://user:***@h/a.wav"),
         ("http://h/a.wav", "http://h/a.wav"),
         ("http://h/a.wav?tokenish=1", "http://h/a.wav?tokenish=1"),
+        // Foreign hosts, fragments, encoded keys and nested URLs (Alicia 2.0's absolute media URLs).
+        ("http://192.0.2.1:8766/api/audio/a.wav?token=phone-token", "http://192.0.2.1:8766/api/audio/a.wav?token=***"),
+        ("http://h/a.wav#token=frag&t=3", "http://h/a.wav#token=***&t=3"),
+        ("http://h/a.wav?%74oken=enc&x=1", "http://h/a.wav?%74oken=***&x=1"),
+        ("http://h/a.wav?token=t%2Fk%20n%26x%3D1", "http://h/a.wav?token=***"),
+        ("http://h/p?next=http%3A%2F%2Fo%2Fa%3Fv%3D1%26token%3Dinner%26w%3D2", "http://h/p?next=http%3A%2F%2Fo%2Fa%3Fv%3D1%26token%3D***%26w%3D2"),
+        ("http://h/a.wav?token=one&TOKEN=two", "http://h/a.wav?token=***&TOKEN=***"),
     ])
     func hidesSecrets(url: String, expected: String) {
         #expect(RedactedURL.redact(url) == expected)
@@ -17,6 +24,8 @@ import Testing
     @Test func scrubsSecretsQuotedInMessages() {
         let url = "http://h/a.wav?token=s3cret"
         #expect(RedactedURL.scrub("server said s3cret twice: s3cret", secretsIn: url) == "server said *** twice: ***")
+        let encoded = "http://h/a.wav?token=a%2Bb#token=frag"
+        #expect(RedactedURL.scrub("a%2Bb, a+b and frag", secretsIn: encoded) == "***, *** and ***")
     }
 }
 

@@ -1,0 +1,23 @@
+/// How often to ask `/api/speak` again while a text is being voiced, as the app does it: every
+/// 1.5 s for the first 20 asks, then every 4 s.
+public struct SpeechPollPolicy: Sendable, Equatable {
+    /// The pause after each of the first `quickAsks` asks.
+    public var quickInterval: Duration
+    public var quickAsks: Int
+    /// The pause after every later ask.
+    public var slowInterval: Duration
+
+    public init(quickInterval: Duration = .milliseconds(1500), quickAsks: Int = 20, slowInterval: Duration = .seconds(4)) {
+        self.quickInterval = quickInterval
+        self.quickAsks = quickAsks
+        self.slowInterval = slowInterval
+    }
+
+    /// The app's policy.
+    public static let app = SpeechPollPolicy()
+
+    /// The pause before the next ask, after `asks` asks so far (1 after the first).
+    public func interval(afterAsks asks: Int) -> Duration {
+        asks <= quickAsks ? quickInterval : slowInterval
+    }
+}
