@@ -115,8 +115,8 @@ package final class HookRunner {
     }
 
     private func chapterChange(_ snapshot: PlayerSnapshot) {
-        guard let entry = snapshot.entry, let chapters = snapshot.format?.chapters,
-              let index = ChapterMap.index(of: snapshot.position, in: chapters), index >= 0 else { return }
+        let chapters = snapshot.metadata.chapters
+        guard let entry = snapshot.entry, let index = ChapterMap.index(of: snapshot.position, in: chapters), index >= 0 else { return }
         if let chapter, chapter.entry == entry, chapter.index == index { return }
         chapter = (entry, index)
         fire("chapter", snapshot.item, snapshot, [.init("chapter", .number(Double(index + 1))), .init("chapter_title", .string(chapters[index].title))])

@@ -1,8 +1,8 @@
 import AliciaAudio
 
 /// What every front end shows of the item heard: its title, who it is by, its album, date and
-/// comment, its cover, and its chapters, from the queue's item and the tags its file carries
-/// (`AudioFormat.tags`, `.chapters`). One reading, so the socket's `media-title`, MPRIS, the Studio
+/// comment, its cover, and its chapters, from the queue's item and what it is about
+/// (`ItemMetadata`: the file's tags, its chapters wherever they came from). One reading, so the socket's `media-title`, MPRIS, the Studio
 /// and `ctl` never disagree. Alicia's episodes (those with a label) keep the backend's title, and
 /// only they are "Alicia"'s when nothing else names an artist or album.
 public struct ItemDetails: Sendable, Equatable {
@@ -10,16 +10,16 @@ public struct ItemDetails: Sendable, Equatable {
     public let tags: MediaTags
     public let chapters: [Chapter]
 
-    public init(_ item: QueueItem, format: AudioFormat?) {
+    public init(_ item: QueueItem, metadata: ItemMetadata) {
         self.item = item
-        tags = format?.tags ?? MediaTags()
-        chapters = format?.chapters ?? []
+        tags = metadata.tags
+        chapters = metadata.chapters
     }
 
-    /// The item heard in `snapshot`, with what its file says.
+    /// The item heard in `snapshot`, with what it is about.
     public init?(_ snapshot: PlayerSnapshot) {
         guard let item = snapshot.item else { return nil }
-        self.init(item, format: snapshot.format)
+        self.init(item, metadata: snapshot.metadata)
     }
 
     /// One of Alicia's episodes (the backend named it).

@@ -20,7 +20,7 @@ extension SessionProperties {
             return .number(Double(info.st_size))
         },
         readOnly("audio-params") { reading in reading.hasItem ? reading.snapshot.format.map(audioParameters) : nil },
-        readOnly("transcript") { reading in reading.hasItem ? reading.snapshot.format.map { transcript($0.transcript) } : nil },
+        readOnly("transcript") { reading in reading.hasItem ? transcript(reading.snapshot.metadata.transcript) : nil },
         readOnly("seekable") { .bool($0.hasItem && $0.snapshot.format?.frames != nil) },
         readOnly("mpv-version") { .string("alicia-player \($0.version)") },
         readOnly("pid") { _ in .number(Double(getpid())) },

@@ -72,9 +72,9 @@ package struct LinearNarrator {
         default: return nil
         }
         var targets: [Double] = []
-        let format = snapshot.format
-        if let next = format?.chapters.first(where: { $0.start > snapshot.position }) { targets.append(next.start) }
-        if let transcript = format?.transcript, cue < transcript.count { targets.append(transcript[cue].start) }
+        let metadata = snapshot.metadata
+        if let next = metadata.chapters.first(where: { $0.start > snapshot.position }) { targets.append(next.start) }
+        if cue < metadata.transcript.count { targets.append(metadata.transcript[cue].start) }
         if let every = progressEvery, every > 0 { targets.append((snapshot.position / every).rounded(.down) * every + every) }
         let speed = max(0.1, snapshot.speed)
         var times = targets.map { now + max(0.02, ($0 - snapshot.position) / speed + 0.02) }
@@ -120,7 +120,8 @@ package struct LinearNarrator {
     /// A chapter once as playing reaches it; an earlier one only after a jump back (a position
     /// that settles a little behind its estimate at a pause has not gone back a chapter).
     private mutating func chapterLines(_ snapshot: PlayerSnapshot, jumped: Bool) -> [String] {
-        guard let chapters = snapshot.format?.chapters, !chapters.isEmpty else { return [] }
+        let chapters = snapshot.metadata.chapters
+        guard !chapters.isEmpty else { return [] }
         guard let index = ChapterMap.index(of: snapshot.position, in: chapters), index >= 0, index != chapter else { return [] }
         if let chapter, index < chapter, !jumped { return [] }
         chapter = index
@@ -130,7 +131,8 @@ package struct LinearNarrator {
     }
 
     private mutating func cueLines(_ snapshot: PlayerSnapshot, jumped: Bool) -> [String] {
-        guard let transcript = snapshot.format?.transcript, !transcript.isEmpty else { return [] }
+        let transcript = snapshot.metadata.transcript
+        guard !transcript.isEmpty else { return [] }
         let now = snapshot.position + 0.05
         if jumped {
             // After a seek: the cue being spoken there, if one is and it is not the one said last

@@ -111,7 +111,8 @@ extension LinearStudio {
     /// `c`: the chapters as numbered lines, then which to jump to.
     private func listChapters() {
         let snapshot = view.snapshot()
-        guard let chapters = snapshot.format?.chapters, snapshot.item != nil, !chapters.isEmpty else {
+        let chapters = snapshot.metadata.chapters
+        guard snapshot.item != nil, !chapters.isEmpty else {
             return say(snapshot.item == nil ? "Nothing is playing" : "This item has no chapters")
         }
         let current = ChapterMap.index(of: snapshot.position, in: chapters)
@@ -124,7 +125,8 @@ extension LinearStudio {
     /// `T`: the cue being spoken now, with its start (`ctl transcript` prints the whole).
     private func sayCurrentCue() {
         let snapshot = view.snapshot()
-        guard let cues = snapshot.format?.transcript, !cues.isEmpty else {
+        let cues = snapshot.metadata.transcript
+        guard !cues.isEmpty else {
             return say("No transcript: a NAME.vtt, NAME.srt or NAME.json beside a local file has one")
         }
         guard let index = StudioLayout.currentCue(cues, at: snapshot.position) else {

@@ -110,7 +110,7 @@ extension StudioApp {
         case .transcript:
             if model.transcript != nil {
                 model.transcript = nil
-            } else if view.snapshot().format?.transcript.isEmpty == false {
+            } else if view.snapshot().metadata.transcript.isEmpty == false {
                 model.transcript = StudioModel.TranscriptPane()
             } else {
                 setStatus("no transcript: a NAME.vtt, NAME.srt or NAME.json beside a local file has one")
@@ -206,7 +206,7 @@ extension StudioApp {
     /// `c`: opens the chapters with the one heard selected, or closes them.
     private func showChapters() {
         let snapshot = view.snapshot()
-        let chapters = snapshot.format?.chapters ?? []
+        let chapters = snapshot.metadata.chapters
         guard model.chaptersView == nil else {
             model.chaptersView = nil
             return
@@ -221,7 +221,7 @@ extension StudioApp {
     /// Keys of the chapters: select, jump (enter), close.
     private func chapterKeys(_ key: Key) -> Bool {
         guard var shown = model.chaptersView else { return false }
-        let count = view.snapshot().format?.chapters.count ?? 0
+        let count = view.snapshot().metadata.chapters.count
         switch key {
         case .escape, .character("c"), .character("q"):
             model.chaptersView = nil
@@ -266,7 +266,7 @@ extension StudioApp {
     /// there (and it follows again), Esc closes; true when `key` was one.
     private func transcriptKeys(_ key: Key) -> Bool {
         let snapshot = view.snapshot()
-        let cues = snapshot.format?.transcript ?? []
+        let cues = snapshot.metadata.transcript
         let current = StudioLayout.currentCue(cues, at: snapshot.position) ?? 0
         let selected = model.transcript?.selection ?? current
         if let find = model.transcript?.find {

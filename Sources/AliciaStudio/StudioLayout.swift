@@ -226,7 +226,7 @@ package struct StudioLayout {
     /// The chapters of the item heard over the list: a title row, then each chapter's start and
     /// title (▶ the one heard), the selection in reverse video.
     private func chaptersPane(_ shown: StudioModel.ChaptersView, rows: Int) -> [StyledLine] {
-        let chapters = episode.format?.chapters ?? []
+        let chapters = episode.metadata.chapters
         let title = " Chapters · \(chapters.count)"
         let keys = "enter jumps · PgUp PgDn · Esc "
         let gap = max(1, columns - DisplayWidth.of(title) - DisplayWidth.of(keys))
@@ -288,7 +288,7 @@ package struct StudioLayout {
         if let find = pane.find {
             lines.append(StyledLine(DisplayWidth.pad(DisplayWidth.truncate(" Find: " + find.text + "▏", to: columns), to: columns)))
         }
-        let cues = episode.format?.transcript ?? []
+        let cues = episode.metadata.transcript
         let current = Self.currentCue(cues, at: episode.position)
         let focus = pane.selection ?? current ?? 0
         let visible = max(1, rows - lines.count)
@@ -395,7 +395,7 @@ package struct StudioLayout {
         var cells = Array(String(repeating: "█", count: played) + String(repeating: "▒", count: max(0, buffered))
             + String(repeating: " ", count: max(0, inner - played - max(0, buffered))))
         // Where each chapter after the first starts.
-        for chapter in snapshot.format?.chapters ?? [] where chapter.start > 0 && chapter.start < duration {
+        for chapter in snapshot.metadata.chapters where chapter.start > 0 && chapter.start < duration {
             let cell = Int((chapter.start / duration * Double(inner)).rounded(.down))
             if cells.indices.contains(cell) { cells[cell] = "│" }
         }

@@ -12,11 +12,11 @@ import AliciaSession
         snapshot.state = state
         snapshot.entry = QueueEntryID(rawValue: entry)
         snapshot.item = QueueItem(location: try MediaLocation("/tmp/slow-tide.wav"), title: "Slow Tide")
-        var format = AudioFormat(sampleRate: 48_000, channels: 2, sampleType: .int16, frames: 48_000 * 2700)
-        format.chapters = [Chapter(title: "Cold open", start: 0), Chapter(title: "The interview", start: 600), Chapter(title: "Chapter 3", start: 1200)]
-        format.transcript = [TranscriptCue(start: 1, text: "Hello."), TranscriptCue(start: 3, speaker: "Alicia", text: "Hi."),
-                             TranscriptCue(start: 700, end: 710, text: "Later.")]
-        snapshot.format = format
+        snapshot.metadata.chapters = [Chapter(title: "Cold open", start: 0), Chapter(title: "The interview", start: 600),
+                                      Chapter(title: "Chapter 3", start: 1200)]
+        snapshot.metadata.transcript = [TranscriptCue(start: 1, text: "Hello."), TranscriptCue(start: 3, speaker: "Alicia", text: "Hi."),
+                                        TranscriptCue(start: 700, end: 710, text: "Later.")]
+        snapshot.format = AudioFormat(sampleRate: 48_000, channels: 2, sampleType: .int16, frames: 48_000 * 2700)
         snapshot.duration = 2700
         snapshot.position = position
         snapshot.speed = speed

@@ -157,9 +157,8 @@ import AliciaLocks
     @Test(arguments: [(40, 12), (80, 24)])
     func theTranscriptPaneFollowsTheAudioAndShowsAChosenCue(columns: Int, rows: Int) throws {
         var episode = Self.playing()
-        var format = AudioFormat(sampleRate: 48_000, channels: 2, sampleType: .int16, frames: 48_000 * 180)
-        format.transcript = (0..<40).map { TranscriptCue(start: Double($0 * 5), speaker: $0 % 2 == 0 ? "Alicia" : nil, text: "Cue number \($0).") }
-        episode.format = format
+        episode.format = AudioFormat(sampleRate: 48_000, channels: 2, sampleType: .int16, frames: 48_000 * 180)
+        episode.metadata.transcript = (0..<40).map { TranscriptCue(start: Double($0 * 5), speaker: $0 % 2 == 0 ? "Alicia" : nil, text: "Cue number \($0).") }
         var model = Self.model()
         model.transcript = StudioModel.TranscriptPane()
         let frame = StudioLayout(model: model, episode: episode, voice: nil, columns: columns, rows: rows).frame()

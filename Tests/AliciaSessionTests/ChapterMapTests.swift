@@ -33,14 +33,13 @@ import AliciaAudio
         #expect(ChapterMap.end(of: 2, in: Self.chapters, duration: 14) == 12)
         #expect(ChapterMap.end(of: 0, in: Self.late, duration: 9) == 5)
         #expect(ChapterMap.end(of: 1, in: Self.late, duration: 9) == 9)
-        var tags = AudioFormat(sampleRate: 48_000, channels: 2, sampleType: .int16, frames: nil)
-        tags.tags = MediaTags(title: "Chaptered Episode", artist: "The Tuesday Show", coverArt: "/tmp/art dir/a.png")
-        let file = ItemDetails(QueueItem(location: try MediaLocation("/tmp/chap.mp3"), title: "chap.mp3"), format: tags)
+        let tags = ItemMetadata(tags: MediaTags(title: "Chaptered Episode", artist: "The Tuesday Show", coverArt: "/tmp/art dir/a.png"))
+        let file = ItemDetails(QueueItem(location: try MediaLocation("/tmp/chap.mp3"), title: "chap.mp3"), metadata: tags)
         #expect(file.title == "Chaptered Episode" && file.mediaArtist == "The Tuesday Show" && file.mediaAlbum == nil)
         #expect(file.artURL == "file:///tmp/art%20dir/a.png")
-        let episode = ItemDetails(QueueItem(location: try MediaLocation("/tmp/e.wav"), title: "Morning Light", label: "S1E01"), format: tags)
+        let episode = ItemDetails(QueueItem(location: try MediaLocation("/tmp/e.wav"), title: "Morning Light", label: "S1E01"), metadata: tags)
         #expect(episode.title == "Morning Light" && episode.mediaAlbum == "Alicia")
-        let plain = ItemDetails(QueueItem(location: try MediaLocation("/tmp/p.wav"), title: "p.wav"), format: nil)
+        let plain = ItemDetails(QueueItem(location: try MediaLocation("/tmp/p.wav"), title: "p.wav"), metadata: ItemMetadata())
         #expect(plain.title == "p.wav" && plain.mediaArtist == nil && plain.artURL == nil)
     }
 }

@@ -25,13 +25,6 @@ public struct AudioFormat: Sendable, Equatable {
     /// The decoder's name of the container and encoding, e.g. "WAV (Microsoft) · Signed 16 bit PCM",
     /// "MPEG-1 Layer III · 128 kb/s".
     public var description: String
-    /// What the file says of itself (title, artist, cover art…), read when the item opened.
-    public var tags = MediaTags()
-    /// The item's chapters, in order, in its own time; empty when it has none.
-    public var chapters: [Chapter] = []
-    /// A transcript beside a local file (`NAME.vtt`, `NAME.srt`, Podcasting 2.0 JSON), in order;
-    /// empty when there is none.
-    public var transcript: [TranscriptCue] = []
 
     public init(sampleRate: Int, channels: Int, sampleType: SampleType, frames: Int64?, description: String = "") {
         self.sampleRate = sampleRate

@@ -19,25 +19,14 @@ enum DecoderOpener {
     struct Opened {
         let decoder: any AudioDecoder
         let kind: Kind
-        /// Read at the first open only (`metadata` given).
-        var tags = MediaTags()
-        var chapters: [Chapter] = []
-        var transcript: [TranscriptCue] = []
+        /// What the file says of itself: read at the first open only (`metadata` given).
+        var metadata = ItemMetadata()
 
-        /// The decoder's format with the tags, chapters and transcript in it.
-        var format: AudioFormat {
-            var format = decoder.format
-            format.tags = tags
-            format.chapters = chapters
-            format.transcript = transcript
-            return format
-        }
+        var format: AudioFormat { decoder.format }
     }
 
     /// What to read besides the audio at a first open.
     struct Metadata {
-        /// The item (a local path finds a chapters file beside it).
-        var location: MediaLocation
         /// Where cover art goes; nil: not extracted.
         var coverArt: CoverArtStore?
     }
@@ -85,13 +74,12 @@ enum DecoderOpener {
             throw .unreadable(error.message)
         }
         var opened = Opened(decoder: file, kind: .sndfile)
-        guard let metadata else { return opened }
-        opened.tags = file.tags
+        guard metadata != nil else { return opened }
+        opened.metadata.tags = file.tags
         if file.isRIFF {
             guard let cues = RIFFCues.chapters(in: source, sampleRate: file.format.sampleRate) else { throw .interrupted }
-            opened.chapters = cues
+            opened.metadata.chapters = cues
         }
-        besideFile(&opened, metadata)
         return opened
     }
 
@@ -105,21 +93,12 @@ enum DecoderOpener {
             guard size <= ID3v2Tag.byteLimit else { continue }
             guard let bytes = source.bytes(at: offset, count: size) else { throw source.failure == nil ? .interrupted : .sourceFailed }
             guard let tag = ID3v2Tag(bytes) else { continue }
-            opened.tags = opened.tags.filled(from: tag.tags)
-            if opened.tags.coverArt == nil, let picture = tag.picture {
-                opened.tags.coverArt = metadata.coverArt?.store(picture.data, mimeType: picture.mimeType)
+            opened.metadata.tags = opened.metadata.tags.filled(from: tag.tags)
+            if opened.metadata.tags.coverArt == nil, let picture = tag.picture {
+                opened.metadata.tags.coverArt = metadata.coverArt?.store(picture.data, mimeType: picture.mimeType)
             }
-            if opened.chapters.isEmpty { opened.chapters = tag.chapters }
+            if opened.metadata.chapters.isEmpty { opened.metadata.chapters = tag.chapters }
         }
-        besideFile(&opened, metadata)
-    }
-
-    /// A Podcasting 2.0 chapters file beside a local file wins over the chapters inside it; a
-    /// transcript beside it is read too.
-    private static func besideFile(_ opened: inout Opened, _ metadata: Metadata) {
-        guard let path = metadata.location.filePath else { return }
-        if let chapters = ChaptersFile.chapters(besideFile: path) { opened.chapters = chapters }
-        if let transcript = Transcript.cues(besideFile: path) { opened.transcript = transcript }
     }
 
     /// An MP4's AAC track with faad2; nil when it is not one, or faad2 cannot decode it (FFmpeg's, then).
@@ -142,13 +121,12 @@ enum DecoderOpener {
         }
         var opened = Opened(decoder: decoder, kind: .aac(track))
         guard let metadata else { return opened }
-        opened.tags = track.metadata.tags
+        opened.metadata.tags = track.metadata.tags
         if let picture = track.metadata.picture {
-            opened.tags.coverArt = metadata.coverArt?.store(picture.data, mimeType: picture.mimeType)
+            opened.metadata.tags.coverArt = metadata.coverArt?.store(picture.data, mimeType: picture.mimeType)
         }
         guard let chapters = track.metadata.chapters(from: source) else { throw source.failure == nil ? .interrupted : .sourceFailed }
-        opened.chapters = chapters
-        besideFile(&opened, metadata)
+        opened.metadata.chapters = chapters
         return opened
     }
 
@@ -160,12 +138,11 @@ enum DecoderOpener {
         let decoder = try FFmpegDecoder(source: source, sniff: container)
         var opened = Opened(decoder: decoder, kind: .ffmpeg)
         guard let metadata else { return opened }
-        opened.tags = decoder.tags
+        opened.metadata.tags = decoder.tags
         if let picture = decoder.picture {
-            opened.tags.coverArt = metadata.coverArt?.store(picture.data, mimeType: picture.mimeType)
+            opened.metadata.tags.coverArt = metadata.coverArt?.store(picture.data, mimeType: picture.mimeType)
         }
-        opened.chapters = decoder.chapters
-        besideFile(&opened, metadata)
+        opened.metadata.chapters = decoder.chapters
         return opened
     }
 }

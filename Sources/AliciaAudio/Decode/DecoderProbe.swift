@@ -21,7 +21,7 @@ package enum DecoderProbe {
         let format: AudioFormat
         do {
             // A URL with no file beside it; no cover art written.
-            let opened = try DecoderOpener.open(Bytes(bytes), metadata: DecoderOpener.Metadata(location: memory, coverArt: nil))
+            let opened = try DecoderOpener.open(Bytes(bytes), metadata: DecoderOpener.Metadata(coverArt: nil))
             decoder = opened.decoder
             format = opened.format
         } catch {
@@ -46,9 +46,6 @@ package enum DecoderProbe {
         return outcome
     }
 
-    private static let memory: MediaLocation = {
-        do { return try MediaLocation("http://memory.invalid/input") } catch { preconditionFailure("MediaLocation of a fixed URL: \(error)") }
-    }()
 
     /// The bytes as a source whose reads never wait.
     private final class Bytes: ByteSource {

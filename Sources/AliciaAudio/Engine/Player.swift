@@ -488,6 +488,8 @@ public final class Player: Sendable {
         snapshot.entry = entry ?? c.queue.currentID
         if let entry = snapshot.entry {
             snapshot.item = c.queue.entry(entry)?.item
+            snapshot.metadata = s.metadata[entry]
+                ?? snapshot.item.map { ItemMetadata(chapters: $0.chapters, transcript: $0.transcript) } ?? ItemMetadata()
             snapshot.queueIndex = c.queue.index(of: entry)
             snapshot.next = c.queue.entry(after: entry).flatMap { $0.id == entry && c.queue.loop != .entry ? nil : $0 }?.item
             snapshot.error = s.errors[entry]

@@ -24,6 +24,8 @@ public struct PlayerSnapshot: Sendable, Equatable {
     /// Seconds of the entry the device has played (from the server's timing info and the frame map).
     public var position: Double = 0
     public var positionFrames: Int64 = 0
+    /// What the entry heard is about (tags, chapters, transcript), beside its format.
+    public var metadata = ItemMetadata()
     /// Where a seek asked for in the entry heard and not yet begun lands (seconds), read with the
     /// rest of the snapshot: a position shown right after a seek is the seek's, never its origin.
     public var seekTarget: Double?

@@ -40,6 +40,9 @@ final class ItemSource {
     var partFrames: [Int64] = []
     /// Known once the decoder has opened: the first part's format, with every part's frames.
     private(set) var format: AudioFormat?
+    /// What the item is about (tags, chapters, transcript): the file's own, what lies beside it and
+    /// what the queue item brings, gathered at its first open.
+    private(set) var metadata = ItemMetadata()
     /// Bytes per second of the file (for read-ahead and the time buffered).
     private(set) var byteRate: Double = 0
     /// The decoder has just opened: it stands at frame 0 without a seek.
@@ -120,14 +123,14 @@ final class ItemSource {
     func open(readAheadSeconds: Double, readAheadMaximumBytes: Int, downstreamSeconds: Double) -> Opened {
         if let format, decoder != nil { return .opened(format) }
         let opened: DecoderOpener.Opened
-        switch openDecoder(fetcher, part: 0, metadata: DecoderOpener.Metadata(location: item.location, coverArt: .standard)) {
+        switch openDecoder(fetcher, part: 0, metadata: DecoderOpener.Metadata(coverArt: .standard)) {
         case .opened(let made): opened = made
         case .stopped(let outcome): return outcome
         }
         let first = opened.decoder
         decoderKind = opened.kind
         var format = opened.format
-        if format.transcript.isEmpty { format.transcript = item.transcript }
+        metadata = ItemMetadata.gathered(fromFile: opened.metadata, item: item)
         if isMultiPart {
             refreshParts()
             switch lengths(after: first.format) {
@@ -151,7 +154,7 @@ final class ItemSource {
         fetcher.setRefill(bytes: refillBytes, byteRate: byteRate)
         if !fetcher.location.isFile { fetcher.armStartGate() }
         Log.info(.decode, "\(item.location.display): \(format.description), \(format.sampleRate) Hz, \(format.channels) ch, read-ahead \(readAhead) bytes"
-            + (isMultiPart ? ", \(parts.count) parts" + (isGrowing ? " so far (growing)" : "") : "") + (format.chapters.isEmpty ? "" : ", \(format.chapters.count) chapters"))
+            + (isMultiPart ? ", \(parts.count) parts" + (isGrowing ? " so far (growing)" : "") : "") + (metadata.chapters.isEmpty ? "" : ", \(metadata.chapters.count) chapters"))
         return .opened(format)
     }
 

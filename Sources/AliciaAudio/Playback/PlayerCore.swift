@@ -349,7 +349,11 @@ final class PlayerCore: @unchecked Sendable {
                                readAheadMaximumBytes: configuration.readAheadMaximumBytes,
                                downstreamSeconds: output.downstreamSeconds) {
             case .opened(let format):
-                shared.withLock { $0.status.opened = PlayerStatus.Opened(entry: source.entry, format: format, byteRate: source.byteRate) }
+                shared.withLock { s in
+                    s.status.opened = PlayerStatus.Opened(entry: source.entry, format: format, byteRate: source.byteRate)
+                    s.status.metadata = s.status.metadata.filter { s.commands.queue.entry($0.key) != nil }
+                    s.status.metadata[source.entry] = source.metadata
+                }
                 if !alreadyOpen { post(source.entry, .formatKnown(format)) }
                 return nil
             case .interrupted:

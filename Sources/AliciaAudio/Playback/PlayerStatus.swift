@@ -55,6 +55,9 @@ struct PlayerStatus {
     var prefetch: ItemSource?
     /// What the feeder knows of the entry it decodes, once it has opened.
     var opened: Opened?
+    /// What each entry opened so far is about (its tags, chapters, transcript), for the entries
+    /// still in the queue: what the snapshot shows beside the format.
+    var metadata: [QueueEntryID: ItemMetadata] = [:]
     var map = FrameMap()
     /// The entry heard now; nil before anything played.
     var heard: QueueEntryID?

@@ -62,13 +62,13 @@ final class SleepTimerClock {
 
         /// For `.endOfChapter`: the chapter of `entry` it ends with, read once from the frame heard
         /// (when it is of `entry`), else the frame decoded next.
-        mutating func chapter(of entry: QueueEntryID, format: AudioFormat, decoded: Int64, heard: FrameMap.Location?) -> ChapterSpan {
+        mutating func chapter(of entry: QueueEntryID, format: AudioFormat, chapters: [Chapter], decoded: Int64,
+                          heard: FrameMap.Location?) -> ChapterSpan {
             if let chapter, chapter.entry == entry { return chapter }
             var frame = decoded
             if let heard, heard.entry == entry, heard.sourceFrame <= decoded { frame = heard.sourceFrame }
             let rate = format.sampleRate
             let seconds = Double(frame) / Double(rate)
-            let chapters = format.chapters
             var span = ChapterSpan(entry: entry, start: 0, end: nil)
             var end: Double?
             if let index = ChapterMap.index(of: seconds, in: chapters), index >= 0 {
@@ -115,7 +115,8 @@ final class SleepTimerClock {
             var deadline = s.commands.sleep.deadline(rate: s.status.sinkRate)
             let ratio = s.status.map.spans.last?.ratio ?? 1
             if s.commands.sleep.timer == .endOfChapter {
-                let chapter = s.commands.sleep.chapter(of: entry, format: format, decoded: s.status.decodedFrame, heard: s.status.location())
+                let chapter = s.commands.sleep.chapter(of: entry, format: format, chapters: s.status.metadata[entry]?.chapters ?? [],
+                                                       decoded: s.status.decodedFrame, heard: s.status.location())
                 if let end = chapter.end {
                     // Where the chapter's last frame will be written, at the ratio it is written at.
                     deadline = s.status.map.written + Int64((Double(end - s.status.decodedFrame) / ratio).rounded())

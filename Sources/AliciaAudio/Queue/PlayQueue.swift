@@ -33,6 +33,8 @@ public struct QueueItem: Sendable, Equatable {
     /// What it says when the queue knows it already (a synthesis's own text, split by its chunks):
     /// the transcript when the file has none beside it.
     public var transcript: [TranscriptCue] = []
+    /// Chapters the item brings (a feed's `podcast:chapters`, fetched): used when the file has none.
+    public var chapters: [Chapter] = []
 
     public init(location: MediaLocation, title: String, label: String? = nil, start: StartPosition? = nil,
                 positionKey: String? = nil, reference: String? = nil) {

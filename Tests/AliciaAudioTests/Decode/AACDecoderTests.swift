@@ -8,7 +8,7 @@ import AliciaTestSupport
 @Suite struct AACDecoderTests {
     static func open(_ bytes: [UInt8], metadata: Bool = false, art: CoverArtStore? = nil) throws -> DecoderOpener.Opened {
         try DecoderOpener.open(MemoryByteSource(bytes, chunk: 10_000),
-                               metadata: metadata ? DecoderOpener.Metadata(location: MediaLocation("http://example.invalid/a.m4a"), coverArt: art) : nil)
+                               metadata: metadata ? DecoderOpener.Metadata(coverArt: art) : nil)
     }
 
     static func open(_ path: String, metadata: Bool = false, art: CoverArtStore? = nil) throws -> DecoderOpener.Opened {
@@ -51,13 +51,13 @@ import AliciaTestSupport
         let art = try TemporaryDirectory(prefix: "art")
         let path = try await PodcastFixture.m4a(seconds: 12, tags: PodcastFixture.Tags(), chapterList: chapterList)
         let opened = try Self.open(path, metadata: true, art: CoverArtStore(directory: art.file("art")))
-        let tags = opened.format.tags
+        let tags = opened.metadata.tags
         MediaTagsTests.expectFixtureText(tags)
         let cover = try #require(tags.coverArt)
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: cover))) == (try await PodcastFixture.coverBytes()))
         // Nero's list, or (without it) the chapter text track's samples, read from the file.
-        #expect(opened.format.chapters.map(\.title) == ["Cold open", "The interview", "Listener mail"])
-        #expect(opened.format.chapters.map(\.start) == [0, 4, 9.5])
+        #expect(opened.metadata.chapters.map(\.title) == ["Cold open", "The interview", "Listener mail"])
+        #expect(opened.metadata.chapters.map(\.start) == [0, 4, 9.5])
     }
 
     @Test func aFileCutShortPlaysWhatItHoldsAndEnds() async throws {

@@ -5,9 +5,18 @@ import AliciaTestSupport
 
 /// Tags, cover art and chapters as `DecoderOpener` reads them at a first open.
 @Suite struct MediaTagsTests {
+    /// What an item is about when it is loaded from `location`: the decoder's reading of the file
+    /// and what lies beside it (`ItemMetadata.gathered`).
+    struct Read {
+        var opened: DecoderOpener.Opened
+        var metadata: ItemMetadata
+    }
+
     static func open(_ bytes: [UInt8], location: String = "http://example.invalid/episode",
-                     art: CoverArtStore? = nil) throws -> DecoderOpener.Opened {
-        try DecoderOpener.open(MemoryByteSource(bytes), metadata: DecoderOpener.Metadata(location: MediaLocation(location), coverArt: art))
+                     art: CoverArtStore? = nil) throws -> Read {
+        let opened = try DecoderOpener.open(MemoryByteSource(bytes), metadata: DecoderOpener.Metadata(coverArt: art))
+        let item = QueueItem(location: try MediaLocation(location), title: "item")
+        return Read(opened: opened, metadata: ItemMetadata.gathered(fromFile: opened.metadata, item: item))
     }
 
     /// The text tags `PodcastFixture.Tags()` writes, as read back from any container.
@@ -23,21 +32,21 @@ import AliciaTestSupport
         let art = try TemporaryDirectory(prefix: "art")
         let bytes = try await Mpg123DecoderTests.bytes(PodcastFixture.mp3(seconds: 12, tags: PodcastFixture.Tags()))
         let opened = try Self.open(bytes, art: CoverArtStore(directory: art.file("cache/art")))
-        let tags = opened.format.tags
+        let tags = opened.metadata.tags
         Self.expectFixtureText(tags)
         let cover = try #require(tags.coverArt)
         #expect(cover.hasPrefix(art.file("cache/art/")) && cover.hasSuffix(".png"))
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: cover))) == (try await PodcastFixture.coverBytes()))
-        #expect(opened.format.chapters == [
+        #expect(opened.metadata.chapters == [
             Chapter(title: "Cold open", start: 0, end: 4),
             Chapter(title: "The interview", start: 4, end: 9.5),
             Chapter(title: "Listener mail", start: 9.5, end: 12),
         ])
         // Opened again: the same file, not a second one.
-        #expect(try Self.open(bytes, art: CoverArtStore(directory: art.file("cache/art"))).format.tags.coverArt == cover)
+        #expect(try Self.open(bytes, art: CoverArtStore(directory: art.file("cache/art"))).metadata.tags.coverArt == cover)
         #expect(try FileManager.default.contentsOfDirectory(atPath: art.file("cache/art")).count == 1)
-        // The tags ride in the format; a reopen after an interrupted read does not read them again.
-        #expect(opened.decoder.format.tags.isEmpty)
+        // A reopen after an interrupted read does not read them again.
+        #expect(try DecoderOpener.open(MemoryByteSource(bytes), as: opened.opened.kind).metadata == ItemMetadata())
     }
 
     /// Regression: a 0-byte file said "Format not recognised."
@@ -49,11 +58,11 @@ import AliciaTestSupport
         let wav = WAVFixture(seconds: 3, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 4)
         let bytes = PodcastFixture.withCuePoints(wav.bytes, cues: [(0, "Welcome"), (72_000, "Main part"), (120_000, "Goodbye")])
         let opened = try Self.open(bytes)
-        #expect(opened.format.chapters == [
+        #expect(opened.metadata.chapters == [
             Chapter(title: "Welcome", start: 0), Chapter(title: "Main part", start: 1.5), Chapter(title: "Goodbye", start: 2.5),
         ])
         // The audio is untouched by the chunks after it.
-        #expect(opened.format.frames == Int64(wav.frameCount))
+        #expect(opened.opened.format.frames == Int64(wav.frameCount))
     }
 
     @Test func aChaptersFileBesideALocalFileWinsAndHidesWhatIsNotInTheTableOfContents() async throws {
@@ -69,7 +78,7 @@ import AliciaTestSupport
             ]}
             """.utf8), as: "episode.chapters.json")
         let opened = try Self.open(mp3, location: path)
-        #expect(opened.format.chapters == [Chapter(title: "Intro", start: 0), Chapter(title: "Interview", start: 5, end: 10)])
+        #expect(opened.metadata.chapters == [Chapter(title: "Intro", start: 0), Chapter(title: "Interview", start: 5, end: 10)])
     }
 
     @Test func id3v23TextInUTF16WithAByteOrderMark() {

@@ -102,9 +102,8 @@ import AliciaTestSupport
         let path = directory.file("note.wav")
         try WAVFixture(seconds: 1).write(to: path)
         try directory.write(Array("WEBVTT\n\n00:00.200 --> 00:00.600\n<v Alicia>Hi.\n".utf8), as: "note.vtt")
-        let opened = try DecoderOpener.open(MemoryByteSource(WAVFixture(seconds: 1).bytes),
-                                            metadata: DecoderOpener.Metadata(location: MediaLocation(path), coverArt: nil))
-        #expect(opened.format.transcript == [TranscriptCue(start: 0.2, end: 0.6, speaker: "Alicia", text: "Hi.")])
+        let read = try MediaTagsTests.open(WAVFixture(seconds: 1).bytes, location: path)
+        #expect(read.metadata.transcript == [TranscriptCue(start: 0.2, end: 0.6, speaker: "Alicia", text: "Hi.")])
     }
 
     @Test func aBrokenTranscriptIsLeftOutAndTheNextFormTried() throws {

@@ -1,5 +1,5 @@
 /// What a file says about itself (ID3v2, Vorbis comments, MP4 atoms, RIFF INFO): read when its
-/// decoder opens and carried in its `AudioFormat`, so every front end shows the same words.
+/// decoder opens and carried beside its format (`ItemMetadata`), so every front end shows the same words.
 /// Empty fields are nil, never "".
 public struct MediaTags: Sendable, Equatable {
     public var title: String?
