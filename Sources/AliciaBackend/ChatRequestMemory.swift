@@ -22,6 +22,12 @@ public struct ChatRequestMemory: Sendable {
         return request
     }
 
+    /// A request sent before (by an earlier run) whose reply was not confirmed: the same text sent
+    /// again within the window goes with its id.
+    public mutating func remember(_ request: ChatRequest, sentAt: Double) {
+        pending = (request, sentAt)
+    }
+
     /// What `outcome` means for the remembered request: done or rejected settles it; a failure or
     /// an unconfirmed delivery keeps it for a resend.
     public mutating func settle(_ request: ChatRequest, by outcome: ChatOutcome) {

@@ -110,7 +110,7 @@ package final class PlaybackFrontEnd: HostedFrontEnd {
             say("voice note \(title): \(error.message)")
         case .outputMoved(let move):
             say(Self.movedLine(move))
-        case .alicia(.failed(_, let message)):
+        case .alicia(.failed(_, _, let message)):
             say(message)
         case .asleep:
             // Off the Studio nobody is there to resume: the command ends after the fade.

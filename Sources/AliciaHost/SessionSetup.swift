@@ -80,11 +80,13 @@ package enum SessionSetup {
             client.cancel(when: cancelled)
             // Her own words when an `error` event ended the reply (said once, as the failure).
             var herError: String?
-            let outcome = client.chat(ChatRequest(text: text, voice: voice)) { chat in
+            let directory = PositionStore.defaultDirectory()
+            let request = ChatResend.request(text: text, voice: voice, directory: directory)
+            let outcome = client.chat(request) { chat in
                 switch chat {
                 case .token(let piece): event(.token(piece))
                 case .voice(let path):
-                    if let location = try? MediaLocation(client.mediaURL(for: path)) {
+                    if let location = client.mediaLocation(for: path) {
                         event(.voice(location))
                     } else {
                         event(.problem("the voice note path '\(path)' does not make a URL"))
@@ -93,8 +95,9 @@ package enum SessionSetup {
                 case .done, .replyID, .unknown: break
                 }
             }
+            ChatResend.settle(request, by: outcome, directory: directory)
             switch outcome {
-            case .done(let reply): event(.replied(text: reply.text, messageID: reply.messageID?.integer))
+            case .done(let reply): event(.replied(text: reply.text, messageID: reply.messageID?.text))
             case .failed(_, let reason): event(.failed(herError.map { "Alicia: \($0)" } ?? reason))
             case .rejected(let error), .unconfirmed(let error): event(.failed(error.message))
             }

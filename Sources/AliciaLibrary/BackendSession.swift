@@ -89,11 +89,8 @@ package final class BackendSession {
         guard let fileName = episode.fileName, episode.hasAudio else {
             return .failure(.init(line: nil, "\(episode.label ?? episode.title) has no audio yet"))
         }
-        let location: MediaLocation
-        do {
-            location = try MediaLocation(client.mediaURL(for: fileName))
-        } catch {
-            return .failure(.init(line: nil, "the backend gave a media path that is not a URL: \(fileName)"))
+        guard let location = client.mediaLocation(for: fileName) else {
+            return .failure(.init(line: nil, "the backend gave a media path that is not a URL: \(RedactedURL.redact(fileName))"))
         }
         let key = PositionStore.key(label: episode.label, location: location)
         var streamed = QueueItem(location: location, title: title ?? episode.title, label: episode.label,

@@ -34,7 +34,7 @@ package enum PlaylistItems {
                     Console.fail("warning: \(playlist.name): \(item.title) has nothing to voice (skipped)")
                     continue
                 }
-                switch SpeechVoicing.item(body, title: item.title, reference: "playlist:" + playlist.name, client: backend.client, stop: stop) {
+                switch SpeechVoicing.item(SpeechVoicing.Request(title: item.title, body: body), title: item.title, reference: "playlist:" + playlist.name, client: backend.client, stop: stop) {
                 case .success(var voiced):
                     voiced.positionKey = positionKey(of: item)
                     items.append(voiced)
@@ -43,7 +43,7 @@ package enum PlaylistItems {
                 continue
             }
             let chunks = item.chunks
-            let locations = chunks.compactMap { try? MediaLocation(backend.client.mediaURL(for: $0.url)) }
+            let locations = chunks.compactMap { backend.client.mediaLocation(for: $0.url) }
             guard let first = locations.first, locations.count == chunks.count else {
                 return .failure(.init(line: nil, "\(playlist.name): \(item.title) has a chunk path that is not a URL"))
             }
@@ -57,10 +57,9 @@ package enum PlaylistItems {
                 var queued = QueueItem(location: first, title: item.title, positionKey: positionKey(of: item), reference: "playlist:" + playlist.name)
                 queued.moreParts = Array(locations.dropFirst())
                 queued.duration = item.duration > 0 ? item.duration : nil
-                // Her text, split by its chunks: follow-along with no transcript file.
-                if let body = item.body {
-                    queued.transcript = SpokenTranscript.cues(text: body, chunkSeconds: chunks.map { $0.duration ?? 0 }) ?? []
-                }
+                // Her words as they are read (the chunks' word cues, else her text split by its chunks):
+                // follow-along with no transcript file.
+                queued.transcript = SpeechTranscript.cues(chunks: chunks, text: item.body)
                 items.append(OfflineCache.substitute(chunks: chunks.map(\.url), of: queued))
             }
         }

@@ -26,6 +26,12 @@ package final class QueueResolver {
     /// What `reference` names: one item, or a playlist's items (`playlist:NAME`).
     package func items(_ reference: String, title: String? = nil, relativeTo directory: String? = nil) -> Result<[QueueItem], QueueFile.Problem> {
         if reference.hasPrefix(Self.speakPrefix) { return spoken(String(reference.dropFirst(Self.speakPrefix.count)), title: title).map { [$0] } }
+        if Readings.names(reference) {
+            switch session() {
+            case .success(let backend): return Readings.items(reference, client: backend.client, stop: stopRequested)
+            case .failure(let problem): return .failure(.init(line: nil, "\(reference): \(problem.message)"))
+            }
+        }
         guard reference.hasPrefix("playlist:") else { return item(reference, title: title, relativeTo: directory).map { [$0] } }
         let name = String(reference.dropFirst("playlist:".count))
         guard !name.isEmpty else { return .failure(.init(line: nil, "playlist: needs a name, a piece of one, or an index")) }
@@ -57,7 +63,9 @@ package final class QueueResolver {
         case .success(let made): backend = made
         case .failure(let problem): return .failure(.init(line: nil, "speak: \(problem.message)"))
         }
-        return SpeechVoicing.item(text, title: title ?? SpeechVoicing.title(of: text), reference: Self.speakPrefix + text,
+        // A text of the listener's own has no title: the body alone is the backend's key.
+        return SpeechVoicing.item(SpeechVoicing.Request(title: nil, body: text, kind: .note), title: title ?? SpeechVoicing.title(of: text),
+                                  reference: Self.speakPrefix + text,
                                   client: backend.client, stop: stopRequested)
     }
 

@@ -13,6 +13,21 @@ import AliciaSession
 /// more often than every `minimumInterval` — until `ready` ends the growth. `failed` / `empty`
 /// after some chunks played ends the item with one line; the queue goes on.
 package enum SpeechVoicing {
+    /// What is asked of `/api/speak`, as the app asks it: `"<title>.\n\n<body>"` (the backend's
+    /// cache key: asked with the body alone, a piece with a title is voiced a second time), and
+    /// what kind of text it is.
+    package struct Request: Sendable, Equatable {
+        package var title: String?
+        package var body: String
+        package var kind: SpeechKind
+
+        package init(title: String?, body: String, kind: SpeechKind = .synthesis) {
+            self.title = title
+            self.body = body
+            self.kind = kind
+        }
+    }
+
     /// How long the first chunk is waited for, asking about once a second.
     package static let firstChunkPatience: Duration = .seconds(60)
     /// How long the chunks after it may keep coming.
@@ -33,15 +48,17 @@ package enum SpeechVoicing {
     /// voiced), then hands what is there; while `streaming`, a thread goes on asking for the rest.
     /// `warn`: where a voicing that stops after some chunks is said (the Studio's status line, not
     /// stderr under its screen); `announce`: say "voicing…" on a terminal's stderr while waiting.
-    package static func voice(_ text: String, title: String, client: BackendClient, stop: () -> Bool = { false },
+    package static func voice(_ request: Request, title: String, client: BackendClient, stop: () -> Bool = { false },
                               announce: Bool = true, warn: @escaping @Sendable (String) -> Void = { Console.fail($0) })
         -> Result<Voiced, QueueFile.Problem> {
         let deadline = ContinuousClock.now + firstChunkPatience
         var said = false
+        var asks = 0
         while true {
             let status: SpeechStatus
             do {
-                status = try client.speak(text)
+                status = try client.speak(title: request.title, body: request.body, kind: request.kind)
+                asks += 1
             } catch {
                 return .failure(.init(line: nil, "\(title): \(error.message)"))
             }
@@ -52,7 +69,7 @@ package enum SpeechVoicing {
             case "failed", "empty":
                 return .failure(.init(line: nil, "\(title) cannot be voiced (\(status.status))"))
             case "streaming" where !status.chunks.isEmpty:
-                return grow(text, title: title, from: status.chunks, client: client, warn: warn)
+                return grow(request, title: title, from: status.chunks, client: client, warn: warn)
             default:
                 if announce && !said && Console.stderrIsTerminal {
                     Console.error("alicia-player: voicing \(title)…\n")
@@ -62,19 +79,21 @@ package enum SpeechVoicing {
                 guard ContinuousClock.now < deadline else {
                     return .failure(.init(line: nil, "\(title) was not voiced within \(firstChunkPatience)"))
                 }
-                var pause = timespec(tv_sec: 1, tv_nsec: 0)
-                nanosleep(&pause, nil)
+                // As the app asks: every 1.5 s at first, then every 4 s.
+                let pause = SpeechPollPolicy.app.interval(afterAsks: asks).components
+                var wait = timespec(tv_sec: Int(pause.seconds), tv_nsec: Int(pause.attoseconds / 1_000_000_000))
+                nanosleep(&wait, nil)
             }
         }
     }
 
     /// `text` as one queue item: all its chunks, or those so far and the rest as they are voiced.
-    package static func item(_ text: String, title: String, reference: String?, client: BackendClient,
+    package static func item(_ request: Request, title: String, reference: String?, client: BackendClient,
                              stop: () -> Bool = { false }, announce: Bool = true,
                              warn: @escaping @Sendable (String) -> Void = { Console.fail($0) }) -> Result<QueueItem, QueueFile.Problem> {
         let chunks: [PlaylistItem.Chunk]
         var growth: GrowingParts?
-        switch voice(text, title: title, client: client, stop: stop, announce: announce, warn: warn) {
+        switch voice(request, title: title, client: client, stop: stop, announce: announce, warn: warn) {
         case .failure(let problem): return .failure(problem)
         case .success(.ready(let all)): chunks = all
         case .success(.growing(let some, let growing)):
@@ -89,7 +108,7 @@ package enum SpeechVoicing {
             item.growth = growth
         } else {
             item.moreParts = Array(locations.dropFirst())
-            item.transcript = SpokenTranscript.cues(text: text, chunkSeconds: chunks.map { $0.duration ?? 0 }) ?? []
+            item.transcript = SpeechTranscript.cues(chunks: chunks, text: request.body)
             item = OfflineCache.substitute(chunks: chunks.map(\.url), of: item)
         }
         return .success(item)
@@ -107,7 +126,7 @@ package enum SpeechVoicing {
     }
 
     /// The chunks so far as a growing item's parts, and the thread that asks for the rest.
-    private static func grow(_ text: String, title: String, from chunks: [PlaylistItem.Chunk], client: BackendClient,
+    private static func grow(_ request: Request, title: String, from chunks: [PlaylistItem.Chunk], client: BackendClient,
                              warn: @escaping @Sendable (String) -> Void) -> Result<Voiced, QueueFile.Problem> {
         guard let locations = locations(of: chunks, client: client) else {
             return .failure(.init(line: nil, "\(title) has a chunk path that is not a URL"))
@@ -116,13 +135,13 @@ package enum SpeechVoicing {
         let configuration = client.configuration
         let known = chunks.count
         _ = NativeThread(name: "alicia-voicing") {
-            follow(text, title: title, known: known, growth: growth, configuration: configuration, warn: warn)
+            follow(request, title: title, known: known, growth: growth, configuration: configuration, warn: warn)
         }
         return .success(.growing(chunks, growth))
     }
 
     /// Asks for the chunks after the first `known` until the growth ends.
-    private static func follow(_ text: String, title: String, known: Int, growth: GrowingParts,
+    private static func follow(_ request: Request, title: String, known: Int, growth: GrowingParts,
                                configuration: BackendConfiguration, warn: @Sendable (String) -> Void) {
         guard let client = try? BackendClient(configuration: configuration) else {
             growth.finish(failure: "no client")
@@ -140,7 +159,7 @@ package enum SpeechVoicing {
             }
             let status: SpeechStatus
             do {
-                status = try client.speak(text)
+                status = try client.speak(title: request.title, body: request.body, kind: request.kind)
                 misses = 0
             } catch {
                 // A few failed asks in a row end the voicing; one is asked again.
@@ -167,7 +186,7 @@ package enum SpeechVoicing {
     }
 
     private static func locations(of chunks: [PlaylistItem.Chunk], client: BackendClient) -> [MediaLocation]? {
-        let locations = chunks.compactMap { try? MediaLocation(client.mediaURL(for: $0.url)) }
+        let locations = chunks.compactMap { client.mediaLocation(for: $0.url) }
         return locations.count == chunks.count ? locations : nil
     }
 }

@@ -42,13 +42,14 @@ struct ChatCommand {
     }
 
     /// `--react`: one confirming line, or why not.
-    private func react(_ emoji: String, to messageID: Int?, client: BackendClient) -> Int32 {
+    private func react(_ emoji: String, to messageID: String?, client: BackendClient) -> Int32 {
         guard let id = messageID else {
             Console.fail("cannot react: the reply had no message id")
             return ExitCode.failure
         }
         do {
-            try client.react(messageID: id, emoji: emoji)
+            // A number stays one (`/api/react` took a number from older backends).
+            try client.react(toMessage: Int(id).map { OpaqueID($0) } ?? OpaqueID(id), emoji: emoji)
         } catch {
             Console.fail(error.message)
             return ExitCode.failure
@@ -64,7 +65,7 @@ final class ChatFrontEnd: HostedFrontEnd {
     private var printed = 0
     private var replied = false
     private var status = ExitCode.success
-    private(set) var messageID: Int?
+    private(set) var messageID: String?
 
     init(host: SessionHost, text: String, voice: Bool) {
         self.host = host
@@ -87,7 +88,10 @@ final class ChatFrontEnd: HostedFrontEnd {
                 if let id { Console.out("message \(id)\n") }
                 messageID = id
                 replied = true
-            case .alicia(.failed(_, let message)):
+            case .alicia(.failed(_, let text, let message)):
+                // Her words so far stay printed; why she stopped follows, and the exit is 1.
+                printNew(text, final: true)
+                if !text.isEmpty, !text.hasSuffix("\n") { Console.out("\n") }
                 Console.fail(message)
                 return ExitCode.failure
             case .alicia(.problem(let message)):

@@ -57,6 +57,12 @@ public enum CommandLineTool {
             return LibraryCommands.tracks(json: json, words: words, backend: backend)
         case .notes(let reference, let backend):
             return LibraryCommands.notes(reference: reference, backend: backend)
+        case .messages(let json, let backend):
+            return MessageCommands.messages(json: json, backend: backend)
+        case .reply(let id, let text, let backend):
+            return MessageCommands.reply(to: id, text: text, backend: backend)
+        case .react(let id, let emoji, let backend):
+            return MessageCommands.react(to: id, emoji: emoji, backend: backend)
         case .demo(let options, let demo):
             return DemoCommand(options: options, demo: demo).run()
         case .voice(let options):

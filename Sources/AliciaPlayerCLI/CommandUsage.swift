@@ -13,6 +13,7 @@ enum CommandUsage {
 
     /// The commands whose options come from `OptionTable` (`ctl` and `help` say their own).
     static let withTableOptions: Set<String> = ["play", "queue", "script", "studio", "demo", "playlists", "playlist", "tracks",
+                                                "messages", "reply", "react",
                                                 "download", "cache", "notes", "speak", "voice", "chat", "config"]
 
     static let texts: [String: String] = [
@@ -133,9 +134,31 @@ enum CommandUsage {
         "chat": """
             Usage: alicia-player chat "text" [--voice] [--react EMOJI]
 
-            Sends Alicia a message and prints her reply as it streams in, then `message N`.
+            Sends Alicia a message and prints her reply as it streams in, then `message ID`.
             On a terminal her Markdown shows as bold, italic, reverse-video code and underlined
-            links; in a pipe it is plain text (no marks).
+            links; in a pipe it is plain text (no marks). A reply that stops before its end (her
+            error, or the stream cut) keeps her words printed, says why, and exits 1; sent
+            again, the same text goes with the same request id (no reply is made twice).
+            Without a message: her own messages, as alicia-player messages.
+            """,
+        "messages": """
+            Usage: alicia-player messages [--json]
+
+            Alicia's own messages (the ones she writes first), newest first: each with its id,
+            its date, "asks" when she asks you something, and her text. reply ID TEXT answers
+            one that asks; react ID EMOJI reacts to one.
+            """,
+        "reply": """
+            Usage: alicia-player reply <id> TEXT...
+
+            Answers a message in which Alicia asks you something (the id as messages lists it),
+            and prints what she says back.
+            """,
+        "react": """
+            Usage: alicia-player react <id> EMOJI
+
+            Reacts to one of Alicia's messages (an id from messages) or to a chat reply (the
+            `message ID` chat prints).
             """,
         "ctl": """
             Usage: alicia-player ctl [--ipc PATH | --player NAME|PID] [--json] COMMAND [ARGS...]

@@ -25,7 +25,20 @@ extension Invocation {
             guard rest.count == 1 else { throw UsageError("voice takes one note, got '\(rest[1])' too") }
             play.references = [reference]
             return .voice(play)
-        case "chat": return try chat(rest, line)
+        case "chat": return rest.isEmpty ? .messages(json: line.json, backend: line.backend) : try chat(rest, line)
+        case "messages":
+            guard rest.isEmpty else { throw UsageError("messages takes no arguments, got '\(rest[0])'") }
+            return .messages(json: line.json, backend: line.backend)
+        case "reply":
+            guard let id = rest.first, rest.count >= 2 else { throw UsageError("reply needs a message's id and your answer: alicia-player reply pm-77 \"yes\"") }
+            let text = rest.dropFirst().joined(separator: " ")
+            guard !text.trimmingWhitespace().isEmpty else { throw UsageError("reply needs your answer after the id") }
+            return .reply(id: id, text: text, backend: line.backend)
+        case "react":
+            guard rest.count == 2, !rest[0].isEmpty, !rest[1].isEmpty else {
+                throw UsageError("react needs a message's id and an emoji: alicia-player react pm-77 ❤️")
+            }
+            return .react(id: rest[0], emoji: rest[1], backend: line.backend)
         case "playlists", "tracks":
             guard rest.isEmpty else { throw UsageError("\(command) takes no arguments, got '\(rest[0])'") }
             return command == "tracks" ? .tracks(json: line.json, words: line.play.accessible, backend: line.backend) : .playlists(json: line.json, backend: line.backend)

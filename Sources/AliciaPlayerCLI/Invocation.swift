@@ -27,6 +27,10 @@ public enum Invocation: Equatable, Sendable {
     case demo(PlayOptions, DemoOptions)
     case voice(PlayOptions)
     case chat(ChatOptions)
+    /// `messages`, and `chat` with no message: her proactive messages.
+    case messages(json: Bool, backend: BackendOptions)
+    case reply(id: String, text: String, backend: BackendOptions)
+    case react(id: String, emoji: String, backend: BackendOptions)
     /// `download REF… [--queue FILE] [--pin] [--rate LIMIT]`: episodes and playlists into the cache.
     case download(DownloadOptions)
     /// `cache`, `cache --max-size SIZE`, `cache clear [REF…]`.
@@ -120,7 +124,8 @@ extension Invocation {
                alicia-player demo [--device SINK] | demo --serve [--port N] [--token TOKEN] [--voicing S,S...]
                alicia-player speak TEXT... | speak --file FILE | speak -
                alicia-player voice <ref> [--volume N] [--device SINK]
-               alicia-player chat "text" [--voice] [--react EMOJI] [--volume N]
+               alicia-player chat "text" [--voice] [--react EMOJI] [--volume N] | chat | messages [--json]
+               alicia-player reply <id> TEXT... | react <id> EMOJI
                alicia-player ctl [--ipc PATH | --player NAME|PID] [--json] COMMAND [ARGS...]
                alicia-player download <ref>... [--queue FILE] [--pin] [--rate LIMIT]
                alicia-player cache [--max-size SIZE] | cache clear [REF...]
@@ -138,9 +143,9 @@ extension Invocation {
                                  the Studio; Ctrl-C stops)
           queue <file>...        play lists: M3U/M3U8 or one reference a line (a URL, a path relative
                                  to the list, an episode, voice:REF); - reads standard input
-          script <file>          run a playback script, one command a line (play, append, next, previous,
-                                 pause, resume, toggle, seek, volume, mute, speed, voice, say, wait, echo,
-                                 status, quit); the whole script is checked first; --check only checks
+          script <file>          run a playback script, one command line a line, in the control socket's
+                                 grammar (help commands lists it); the whole script is checked first;
+                                 --check only checks
           playlists              list Alicia's playlists; play one with play playlist:NAME
           playlist ACTION ...    create NAME, rename NAME NEW, delete NAME, add NAME REF, remove NAME ITEM,
                                  move NAME ITEM POSITION
@@ -153,6 +158,10 @@ extension Invocation {
           voice <ref>            play one voice note (a URL, a path, or a media path like /api/audio/voice-1.wav)
           chat "text"            send Alicia a message and print her reply as it streams in;
                                  --voice asks for a voice note too and plays it; --react EMOJI reacts to the reply
+          messages               her own messages, newest first, each with its id (chat with no
+                                 message too); --json for scripts
+          reply <id> TEXT...     answer a message in which she asks you something
+          react <id> EMOJI       react to one of her messages, or to a chat reply, by its id
           download <ref>...      download episodes (or playlist:NAME, --queue FILE) to play offline,
                                  at most 2 at once; an interrupted one resumes; --pin keeps it
           cache                  what is downloaded (title, size, played); --max-size 2G sets the
@@ -293,7 +302,7 @@ extension Invocation {
     public static func loudness(_ text: String) -> LoudnessMatching? { LevelText.loudness(text) }
 
     /// The commands, for an unknown one.
-    static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, speak, voice, chat, ctl, config and help"
+    static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, speak, voice, chat, messages, reply, react, ctl, config and help"
 
     /// `ACCESSIBLE` set to anything but empty or 0 (the convention of charmbracelet/huh and the
     /// clack prompts), or `accessible = true` in the config file.

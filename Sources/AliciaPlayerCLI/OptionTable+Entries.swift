@@ -166,7 +166,7 @@ extension OptionTable {
     ]
 
     static let commandOptions: [CommandOption] = [
-        option("--json", .none, ["playlists", "playlist", "tracks"], "the list as JSON, for scripts") { _, line in line.json = true },
+        option("--json", .none, ["playlists", "playlist", "tracks", "messages", "chat"], "the list as JSON, for scripts") { _, line in line.json = true },
         option("--voice", .none, ["chat"], "ask for a voice note too, and play it") { _, line in line.chatVoice = true },
         option("--react", .required("EMOJI"), ["chat"], "react to her reply") { value, line in
             guard !value.isEmpty else { throw UsageError("--react needs an emoji") }

@@ -80,7 +80,7 @@ enum OptionTable {
     static let playing: Set<String> = ["play", "queue", "script", "studio", "demo", "speak"]
     static let queueing: Set<String> = ["play", "queue", "script"]
     static let backendCommands: Set<String> = ["play", "queue", "script", "studio", "speak", "voice", "chat", "playlists", "playlist",
-                                               "tracks", "download", "notes", "config", ""]
+                                               "tracks", "download", "notes", "config", "messages", "reply", "react", ""]
 
     static let all: [CommandOption] = queueOptions + playbackOptions + networkOptions + voiceOptions + commandOptions + backendOptions
 
@@ -95,8 +95,8 @@ enum OptionTable {
 
     /// The options part of the whole program's usage, each with the commands that take it.
     static func globalUsageLines() -> String {
-        let order = ["play", "queue", "script", "studio", "demo", "speak", "voice", "chat", "playlists", "playlist", "tracks", "download",
-                     "cache", "notes", "config"]
+        let order = ["play", "queue", "script", "studio", "demo", "speak", "voice", "chat", "messages", "reply", "react", "playlists",
+                     "playlist", "tracks", "download", "cache", "notes", "config"]
         return all.map { option in
             let commands = order.filter(option.commands.contains)
             let which = commands.count == order.count || commands.isEmpty ? "" : "(\(commands.joined(separator: ", "))) "

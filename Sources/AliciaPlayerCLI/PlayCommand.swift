@@ -38,7 +38,7 @@ final class PlayCommand {
                 }
                 continue
             }
-            if reference.hasPrefix("playlist:") || reference.hasPrefix(QueueResolver.speakPrefix) {
+            if reference.hasPrefix("playlist:") || reference.hasPrefix(QueueResolver.speakPrefix) || Readings.names(reference) {
                 resolver.stopRequested = { signals.signal != nil }
                 switch resolver.items(reference) {
                 case .success(let listed): items += listed

@@ -23,8 +23,8 @@ public enum SayEvent: Sendable, Equatable {
     case voice(MediaLocation)
     /// A problem on her side; the reply goes on.
     case problem(String)
-    /// The end: her whole reply and the message id `/api/react` takes.
-    case replied(text: String, messageID: Int?)
+    /// The end: her whole reply and the message id `/api/react` takes (opaque text).
+    case replied(text: String, messageID: String?)
     /// The message could not be sent or the reply not read.
     case failed(String)
 }

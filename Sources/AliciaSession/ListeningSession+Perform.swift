@@ -408,7 +408,7 @@ extension ListeningSession {
         case .failed(let message):
             finishChat(id)
             chat.reply(.refused(message))
-            return [.alicia(.failed(prompt: chat.prompt, message: message))]
+            return [.alicia(.failed(prompt: chat.prompt, text: chat.text, message: message))]
         }
     }
 

@@ -35,10 +35,11 @@ public enum AliciaNotice: Equatable, Sendable {
     case voiceNote(QueueItem)
     /// A problem on her side; the reply goes on.
     case problem(String)
-    /// Her whole reply.
-    case replied(prompt: String, text: String, messageID: Int?)
-    /// The message could not be sent or its reply not read.
-    case failed(prompt: String, message: String)
+    /// Her whole reply, and its message id (opaque text).
+    case replied(prompt: String, text: String, messageID: String?)
+    /// The message could not be sent, or her reply stopped before its end (`text`: her words so
+    /// far, kept).
+    case failed(prompt: String, text: String, message: String)
 }
 
 /// One listener's playback: the episode player and its queue, the voice-note player beside it,

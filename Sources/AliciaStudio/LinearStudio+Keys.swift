@@ -33,9 +33,9 @@ extension LinearStudio {
         case .search:
             app.run(line)
             ask("Search titles:", .search)
-        case .talk:
+        case .talk, .answer:
             app.run(line)
-            if app.model.composer != nil { ask("Say to Alicia:", .say) }
+            if app.model.composer != nil { ask(command == .answer ? "Answer Alicia:" : "Say to Alicia:", .say) }
         case .show(.queue): showQueue()
         case .show(.transcript): sayCurrentCue()
         case .show(.chapters): listChapters()

@@ -144,7 +144,7 @@ package final class LinearStudio: HostedFrontEnd {
         }
         if let message = app.model.proactive.first, !proactiveSaid.contains(message.id) {
             proactiveSaid.insert(message.id)
-            say("Alicia: " + message.text)
+            say((message.isAsk ? "Alicia asks: " : "Alicia: ") + message.text + (message.isAsk ? " (r answers)" : ""))
         }
         if let notes = app.model.notes, notes.text != nil || notes.error != nil {
             app.model.notes = nil

@@ -7,6 +7,8 @@ import AliciaSession
 /// would carry it out.
 package enum StudioAction: Equatable {
     case talk
+    /// `r`: answer what Alicia asked in her latest asking message (`/api/reply`).
+    case answer
     case playSelected, enqueueSelected, playSelectedNext
     case select(Selection)
     case search
@@ -31,6 +33,7 @@ package enum StudioAction: Equatable {
     /// The Studio's commands, with their usage and what each does (for `help keys` and the overlay).
     package static let table: [(usage: String, help: String)] = [
         ("talk", "talk to Alicia (she answers with a voice note)"),
+        ("answer", "answer what Alicia asked you"),
         ("play-selected", "play the selected episode (and the library after it)"),
         ("enqueue-selected", "add the selected episode to the queue"),
         ("play-selected-next", "play the selected episode next"),
@@ -64,7 +67,7 @@ package enum StudioAction: Equatable {
         default:
             guard arguments.isEmpty else { return .failure(UsageError("\(name) takes no arguments")) }
             let plain: [String: StudioAction] = [
-                "talk": .talk, "play-selected": .playSelected, "enqueue-selected": .enqueueSelected,
+                "talk": .talk, "answer": .answer, "play-selected": .playSelected, "enqueue-selected": .enqueueSelected,
                 "play-selected-next": .playSelectedNext, "search": .search, "save-queue": .saveQueue,
                 "dismiss": .dismiss, "redraw": .redraw, "suspend": .suspend,
             ]

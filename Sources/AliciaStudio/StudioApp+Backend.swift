@@ -7,6 +7,7 @@ import AliciaLocks
 import AliciaSession
 import AliciaLibrary
 import AliciaHost
+import AliciaTerminal
 
 /// The backend's answers that come on threads of their own: the offline reconnect, the proactive
 /// messages (and the show notes, StudioApp+Library).
@@ -57,6 +58,27 @@ extension StudioApp {
         } failed: { error in
             // Unreachable: the reconnect finds out and the header shows it, not the status line.
             if !error.isUnreachable { inbox.withLock { $0.error = "proactive messages: \(error.message)" } }
+        }
+    }
+
+    /// `r`: the composer opens for an answer to her latest message that asks something.
+    package func answer() {
+        guard setup.backend != nil else { return setStatus("no backend: answering Alicia needs one (see --help)", error: true) }
+        guard let asking = model.proactive.first(where: \.isAsk) else { return setStatus("Alicia has not asked you anything") }
+        model.answering = asking
+        model.composer = LineEditor()
+    }
+
+    /// Sends the answer (`/api/reply`) on a thread of its own; what she says back comes to the chat
+    /// panel through the inbox.
+    package func sendAnswer(_ text: String, to message: ProactiveMessage) {
+        guard let backend = setup.backend else { return }
+        let inbox = self.inbox
+        onBackendThread("alicia-reply", configuration: backend.client.configuration) { client throws(BackendError) in
+            let response = try client.reply(to: message.id, text: text)
+            inbox.withLock { $0.answered = (text, response) }
+        } failed: { error in
+            inbox.withLock { $0.answered = (text, nil); $0.error = "answer: \(error.message)" }
         }
     }
 

@@ -68,8 +68,9 @@ extension StudioApp {
             model.reply = .init(prompt: prompt, text: text, streaming: true, messageID: nil)
         case .replied(let prompt, let text, let messageID):
             model.reply = .init(prompt: prompt, text: text, streaming: false, messageID: messageID)
-        case .failed(let prompt, let message):
-            model.reply = .init(prompt: prompt, text: model.reply.text, streaming: false, messageID: nil)
+        case .failed(let prompt, let text, let message):
+            // Her words so far stay on the panel; why she stopped goes on the status line.
+            model.reply = .init(prompt: prompt, text: text, streaming: false, messageID: nil)
             setStatus(message, error: true)
         case .problem(let message):
             setStatus(message, error: true)
@@ -81,6 +82,9 @@ extension StudioApp {
     private func takeInbox() {
         let box = inbox.take()
         if let proactive = box.proactive { model.proactive = proactive }
+        if let (text, response) = box.answered {
+            model.reply = .init(prompt: text, text: response ?? "", streaming: false, messageID: nil)
+        }
         if let error = box.error { setStatus(error, error: true) }
         if let notes = box.notes, model.notes?.label == notes.label {
             model.notes?.text = notes.text.map(MarkdownText.plain)

@@ -78,6 +78,7 @@ extension StudioApp {
             } else {
                 model.composer = LineEditor()
             }
+        case .answer: answer()
         case .playSelected:
             if let entry = model.selectedEntry { play(entry) }
         case .enqueueSelected, .playSelectedNext:
@@ -347,11 +348,15 @@ extension StudioApp {
         switch key {
         case .escape:
             model.composer = nil
+            model.answering = nil
         case .enter:
             let text = model.composer?.text.trimmingWhitespace() ?? ""
+            let answering = model.answering
             model.composer = nil
+            model.answering = nil
             guard !text.isEmpty else { return }
             model.reply = .init(prompt: text, text: "", streaming: true, messageID: nil)
+            if let answering { return sendAnswer(text, to: answering) }
             session.perform(.say(text, voice: true))
         default:
             _ = model.composer?.handle(key)

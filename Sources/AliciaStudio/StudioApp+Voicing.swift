@@ -22,7 +22,7 @@ extension StudioApp {
                     inbox.withLock { $0.error = "\(name): \(item.title) has nothing to voice (skipped)" }
                     continue
                 }
-                let voiced = SpeechVoicing.item(body, title: item.title, reference: "playlist:" + name, client: client,
+                let voiced = SpeechVoicing.item(SpeechVoicing.Request(title: item.title, body: body), title: item.title, reference: "playlist:" + name, client: client,
                                                 stop: { quitting.isSet }, announce: false) { line in
                     inbox.withLock { $0.error = line.hasPrefix("warning: ") ? String(line.dropFirst("warning: ".count)) : line }
                 }

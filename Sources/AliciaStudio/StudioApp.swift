@@ -104,6 +104,8 @@ package final class StudioApp: HostedFrontEnd {
         package var backendAnswered: Bool?
         /// A playlist's warming items, voiced far enough to play, in order.
         package var voiced: [QueueItem] = []
+        /// An answer sent to what she asked, and what she said back (nil: it did not go).
+        package var answered: (text: String, response: String?)?
     }
 
     /// What the background threads leave for the loop; each write wakes it.

@@ -47,6 +47,7 @@ extension StudioKeys {
         bind(["c"], "show chapters", row: "chapters")
         bind(["v"], "voice-replay", row: "replay")
         bind(["t"], "talk", row: "talk")
+        bind(["r"], "answer", row: "answer")
         bind(["ESC"], "dismiss", row: "dismiss")
         bind(["?"], "show help", row: "help")
         bind(["Ctrl+l"], "redraw", row: "redraw")
@@ -76,7 +77,7 @@ extension StudioKeys {
         Row(groups: [("notes", "the selection's show notes"), ("transcript", "the transcript as it plays (↑ ↓ /, enter seeks)")]),
         Row(groups: [("queue", "the queue (enter plays, x removes, J K move)"), ("saveQueue", "save it as M3U8"), ("chapters", "the chapters")]),
         Row(groups: [("replay", "replay the last voice note")]),
-        Row(groups: [("talk", "talk to Alicia (she answers with a voice note)")]),
+        Row(groups: [("talk", "talk to Alicia (she answers with a voice note)"), ("answer", "answer what she asked")]),
         Row(groups: [("dismiss", "skip a voice note; close the help, the notes, a filter")]),
         Row(groups: [("help", "this help; Esc closes it")]),
         Row(groups: [("redraw", "draw the screen again")]),

@@ -307,7 +307,7 @@ package struct StudioLayout {
         if !model.reply.prompt.isEmpty || model.reply.streaming {
             text = "You: \(model.reply.prompt)  ·  Alicia: " + model.reply.text + (model.reply.streaming ? " …" : "")
         } else if let message = model.proactive.first {
-            text = "Alicia: " + message.text
+            text = message.isAsk ? "Alicia asks: " + message.text + "  (r answers)" : "Alicia: " + message.text
         } else {
             text = "Press t to talk to Alicia."
             style = .dim
@@ -431,7 +431,7 @@ package struct StudioLayout {
 
     private func statusLine() -> StyledLine {
         if let composer = model.composer {
-            let prompt = " Say to Alicia: "
+            let prompt = model.answering == nil ? " Say to Alicia: " : " Answer Alicia: "
             let visible = composer.visible(width: max(1, columns - DisplayWidth.of(prompt) - 1))
             return StyledLine(DisplayWidth.pad(prompt + visible.text, to: columns), style: .yellow)
         }

@@ -17,8 +17,9 @@ package struct StudioModel {
     package var filter = ""
     /// The search line while it is being typed.
     package var search: LineEditor?
-    /// The composer of `t`.
+    /// The composer of `t` (and of `r`, answering what Alicia asked: `answering` is her message).
     package var composer: LineEditor?
+    package var answering: ProactiveMessage?
     /// Index into `visibleEntries` of the selected entry.
     package var selection = 0
     /// First list row shown.
@@ -106,7 +107,7 @@ package struct StudioModel {
         package var prompt = ""
         package var text = ""
         package var streaming = false
-        package var messageID: Int?
+        package var messageID: String?
     }
 
     /// Entries matching the filter, in library order.

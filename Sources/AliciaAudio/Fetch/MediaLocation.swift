@@ -11,6 +11,10 @@ public struct MediaLocation: Sendable, Equatable {
     public let filePath: String?
     /// How to name it to a person: the path as given, or the URL with its token hidden.
     public let display: String
+    /// The same media elsewhere, asked when `url`'s server never answers: a playlist episode added
+    /// from the phone names the phone's host, and its path on our own backend is the fallback.
+    /// May hold a token: never show it.
+    public var fallback: String?
 
     public enum Problem: Error, Sendable, Equatable {
         case unsupportedScheme(String)

@@ -656,6 +656,15 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
             fail(Self.problem(error, at: location))
             return
         }
+        if identity == nil, let fallback = location.fallback, requestURL != fallback {
+            // Its server never answered (another device's host): the same path on our backend, now.
+            Log.info(.fetch, "\(location.display) did not answer (\(error.message)); asking the backend for it")
+            requestURL = fallback
+            attempts = 0
+            retryAt = MonotonicClock.nanoseconds()
+            shared.update { $0.outageSince = nil }
+            return
+        }
         retry(after: Self.problem(error, at: location))
     }
 

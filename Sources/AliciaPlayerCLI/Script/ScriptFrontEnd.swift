@@ -80,7 +80,7 @@ final class ScriptFrontEnd: HostedFrontEnd {
         case .alicia(.replied(_, let text, _)):
             Console.out(text + (text.hasSuffix("\n") ? "" : "\n"))
             if case .reply? = waiting { waiting = nil }
-        case .alicia(.failed(_, let message)):
+        case .alicia(.failed(_, _, let message)):
             Console.fail(message)
             status = ExitCode.failure
             if case .reply? = waiting { waiting = nil }

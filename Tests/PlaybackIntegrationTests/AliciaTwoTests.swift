@@ -1,0 +1,100 @@
+import AliciaDemoBackend
+import AliciaTestSupport
+import Foundation
+import Testing
+
+/// Alicia's backend as it speaks today ("Alicia 2.0"): text ids, answering her, the morning
+/// briefing, absolute media URLs of another host; against the demo backend in its v2 dialect.
+@Suite("Alicia 2.0")
+struct AliciaTwoTests {
+    static func backend(_ foreign: DemoBackend.ForeignMedia? = nil) throws -> DemoBackend {
+        try DemoBackend(token: "two-\(UInt32.random(in: 1000...9999))", dialect: .v2, foreignMedia: foreign)
+    }
+
+    @Test("her messages with text ids list with their ids (messages, and chat with no message); reply answers one that asks; react by id")
+    func messagesReplyAndReact() async throws {
+        let backend = try Self.backend()
+        defer { backend.stop() }
+        let environment = try BackendCommandTests.isolatedEnvironment(backend)
+        let listed = try await Playback.run(["messages"], environment: environment)
+        #expect(listed.status == 0 && listed.stdout.contains("pm-318  ") && listed.stdout.contains("asks  You stopped"), "\(listed)")
+        let chat = try await Playback.run(["chat"], environment: environment)
+        #expect(chat.status == 0 && chat.stdout == listed.stdout, "\(chat)")
+        let json = try await Playback.run(["messages", "--json"], environment: environment)
+        let messages = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]] ?? []
+        let asking = try #require(messages.first { $0["is_ask"] as? Bool == true })
+        let id = try #require(asking["id"] as? String)
+        let answered = try await Playback.run(["reply", id, "Yes,", "please"], environment: environment)
+        #expect(answered.status == 0 && !answered.stdout.isEmpty, "\(answered)")
+        #expect(backend.replies.contains { $0.proactiveID == id && $0.text == "Yes, please" }, "\(backend.replies)")
+        let reacted = try await Playback.run(["react", "pm-318", "❤️"], environment: environment)
+        #expect(reacted.status == 0 && reacted.stdout == "reacted ❤️ to her message pm-318\n", "\(reacted)")
+        let bad = try await Playback.run(["reply", "pm-318"], environment: environment)
+        #expect(bad.status == 2 && bad.stderr.contains("reply needs"), "\(bad)")
+        for result in [listed, chat, json, answered, reacted, bad] {
+            #expect(!(result.stdout + result.stderr).contains(backend.token), "the token was shown")
+        }
+    }
+
+    @Test("the Studio shows her messages by their text ids, and r answers the one that asks")
+    func studioAnswers() async throws {
+        try await Playback.gated {
+            try StudioTests.requireTmux()
+            let backend = try Self.backend()
+            defer { backend.stop() }
+            let id = backend.addProactive(text: "Shall I make tomorrow's episode shorter?", isAsk: true)
+            let player = try PlayerProcess.executablePath()
+            let tmux = try StudioTests.Tmux(command: "'\(player)' studio", environment: try StudioTests.environment([
+                "ALICIA_BASE_URL": backend.baseURL, "ALICIA_TOKEN": backend.token,
+            ]))
+            _ = try await tmux.waitFor("her question") { $0.contains("Alicia asks: Shall I make tomorrow") && $0.contains("(r answers)") }
+            try tmux.keys("r")
+            _ = try await tmux.waitFor("the answer line") { $0.contains("Answer Alicia:") }
+            try tmux.keys("-l", "Yes, a little")
+            try tmux.keys("Enter")
+            _ = try await tmux.waitFor("her answer on the panel") { $0.contains("You: Yes, a little") }
+            #expect(backend.replies.contains { $0.proactiveID == id && $0.text == "Yes, a little" }, "\(backend.replies)")
+            try tmux.keys("q")
+            #expect(try await StudioTests.status(tmux) == "0", "\(tmux.screen())")
+        }
+    }
+
+    @Test("play briefing plays today's briefing to its end; still preparing it is one line and exit 1; none today, one line and exit 1")
+    func briefing() async throws {
+        let backend = try Self.backend()
+        defer { backend.stop() }
+        let environment = try BackendCommandTests.isolatedEnvironment(backend)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 44_100, channels: 2)
+        let played = try await Playback.run(["play", "briefing", "--device", capture.sinkName], environment: environment)
+        let heard = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
+        #expect(played.status == 0 && !heard.isEmpty, "\(played)")
+        backend.briefingState = .preparing
+        let preparing = try await Playback.run(["play", "briefing"], environment: environment)
+        #expect(preparing.status == 1 && preparing.stderr == "alicia-player: today's briefing is still being prepared: try again in a few minutes\n",
+                "\(preparing)")
+        backend.briefingState = .unavailable
+        let none = try await Playback.run(["play", "briefing"], environment: environment)
+        #expect(none.status == 1 && none.stderr.hasPrefix("alicia-player: there is no briefing today"), "\(none)")
+        #expect(none.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("a playlist episode whose absolute URL names a host that does not answer plays from our base URL; neither token is shown")
+    func foreignHostFallsBack() async throws {
+        // A port nothing listens on: the phone's host "does not answer from here".
+        let closed = try LoopbackPort.refusing()
+        let backend = try Self.backend(DemoBackend.ForeignMedia(base: "http://127.0.0.1:\(closed.port)", token: "phone-secret-\(closed.port)"))
+        defer { backend.stop() }
+        let environment = try BackendCommandTests.isolatedEnvironment(backend)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 44_100, channels: 2)
+        // Drive home: a synthesis, then the episode Morning Light (3:00), whose last seconds play.
+        let directory = try TemporaryDirectory(prefix: "foreign")
+        let script = try directory.write(Array("play playlist:1\nnext\nseek 2:56\nwait end\n".utf8), as: "drive.txt")
+        let played = try await Playback.run(["script", script, "--device", capture.sinkName],
+                                            environment: environment, timeout: .seconds(120))
+        let heard = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
+        #expect(played.status == 0 && !heard.isEmpty, "\(played)")
+        let shown = played.stdout + played.stderr
+        #expect(!shown.contains("phone-secret") && !shown.contains(backend.token), "a token was shown: \(shown)")
+        #expect(backend.requests.contains { $0.path.hasPrefix("/api/audio/") }, "nothing was asked of our backend")
+    }
+}
