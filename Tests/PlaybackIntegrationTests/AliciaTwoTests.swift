@@ -97,4 +97,29 @@ struct AliciaTwoTests {
         #expect(!shown.contains("phone-secret") && !shown.contains(backend.token), "a token was shown: \(shown)")
         #expect(backend.requests.contains { $0.path.hasPrefix("/api/audio/") }, "nothing was asked of our backend")
     }
+
+    @Test("chat: her error ends the reply with her words kept and exit 1; a stream cut short is exit 1; sent again, the same text goes with the same request id")
+    func chatThatStops() async throws {
+        let backend = try DemoBackend(token: "two-\(UInt32.random(in: 1000...9999))",
+                                      faults: .init(chat: .errorEvent(afterTokens: 4, message: "I lost the thread")), dialect: .v2)
+        defer { backend.stop() }
+        let environment = try BackendCommandTests.isolatedEnvironment(backend)
+        var state = environment
+        state["XDG_STATE_HOME"] = try TemporaryDirectory(prefix: "chat-state").path
+        let first = try await Playback.run(["chat", "tell me about lanterns"], environment: state)
+        #expect(first.status == 1 && first.stderr.contains("Alicia: I lost the thread"), "\(first)")
+        #expect(first.stdout.split(separator: " ").count >= 3, "her words so far were not kept: \(first)")
+        let again = try await Playback.run(["chat", "tell me about lanterns"], environment: state)
+        #expect(again.status == 1, "\(again)")
+        let ids = backend.requests.filter { $0.path.hasPrefix("/api/chat") }.compactMap(\.requestID)
+        #expect(ids.count == 2 && ids[0] == ids[1], "a resend went with another request id: \(ids)")
+        let other = try await Playback.run(["chat", "something else"], environment: state)
+        let later = backend.requests.filter { $0.path.hasPrefix("/api/chat") }.compactMap(\.requestID)
+        #expect(other.status == 1 && later.count == 3 && later[2] != later[0], "\(later)")
+
+        let cut = try DemoBackend(token: "two-\(UInt32.random(in: 1000...9999))", faults: .init(chat: .cutShort(afterTokens: 3)), dialect: .v2)
+        defer { cut.stop() }
+        let stopped = try await Playback.run(["chat", "hello"], environment: try BackendCommandTests.isolatedEnvironment(cut))
+        #expect(stopped.status == 1 && stopped.stderr.split(separator: "\n").count == 1, "\(stopped)")
+    }
 }
