@@ -282,6 +282,10 @@ let package = Package(
                            "AliciaTestSupport"]
         ),
         .testTarget(
+            name: "AliciaLibraryTests",
+            dependencies: ["AliciaLibrary", "AliciaBackend", "AliciaSession", "AliciaTestSupport"]
+        ),
+        .testTarget(
             name: "AliciaStudioTests",
             dependencies: ["AliciaStudio", "AliciaSession", "AliciaAudio", "AliciaTerminal", "AliciaTestSupport"]
         ),

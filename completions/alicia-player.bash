@@ -17,7 +17,7 @@ _alicia_player_options() {
         queue) echo "$backend $playing $network --loop --shuffle --keep-going --save" ;;
         script) echo "$backend $playing $network $voice --check --loop --shuffle" ;;
         studio) echo "$backend $network --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --auto-download --accessible --progress-every" ;;
-        demo) echo "--help --serve --port --token --voicing --ipc --ipc-name --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --accessible --progress-every" ;;
+        demo) echo "--help --serve --port --token --voicing --dialect --ipc --ipc-name --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --accessible --progress-every" ;;
         download) echo "$backend --queue --pin --rate" ;;
         cache) echo "$backend --max-size" ;;
         ctl) echo "--ipc --player --json --help --format --waybar --rate --once" ;;
@@ -27,7 +27,9 @@ _alicia_player_options() {
         notes) echo "$backend" ;;
         speak) echo "$backend $network --file --speed --volume --device --read-ahead --skip-silence --sleep --loudness" ;;
         voice) echo "$backend --device --read-ahead --volume" ;;
-        chat) echo "$backend --voice --react --device --voice-focus --volume" ;;
+        chat) echo "$backend --voice --react --device --voice-focus --volume --json" ;;
+        messages) echo "$backend --json" ;;
+        reply | react) echo "$backend" ;;
         config) echo "$backend --path --reveal" ;;
         help) echo "" ;;
         *) echo "$backend -h -V --device --quiet --volume --speed --version" ;;
@@ -75,7 +77,7 @@ _alicia_player() {
         cword=$COMP_CWORD
     fi
     COMPREPLY=()
-    local commands="studio play queue script playlists playlist tracks notes download cache demo speak voice chat ctl config help"
+    local commands="studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config help"
 
     case $prev in
         --device)
@@ -98,7 +100,7 @@ _alicia_player() {
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             compopt -o filenames 2>/dev/null
             return ;;
-        --start | --speed | --volume | --read-ahead | --voice-at | --note-rewind | --port | --token | --voicing | --base-url | --react | \
+        --start | --speed | --volume | --read-ahead | --voice-at | --note-rewind | --port | --token | --voicing | --dialect | --base-url | --react | \
             --give-up-after | --stall-timeout | --rate | --max-size)
             return ;;
     esac

@@ -58,7 +58,7 @@ function __alicia_player_sinks
     pactl list short sinks 2>/dev/null | cut -f2
 end
 
-set -l commands studio play queue script playlists playlist tracks notes download cache demo speak voice chat ctl config help
+set -l commands studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config help
 set -l playing play queue script studio demo speak
 complete -c alicia-player -f
 
@@ -106,6 +106,7 @@ complete -c alicia-player -l json -n "__fish_seen_subcommand_from playlists trac
 complete -c alicia-player -l serve -n "__fish_seen_subcommand_from demo" -d 'the backend alone'
 complete -c alicia-player -l port -x -n "__fish_seen_subcommand_from demo" -d 'the port'
 complete -c alicia-player -l voicing -x -n "__fish_seen_subcommand_from demo" -d 'voice /api/speak in time (seconds, by commas)'
+complete -c alicia-player -l dialect -x -a 'v1 v2' -n "__fish_seen_subcommand_from demo" -d "which form of Alicia's API the demo speaks"
 complete -c alicia-player -l voice -n "__fish_seen_subcommand_from chat" -d 'ask for a voice note'
 complete -c alicia-player -l react -x -n "__fish_seen_subcommand_from chat" -d 'react to the reply'
 complete -c alicia-player -l path -n "__fish_seen_subcommand_from config" -d 'the config file path'

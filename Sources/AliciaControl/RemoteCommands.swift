@@ -15,11 +15,23 @@ extension ControlLoop {
     /// The reply to `request`, or nil when it comes later (through the inbox).
     func execute(_ request: IPCRequest, from connection: Connection) -> IPCResult? {
         guard let name = request.name else { return .failure(IPCFailure(.invalidParameter)) }
+        if CommandAliases.alias(named: name) != nil { return aliased(name, request, connection) }
         switch SessionCommands.request(name, Array(request.arguments)) {
         case .failure(let problem):
             return .failure(IPCFailure(.invalidParameter, problem.message))
         case .success(let made):
             return carryOut(made, request, connection)
+        }
+    }
+
+    /// An alias of the grammar (`chapter +1`, `volume +5`): carried out as the one line of the
+    /// table it stands for. One that stands for several (`play a b`) is a script's and `ctl`'s.
+    private func aliased(_ name: String, _ request: IPCRequest, _ connection: Connection) -> IPCResult? {
+        let words = [name] + request.arguments.map { $0.stringValue ?? "" }
+        switch CommandAliases.requests(words) {
+        case .failure(let problem): return .failure(IPCFailure(.invalidParameter, problem.message))
+        case .success(let requests) where requests.count == 1: return carryOut(requests[0], request, connection)
+        case .success: return .failure(IPCFailure(.invalidParameter, "\(name) stands for several commands here: send them one by one"))
         }
     }
 

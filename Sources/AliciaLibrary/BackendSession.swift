@@ -112,6 +112,14 @@ package final class BackendSession {
             Console.fail(error.message)
             return nil
         }
+        if reference == NextEpisode.reference {
+            switch nextEpisode(in: library) {
+            case .success(let entry): return entry
+            case .failure(let problem):
+                Console.fail(problem.message)
+                return nil
+            }
+        }
         switch library.resolve(reference) {
         case .found(let entry):
             return entry
@@ -138,6 +146,7 @@ package final class BackendSession {
         } catch {
             return .failure(.init(line: nil, error.message))
         }
+        if reference == NextEpisode.reference { return nextEpisode(in: library) }
         switch library.resolve(reference) {
         case .found(let entry):
             return .success(entry)
@@ -147,6 +156,16 @@ package final class BackendSession {
         case .notFound:
             return .failure(.init(line: nil, "no episode matches '\(reference)'"))
         }
+    }
+
+    /// `next`: the app's next episode after the one heard last (`NextEpisode`).
+    private func nextEpisode(in library: Library) -> Result<Library.Entry, QueueFile.Problem> {
+        let positions = PositionStore.defaultDirectory().map { PositionStore(directory: $0) }
+        guard let next = NextEpisode.find(in: library, client: client, positions: positions),
+              let entry = library.entries.first(where: { $0.episode.label == next.label && $0.episode.title == next.title }) else {
+            return .failure(.init(line: nil, "no next episode: nothing heard yet is followed by another with audio"))
+        }
+        return .success(entry)
     }
 
     package static func environment() -> [String: String] {

@@ -23,7 +23,8 @@ struct DemoCommand {
         let server: DemoBackend
         do {
             let voicing = demo.voicing.map { DemoBackend.Voicing(chunkDelays: $0.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }) }
-            server = try DemoBackend(token: demo.token ?? DemoBackend.randomToken(), port: demo.port ?? 0, faults: .init(voicing: voicing))
+            server = try DemoBackend(token: demo.token ?? DemoBackend.randomToken(), port: demo.port ?? 0, faults: .init(voicing: voicing),
+                                     dialect: demo.dialect)
         } catch {
             Console.fail("cannot start the demo backend: \(error.message)")
             return ExitCode.failure

@@ -6,6 +6,7 @@ import AliciaBackend
 import AliciaCache
 import AliciaControl
 import AliciaControlClient
+import AliciaDemoBackend
 import AliciaSession
 import AliciaLocks
 import AliciaLibrary
@@ -103,6 +104,8 @@ public struct DemoOptions: Equatable, Sendable {
     /// `--voicing S,S,…`: `/api/speak` voices a text in time, chunk n this many seconds after the
     /// first ask (nil: over three asks).
     public var voicing: [Double]?
+    /// `--dialect`: the older API or Alicia 2.0 (the default).
+    public var dialect: DemoBackend.Dialect = .v2
 
     public init(serve: Bool = false, port: Int? = nil, token: String? = nil, voicing: [Double]? = nil) {
         self.serve = serve
@@ -121,7 +124,7 @@ extension Invocation {
                alicia-player playlists [--json] | playlist ACTION ...
                alicia-player tracks [--json]
                alicia-player notes <ref>
-               alicia-player demo [--device SINK] | demo --serve [--port N] [--token TOKEN] [--voicing S,S...]
+               alicia-player demo [--device SINK] | demo --serve [--port N] [--token TOKEN] [--voicing S,S...] [--dialect v1|v2]
                alicia-player speak TEXT... | speak --file FILE | speak -
                alicia-player voice <ref> [--volume N] [--device SINK]
                alicia-player chat "text" [--voice] [--react EMOJI] [--volume N] | chat | messages [--json]

@@ -4,6 +4,7 @@ import Glibc
 import AliciaAudio
 import AliciaCache
 import AliciaControl
+import AliciaDemoBackend
 import AliciaHost
 import AliciaLibrary
 import AliciaLocks
@@ -199,6 +200,10 @@ extension OptionTable {
                 throw UsageError("--voicing '\(value)' is not 1 to 16 seconds in order, by commas (0.5,2,7)")
             }
             line.demo.voicing = all
+        },
+        option("--dialect", .required("v1|v2"), ["demo"], "which form of Alicia's API the demo speaks: v2 (Alicia 2.0, the default) or v1") { value, line in
+            guard let dialect = DemoBackend.Dialect(rawValue: value) else { throw UsageError("--dialect '\(value)' is not v1 or v2") }
+            line.demo.dialect = dialect
         },
         option("--port", .required("N"), ["demo"], "the port on 127.0.0.1 (default: a free one)") { value, line in
             guard let port = Int(value), (1...65535).contains(port) else {

@@ -44,6 +44,8 @@ package final class LinearStudio: HostedFrontEnd {
     var inputOpen = true
     /// Alicia's proactive messages said so far.
     var proactiveSaid: Set<OpaqueID> = []
+    /// Today's briefing was said to be ready.
+    var briefingSaid = false
 
     /// What a typed line answers.
     enum Prompt {
@@ -94,6 +96,7 @@ package final class LinearStudio: HostedFrontEnd {
         }
         say("Alicia Studio, accessible. Tab says where playback is, l lists what can play, question mark lists the keys, q quits.")
         app.refreshProactive()
+        app.refreshReadings()
         return host.run(self)
     }
 
@@ -141,6 +144,10 @@ package final class LinearStudio: HostedFrontEnd {
         if let status = app.model.status, app.statusSetAt != statusSaid {
             statusSaid = app.statusSetAt
             say(status.isError ? "Problem: " + status.text : status.text)
+        }
+        if let briefing = app.model.briefingReady, !briefingSaid {
+            briefingSaid = true
+            say("Today's briefing is ready: \(briefing). b plays it, B its playlist")
         }
         if let message = app.model.proactive.first, !proactiveSaid.contains(message.id) {
             proactiveSaid.insert(message.id)

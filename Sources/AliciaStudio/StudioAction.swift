@@ -9,6 +9,10 @@ package enum StudioAction: Equatable {
     case talk
     /// `r`: answer what Alicia asked in her latest asking message (`/api/reply`).
     case answer
+    /// `b`: today's briefing; `B`: its playlist.
+    case briefing, briefingPlaylist
+    /// `N`: the app's next episode after the one heard last.
+    case nextEpisode
     case playSelected, enqueueSelected, playSelectedNext
     case select(Selection)
     case search
@@ -34,6 +38,9 @@ package enum StudioAction: Equatable {
     package static let table: [(usage: String, help: String)] = [
         ("talk", "talk to Alicia (she answers with a voice note)"),
         ("answer", "answer what Alicia asked you"),
+        ("briefing", "play today's briefing"),
+        ("briefing-playlist", "play the playlist of today's briefing"),
+        ("next-episode", "play the next episode, as the app has it (the series' next, or the collection's)"),
         ("play-selected", "play the selected episode (and the library after it)"),
         ("enqueue-selected", "add the selected episode to the queue"),
         ("play-selected-next", "play the selected episode next"),
@@ -67,7 +74,7 @@ package enum StudioAction: Equatable {
         default:
             guard arguments.isEmpty else { return .failure(UsageError("\(name) takes no arguments")) }
             let plain: [String: StudioAction] = [
-                "talk": .talk, "answer": .answer, "play-selected": .playSelected, "enqueue-selected": .enqueueSelected,
+                "talk": .talk, "answer": .answer, "briefing": .briefing, "briefing-playlist": .briefingPlaylist, "next-episode": .nextEpisode, "play-selected": .playSelected, "enqueue-selected": .enqueueSelected,
                 "play-selected-next": .playSelectedNext, "search": .search, "save-queue": .saveQueue,
                 "dismiss": .dismiss, "redraw": .redraw, "suspend": .suspend,
             ]

@@ -39,6 +39,7 @@ extension StudioApp {
             model.nowPlaying = nowPlaying(item)
         case .finished(_, let item, let truncated):
             if let item { model.played.insert(item.label ?? item.title) }
+            if !truncated, let label = item?.label { offerNextEpisode(after: label) }
             if truncated {
                 setStatus("the file is truncated: played what was there", error: true)
                 if setup.mode == .play { exitStatus = ExitCode.failure }
@@ -91,6 +92,16 @@ extension StudioApp {
             model.notes?.error = notes.error
         }
         if let answered = box.backendAnswered { reconnected(answered) }
+        if let shelf = box.readings {
+            readingShelf = shelf
+            model.briefingReady = shelf.briefing.flatMap { $0.isPlayable ? ($0.title ?? "Morning briefing") : nil }
+            loadLibrary()
+        }
+        if let items = box.readingItems, let first = items.first {
+            session.perform(.load(LoadPlan(items)))
+            model.nowPlaying = nowPlaying(first)
+            model.status = nil
+        }
         if !box.voiced.isEmpty { queueVoiced(box.voiced) }
     }
 }

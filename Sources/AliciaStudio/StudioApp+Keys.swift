@@ -79,6 +79,9 @@ extension StudioApp {
                 model.composer = LineEditor()
             }
         case .answer: answer()
+        case .briefing: playBriefing(playlist: false)
+        case .briefingPlaylist: playBriefing(playlist: true)
+        case .nextEpisode: playNextEpisode()
         case .playSelected:
             if let entry = model.selectedEntry { play(entry) }
         case .enqueueSelected, .playSelectedNext:

@@ -89,7 +89,7 @@ extension StudioApp {
                     model.unavailable.insert(episodes[index].label ?? episodes[index].title)
                 }
             }
-            model.library = Library(episodes + shelf)
+            model.library = Library(episodes + shelf + (readingShelf.map(readingEntries) ?? []))
         } catch {
             model.libraryError = error.message
             setStatus(error.message, error: true)
@@ -165,6 +165,7 @@ extension StudioApp {
     /// Plays the library from `entry` on: the queue is every episode with audio, in library order,
     /// so `n` and `p` move through it and it plays on by itself.
     package func play(_ entry: Library.Entry) {
+        if let reading = reading(for: entry) { return playReading(reading, title: entry.episode.title) }
         guard setup.backend != nil else {
             // Items of their own: the list shows the queue; play from the selected one.
             let items = ownItems

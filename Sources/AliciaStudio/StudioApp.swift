@@ -82,6 +82,8 @@ package final class StudioApp: HostedFrontEnd {
     package var continued: ContinueListening?
     /// The queue continued without a backend: what the list shows then.
     package var restoredItems: [QueueItem] = []
+    /// What the backend has to read, as last asked (`refreshReadings`).
+    package var readingShelf: ReadingShelf?
 
     /// A background request's thread and whether it has finished.
     package struct Worker {
@@ -106,6 +108,10 @@ package final class StudioApp: HostedFrontEnd {
         package var voiced: [QueueItem] = []
         /// An answer sent to what she asked, and what she said back (nil: it did not go).
         package var answered: (text: String, response: String?)?
+        /// What the backend has to read (the briefing, syntheses, reflections), as asked.
+        package var readings: ReadingShelf?
+        /// A reading made ready to play.
+        package var readingItems: [QueueItem]?
     }
 
     /// What the background threads leave for the loop; each write wakes it.
@@ -214,6 +220,7 @@ package final class StudioApp: HostedFrontEnd {
             rememberQueue(exact: true)
         }
         refreshProactive()
+        refreshReadings()
         draw()
         return host.run(self)
     }

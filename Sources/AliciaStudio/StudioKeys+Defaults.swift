@@ -48,6 +48,9 @@ extension StudioKeys {
         bind(["v"], "voice-replay", row: "replay")
         bind(["t"], "talk", row: "talk")
         bind(["r"], "answer", row: "answer")
+        bind(["b"], "briefing", row: "briefing")
+        bind(["B"], "briefing-playlist", row: "briefingPlaylist")
+        bind(["N"], "next-episode", row: "nextEpisode")
         bind(["ESC"], "dismiss", row: "dismiss")
         bind(["?"], "show help", row: "help")
         bind(["Ctrl+l"], "redraw", row: "redraw")
@@ -64,6 +67,7 @@ extension StudioKeys {
         Row(groups: [("back5", "back 5 s"), ("forward5", "forward 5 s")]),
         Row(groups: [("percent", "jump to 0 – 90 %")]),
         Row(groups: [("next", "next"), ("previous", "previous in the queue (p after 3 s: restart)")]),
+        Row(groups: [("nextEpisode", "the next episode after the one heard last (as the app has it)")]),
         Row(groups: [("nextChapter", "next chapter"), ("previousChapter", "the chapter before (after 3 s: its start)")]),
         Row(groups: [("louder", "volume up 5 %"), ("quieter", "down 5 %")]),
         Row(groups: [("mute", "mute / unmute")]),
@@ -77,6 +81,7 @@ extension StudioKeys {
         Row(groups: [("notes", "the selection's show notes"), ("transcript", "the transcript as it plays (↑ ↓ /, enter seeks)")]),
         Row(groups: [("queue", "the queue (enter plays, x removes, J K move)"), ("saveQueue", "save it as M3U8"), ("chapters", "the chapters")]),
         Row(groups: [("replay", "replay the last voice note")]),
+        Row(groups: [("briefing", "today's briefing"), ("briefingPlaylist", "its playlist")]),
         Row(groups: [("talk", "talk to Alicia (she answers with a voice note)"), ("answer", "answer what she asked")]),
         Row(groups: [("dismiss", "skip a voice note; close the help, the notes, a filter")]),
         Row(groups: [("help", "this help; Esc closes it")]),

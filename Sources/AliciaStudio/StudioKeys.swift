@@ -65,10 +65,10 @@ package struct StudioKeys: Equatable {
         package let message: String
     }
 
-    /// The overlay's rows: the default rows with the keys each group has now, then each of the
-    /// listener's own bindings with its command line.
+    /// The overlay's rows: each of the listener's own bindings with its command line (first: they
+    /// are the ones not known by heart yet), then the default rows with the keys each group has now.
     package var helpRows: [(keys: String, what: String)] {
-        var rows: [(keys: String, what: String)] = []
+        var rows: [(keys: String, what: String)] = bindings.filter { $0.row == nil }.map { ($0.key.label, $0.command) }
         for row in Self.rows {
             let present = row.groups.compactMap { group -> (keys: String, what: String)? in
                 let keys = bindings.filter { $0.row == group.id }.map(\.key)
@@ -76,9 +76,6 @@ package struct StudioKeys: Equatable {
             }
             guard !present.isEmpty else { continue }
             rows.append((present.map(\.keys).joined(separator: " / "), present.map(\.what).joined(separator: " / ")))
-        }
-        for binding in bindings where binding.row == nil {
-            rows.append((binding.key.label, binding.command))
         }
         return rows
     }

@@ -47,12 +47,16 @@ package struct StudioLayout {
         let alicia = model.hasBackend ? [rule("Alicia")] + chat(rows: chatRows) : []
         let status = statusLines(maximum: rows >= 16 ? 3 : 2)
         let footer = alicia + [rule("Now playing")] + nowPlaying() + status
-        let listRows = max(1, rows - 1 - footer.count)
+        let listRows = max(1, rows - 1 - footer.count - (model.briefingReady != nil && rows >= 16 ? 1 : 0))
         var lines = [header()]
+        if let briefing = model.briefingReady, rows >= 16 {
+            lines.append(StyledLine(DisplayWidth.pad(DisplayWidth.truncate(" Today's briefing is ready: \(briefing) · b plays it, B its playlist",
+                                                                            to: columns), to: columns), style: .bold))
+        }
         var notesScroll = 0
         if model.showHelp {
             // The keys take the panes below the list too: they are what the listener looks for now.
-            lines += help(rows: max(1, rows - 1 - status.count)) + status
+            lines += help(rows: max(1, rows - lines.count - status.count)) + status
             return Frame(lines: Array(lines.prefix(rows)), listRows: listRows)
         } else if let queue = model.queueView {
             lines += queueView(queue, rows: listRows)

@@ -35,6 +35,10 @@ package struct StudioModel {
     /// Alicia's latest reply (streaming or done) and her proactive messages.
     package var reply = ChatPanel()
     package var proactive: [ProactiveMessage] = []
+    /// Today's briefing's title, when it is ready to play (the line under the header says so).
+    package var briefingReady: String?
+    /// The app's next episode, offered when one of hers ended (`N` plays it).
+    package var nextEpisode: Library.Entry?
     /// The last voice note heard, for `v`.
     package var lastVoiceNote: (location: MediaLocation, title: String)?
     package var showHelp = false

@@ -1,5 +1,6 @@
 import AliciaSession
 @testable import AliciaControlClient
+@testable import AliciaPlayerCLI
 import Foundation
 import Testing
 
@@ -31,6 +32,23 @@ struct CompletionListTests {
             #expect(Self.words(script, after: shell.commands) == Set(SessionCommands.names), "\(shell.file): socket commands")
             // ctl's words besides the socket's: the grammar's aliases and ctl's own.
             #expect(Self.words(script, after: shell.ctl) == Set(CommandAliases.names).union(CtlCommand.ownWords), "\(shell.file): ctl words")
+        }
+    }
+}
+
+/// The README's table of the grammar's aliases and the script's own words, held to the tables.
+@Suite("The README's grammar")
+struct ReadmeGrammarTests {
+    @Test("every alias and every word of the script's own is in the README's table, with its usage")
+    func everyAliasIsInTheReadme() throws {
+        let readme = try String(contentsOfFile: CompletionListTests.root + "/README.md", encoding: .utf8)
+        for alias in CommandAliases.table {
+            // The usage as the table writes it, its `|` escaped for Markdown.
+            let usage = alias.usage.replacingOccurrences(of: "|", with: "\\|")
+            #expect(readme.contains("`" + usage), "the README lacks the alias \(alias.usage)")
+        }
+        for (usage, _) in Script.ownWords {
+            #expect(readme.contains("`" + usage.replacingOccurrences(of: "|", with: "\\|") + "`"), "the README lacks \(usage)")
         }
     }
 }

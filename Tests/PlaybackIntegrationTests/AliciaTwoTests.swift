@@ -122,4 +122,32 @@ struct AliciaTwoTests {
         let stopped = try await Playback.run(["chat", "hello"], environment: try BackendCommandTests.isolatedEnvironment(cut))
         #expect(stopped.status == 1 && stopped.stderr.split(separator: "\n").count == 1, "\(stopped)")
     }
+
+    @Test("the Studio: today's briefing is a line at the top and b plays it; her readings are a shelf, and one plays from it")
+    func studioBriefingAndReadings() async throws {
+        try await Playback.gated {
+            try StudioTests.requireTmux()
+            let backend = try Self.backend()
+            defer { backend.stop() }
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 44_100, channels: 2)
+            let player = try PlayerProcess.executablePath()
+            let tmux = try StudioTests.Tmux(command: "'\(player)' studio --device \(capture.sinkName)", rows: 40, environment: try StudioTests.environment([
+                "ALICIA_BASE_URL": backend.baseURL, "ALICIA_TOKEN": backend.token,
+            ]))
+            _ = try await tmux.waitFor("the briefing line and the readings shelf") {
+                $0.contains("Today's briefing is ready") && $0.contains("Her readings")
+            }
+            try tmux.keys("b")
+            _ = try await tmux.waitFor("the briefing playing") { screen in
+                screen.split(separator: "\n").contains { $0.contains("▶") && $0.contains("briefing") || $0.contains("Briefing") }
+            }
+            try tmux.keys("G")
+            try tmux.keys("Enter")
+            _ = try await tmux.waitFor("a reading playing") { $0.contains("reflection") }
+            try tmux.keys("q")
+            #expect(try await StudioTests.status(tmux) == "0", "\(tmux.screen())")
+            _ = await capture.finish(quietFor: .milliseconds(200))
+            #expect(backend.requests.contains { $0.path.hasPrefix("/api/morning_briefing/audio/") }, "the briefing was not fetched")
+        }
+    }
 }

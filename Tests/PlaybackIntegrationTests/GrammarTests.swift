@@ -83,6 +83,11 @@ struct GrammarTests {
             #expect(!reply.contains("\"error\""), "\(reply)")
             #expect(try await Self.chapter(socket, becomes: "1") == "1", "the socket's add chapter 1")
 
+            // The socket takes the aliases too: the same line a script writes.
+            try await Self.rewind(socket)
+            #expect(!(try Self.socketLine(socket, "chapter +1")).contains("\"error\""))
+            #expect(try await Self.chapter(socket, becomes: "1") == "1", "the socket's chapter +1")
+
             try tmux.keys("?")
             let help = try await tmux.waitFor("the help with the bound key") { $0.contains("add chapter 1") }
             #expect(help.split(separator: "\n").contains { $0.contains(" x ") && $0.contains("add chapter 1") }, "\(help)")

@@ -44,10 +44,14 @@ struct PlaylistCommandTests {
         let shelfJSON = try await ChildProcess.run(try ChildProcess.resolve("curl"),
             ["-sf", "-H", "Authorization: Bearer \(backend.token)", backend.baseURL + "/api/playlists"], timeout: .seconds(30)).stdout
         let shelf = try JSONSerialization.jsonObject(with: Data(shelfJSON)) as? [[String: Any]]
-        let warmingBody = ((shelf?[1]["items"] as? [[String: Any]])?[0]["body"] as? String) ?? ""
+        let warming = (shelf?[1]["items"] as? [[String: Any]])?[0]
+        let warmingBody = (warming?["body"] as? String) ?? ""
+        let warmingTitle = (warming?["title"] as? String) ?? ""
+        // Asked as the player asks it (the app's form: the backend's key for the piece).
         let spoken = try await ChildProcess.run(try ChildProcess.resolve("curl"),
             ["-sf", "-H", "Authorization: Bearer \(backend.token)", "-H", "Content-Type: application/json",
-             "-d", String(decoding: try JSONSerialization.data(withJSONObject: ["text": warmingBody, "kind": "synthesis"]), as: UTF8.self),
+             "-d", String(decoding: try JSONSerialization.data(withJSONObject: ["text": warmingTitle + ".\n\n" + warmingBody, "kind": "synthesis"]),
+                          as: UTF8.self),
              backend.baseURL + "/api/speak"], timeout: .seconds(30)).stdout
         let speech = try JSONSerialization.jsonObject(with: Data(spoken)) as? [String: Any]
         let warmingPaths = (speech?["chunks"] as? [[String: Any]])?.compactMap { $0["url"] as? String } ?? []
