@@ -406,6 +406,22 @@ def cache_run(url):
         shutil.rmtree(cache, ignore_errors=True)
 
 
+def whole_run(player, url):
+    """Plays `url` to its end as a user runs it (alicia-player's defaults, matched loudness on) under
+    `/usr/bin/time -f %M`; returns its peak RSS as time reports it."""
+    sink = Sink()
+    report = tempfile.NamedTemporaryFile(prefix="alicia-bench-time.", delete=False)
+    report.close()
+    cmd = ["/usr/bin/time", "-f", "%M", "-o", report.name] + command(player, sink.name, url, extra=[])
+    try:
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+        with open(report.name) as f:
+            return {"rss": int(f.read().split()[-1])}
+    finally:
+        os.unlink(report.name)
+        sink.close()
+
+
 def join_gap_run(player, first, second):
     """Plays `first` then `second` as one queue into a kept capture; returns the frames of silence
     between the first and the last audible frame (the test files have no silent frame) and whether
@@ -727,7 +743,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--out", default=os.path.join(ROOT, "BENCHMARKS.md"))
-    parser.add_argument("--only", help="measure only the figures whose title contains this (case-insensitive); "
+    parser.add_argument("--only", help="measure only the figures whose title contains this (case-insensitive; "
+                        "alternatives split by |); "
                         "prints the table without writing --out")
     args = parser.parse_args()
 
@@ -742,6 +759,7 @@ def main():
     wav(os.path.join(media, "ten-minutes.wav"), 600, 1)
     wav(os.path.join(media, "two-hours.wav"), 7200, 2)
     wav(os.path.join(media, "join-a.wav"), 5, 3)
+    wav(os.path.join(media, "six-seconds.wav"), 6, 5)
     wav(os.path.join(media, "join-b.wav"), 5, 4)
     log("generating a 2-hour MP3 and a 10-minute M4A (ffmpeg)")
     podcast_mp3(os.path.join(media, "two-hours.mp3"), 7200)
@@ -753,7 +771,7 @@ def main():
     def compare(title, key, unit, scale, digits, make, include_paplay=None, runs=None, only=None, against=None):
         """Measures a row; `against`: the title of an earlier row whose alicia-player median is the
         ratio's denominator (a feature's cost over plain playback), instead of mpv's."""
-        if args.only and args.only.lower() not in title.lower():
+        if args.only and not any(part.lower() in title.lower() for part in args.only.split("|")):
             return
         results = {}
         for player in list(only or players) + ([include_paplay[0]] if include_paplay else []):
@@ -802,6 +820,8 @@ def main():
                 lambda p: seek_run(p, two_hours, os.path.join(media, "two-hours.wav")), runs=3 * args.runs)
         compare("Seek, the player's part: command to uncorked with the prebuffer queued", "engine", "ms", 1000, 1,
                 lambda p: engine_seek_run(two_hours, os.path.join(media, "two-hours.wav")), only=["alicia-player"])
+        compare("Peak RSS, `play URL` of a 6-second WAV to its end (HTTP; as `/usr/bin/time -f %M` measures it)",
+                "rss", "MiB", 1 / 1024, 1, lambda p: whole_run(p, nginx.url("six-seconds.wav")))
         compare("Peak RSS, 10-minute WAV, 10 s played (HTTP)", "rss", "MiB", 1 / 1024, 1,
                 lambda p: run(p, nginx.url("ten-minutes.wav"), play_for=10, nginx=nginx))
         compare("Peak RSS, 2-hour WAV, 10 s played (HTTP)", "rss", "MiB", 1 / 1024, 1,

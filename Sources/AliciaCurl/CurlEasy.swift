@@ -207,8 +207,19 @@ package final class CurlEasy {
 /// libcurl, loaded (and `curl_global_init` run, SIGPIPE ignored) once, at the first handle: a
 /// player of local files never maps it (`alicia_curl.h`).
 package enum CurlGlobal {
-    /// Why libcurl could not be loaded; nil once it is.
-    private static let failure: String? = alicia_curl_load().map { String(cString: $0) }
+    /// Why libcurl could not be loaded; nil once it is. Loading maps some thirty libraries and
+    /// OpenSSL's initialisation reads much of libcrypto: about 8 MiB of their pages stay resident,
+    /// read once, beside what starting the stream and the sink brings in. A thread of its own gives
+    /// the clean ones back at once (about 6.5 MiB, in a millisecond, beside the first request: not
+    /// in its way), so the peak of a start over HTTP is not the sum of both (DECISIONS.md, "Peak
+    /// memory over HTTP"); what the transfer then runs faults back in from the page cache.
+    private static let failure: String? = {
+        MappedFiles.releaseClean()
+        let before = MappedFiles.starts()
+        let failure = alicia_curl_load().map { String(cString: $0) }
+        if failure == nil { _ = NativeThread(name: "alicia-release") { MappedFiles.releaseClean(except: before) } }
+        return failure
+    }()
 
     /// Loads it; a `CurlError` that says what is missing when it cannot be.
     package static func load() throws(CurlError) {

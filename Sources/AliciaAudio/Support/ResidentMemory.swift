@@ -36,61 +36,8 @@ public enum ResidentMemory {
     /// `start-end r-xp offset dev inode /path`: the range of a read-only executable mapping of a
     /// file; nil for anything else (data, anonymous memory, [vdso]).
     static func executableFileMapping(_ line: [CChar]) -> (start: Int, end: Int)? {
-        guard let mapping = fileMapping(line), mapping.executable else { return nil }
+        guard let mapping = MappedFiles.mapping(line), mapping.executable else { return nil }
         return (mapping.start, mapping.end)
-    }
-
-    /// A read-only mapping of a file, as a line of `/proc/self/maps` (or a header of `smaps`)
-    /// describes it.
-    struct FileMapping {
-        var start: Int
-        var end: Int
-        /// `r-xp`; else `r--p`.
-        var executable: Bool
-    }
-
-    /// `start-end r-xp|r--p offset dev inode /path`, read byte by byte: a process with libcurl loaded
-    /// has some 360 mappings (and `smaps` 25 lines each), and splitting them as Swift strings took
-    /// 1.5 ms before the first item could play. Nil for anything else (written data, anonymous
-    /// memory, [vdso], an `smaps` field line).
-    static func fileMapping(_ line: [CChar]) -> FileMapping? {
-        line.withUnsafeBufferPointer { bytes -> FileMapping? in
-            var i = 0
-            func hex() -> Int? {
-                var value = 0
-                let first = i
-                while i < bytes.count, let digit = hexDigit(bytes[i]) {
-                    value = value &* 16 &+ digit
-                    i += 1
-                }
-                return i > first && i - first <= 16 ? value : nil
-            }
-            func skipField() {
-                while i < bytes.count, bytes[i] != 0x20, bytes[i] != 0 { i += 1 }
-                while i < bytes.count, bytes[i] == 0x20 { i += 1 }
-            }
-            guard let start = hex(), i < bytes.count, bytes[i] == 0x2D else { return nil }
-            i += 1
-            guard let end = hex(), end > start, i + 5 < bytes.count, bytes[i] == 0x20 else { return nil }
-            // The permissions: "r-xp" or "r--p".
-            guard bytes[i + 1] == 0x72, bytes[i + 2] == 0x2D, bytes[i + 3] == 0x78 || bytes[i + 3] == 0x2D,
-                  bytes[i + 4] == 0x70, bytes[i + 5] == 0x20 else { return nil }
-            let executable = bytes[i + 3] == 0x78
-            i += 6
-            // Offset, device and inode, then the path, which is a file's.
-            for _ in 0..<3 { skipField() }
-            guard i < bytes.count, bytes[i] == 0x2F else { return nil }
-            return FileMapping(start: start, end: end, executable: executable)
-        }
-    }
-
-    private static func hexDigit(_ byte: CChar) -> Int? {
-        switch UInt8(bitPattern: byte) {
-        case 0x30...0x39: return Int(byte) - 0x30
-        case 0x61...0x66: return Int(byte) - 0x61 + 10
-        case 0x41...0x46: return Int(byte) - 0x41 + 10
-        default: return nil
-        }
     }
 
     /// After a library graph was loaded on demand (FFmpeg: about a hundred libraries), and once
@@ -102,27 +49,7 @@ public enum ResidentMemory {
     /// mappings released.
     @discardableResult
     public static func releaseLoadedLibraryPages() -> Int {
-        if let keep = getenv("ALICIA_KEEP_CODE"), String(cString: keep) == "1" { return 0 }
-        guard let smaps = fopen("/proc/self/smaps", "r") else { return 0 }
-        defer { fclose(smaps) }
-        var released = 0
-        var candidate: FileMapping?
-        var line = [CChar](repeating: 0, count: 4096)
-        let anonymousZero = Array("Anonymous:".utf8CString.dropLast())
-        while fgets(&line, Int32(line.count), smaps) != nil {
-            if let mapping = fileMapping(line) {
-                candidate = mapping
-                continue
-            }
-            guard let mapping = candidate, line.starts(with: anonymousZero) else { continue }
-            candidate = nil
-            // "Anonymous:" then spaces, then the count: released only at "0 kB".
-            var i = anonymousZero.count
-            while i < line.count, line[i] == 0x20 { i += 1 }
-            guard i + 1 < line.count, line[i] == 0x30, line[i + 1] == 0x20,
-                  let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
-            if madvise(start, mapping.end - mapping.start, MADV_DONTNEED) == 0 { released += mapping.end - mapping.start }
-        }
+        let released = MappedFiles.releaseClean()
         Log.debug(.engine, "released \(released / 1024) KiB of loaded libraries' read-only pages")
         return released
     }

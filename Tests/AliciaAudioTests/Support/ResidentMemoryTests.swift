@@ -1,5 +1,6 @@
 import Testing
 @testable import AliciaAudio
+import AliciaLocks
 
 /// `ResidentMemory`: which mappings it may release, and that code runs on after it has.
 @Suite struct ResidentMemoryTests {
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test func readsReadOnlyMappingsOfFilesAndNothingElse() throws {
-        func mapping(_ line: String) -> ResidentMemory.FileMapping? { ResidentMemory.fileMapping(line.utf8CString.map { $0 }) }
+        func mapping(_ line: String) -> MappedFiles.Mapping? { MappedFiles.mapping(line.utf8CString.map { $0 }) }
         let code = try #require(mapping("7f3a1c000000-7f3a1c200000 r-xp 00028000 fe:01 1234 /usr/lib/libc.so.6\n"))
         #expect(code.start == 0x7f3a_1c00_0000 && code.end == 0x7f3a_1c20_0000 && code.executable)
         let constants = try #require(mapping("7f3a1c200000-7f3a1c400000 r--p 00000000 fe:01 1234 /usr/lib/libc.so.6\n"))
