@@ -255,3 +255,21 @@ import Testing
         #expect(ListeningReporter.episodeID(of: ScriptedListener.episode("NIGHTS-1")) == "episode:NIGHTS-1")
     }
 }
+
+/// `report = …` in the config file.
+@Suite struct ReportSwitchTests {
+    @Test(arguments: [(nil, true), ("off", false), ("OFF", false), ("no", false), ("0", false), ("false", false),
+                      ("on", true), ("yes", true), ("1", true)] as [(String?, Bool)])
+    func readsTheValue(value: String?, on: Bool) {
+        var said: [String] = []
+        #expect(ListeningReports.isOn(value, warn: { said.append($0) }) == on)
+        #expect(said.isEmpty)
+    }
+
+    @Test("a value that is neither on nor off is said, and reporting stays on")
+    func unknownValue() {
+        var said: [String] = []
+        #expect(ListeningReports.isOn("sometimes", warn: { said.append($0) }))
+        #expect(said == ["report 'sometimes' in the config file is not on or off: listening reports stay on"])
+    }
+}
