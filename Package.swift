@@ -214,7 +214,7 @@ let package = Package(
         .target(
             name: "AliciaHost",
             dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaControl", "AliciaBackend", "AliciaLibrary",
-                           "AliciaTerminal"],
+                           "AliciaTerminal", "AliciaReports"],
             swiftSettings: functionSections
         ),
         // The interactive Studio (a front end of the host) and the plain one off a terminal.
