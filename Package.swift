@@ -202,12 +202,19 @@ let package = Package(
             dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaBackend", "AliciaCache", "AliciaTerminal"],
             swiftSettings: functionSections
         ),
+        // Listening reports (`POST /api/episode_day`): the app's rules over what the host sees each
+        // turn, and an outbox in the library database with a sender thread of its own.
+        .target(
+            name: "AliciaReports",
+            dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaBackend", "AliciaStore", "AliciaJSON"],
+            swiftSettings: functionSections
+        ),
         // What every playing command shares: the session host (socket, signals, control server,
         // auto-download, one poll loop), the session's options, `play`'s front end.
         .target(
             name: "AliciaHost",
             dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaControl", "AliciaBackend", "AliciaLibrary",
-                           "AliciaTerminal"],
+                           "AliciaTerminal", "AliciaReports"],
             swiftSettings: functionSections
         ),
         // The interactive Studio (a front end of the host) and the plain one off a terminal.
@@ -316,6 +323,11 @@ let package = Package(
         .testTarget(
             name: "AliciaStoreTests",
             dependencies: ["AliciaStore", "AliciaLocks", "AliciaJSON"]
+        ),
+        .testTarget(
+            name: "AliciaReportsTests",
+            dependencies: ["AliciaReports", "AliciaAudio", "AliciaSession", "AliciaBackend", "AliciaStore", "AliciaDemoBackend",
+                           "AliciaJSON", "AliciaLocks", "AliciaTestSupport"]
         ),
         .testTarget(
             name: "AliciaDemoBackendTests",

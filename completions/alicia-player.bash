@@ -10,14 +10,14 @@ _alicia_player_cache() {
 _alicia_player_options() {
     local backend="--base-url --token --token-file --help"
     local playing="--start --speed --volume --device --read-ahead --from-start --skip-silence --sleep --loudness --auto-download --accessible --progress-every"
-    local network="--ipc --ipc-name --no-ipc --give-up-after --stall-timeout --cacert"
+    local network="--ipc --ipc-name --no-ipc --no-report --give-up-after --stall-timeout --cacert"
     local voice="--voice-at --voice-focus --note-rewind"
     case $1 in
         play) echo "$backend $playing $network $voice --loop --shuffle" ;;
         queue) echo "$backend $playing $network --loop --shuffle --keep-going --save" ;;
         script) echo "$backend $playing $network $voice --check --loop --shuffle" ;;
         studio) echo "$backend $network --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --auto-download --accessible --progress-every" ;;
-        demo) echo "--help --serve --port --token --voicing --dialect --ipc --ipc-name --no-ipc --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --accessible --progress-every" ;;
+        demo) echo "--help --serve --port --token --voicing --dialect --ipc --ipc-name --no-ipc --no-report --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --accessible --progress-every" ;;
         download) echo "$backend --queue --pin --rate" ;;
         cache) echo "$backend --max-size" ;;
         ctl) echo "--ipc --player --json --help --format --waybar --rate --once" ;;

@@ -113,6 +113,7 @@ complete -c alicia-player -l path -n "__fish_seen_subcommand_from config" -d 'th
 complete -c alicia-player -l reveal -n "__fish_seen_subcommand_from config" -d 'config get token: print the token to a terminal'
 complete -c alicia-player -l ipc -r -F -n "__fish_seen_subcommand_from $playing ctl" -d 'the control socket'
 complete -c alicia-player -l no-ipc -n "__fish_seen_subcommand_from $playing" -d 'no control socket'
+complete -c alicia-player -l no-report -n "__fish_seen_subcommand_from $playing" -d 'tell the backend nothing of what is heard'
 complete -c alicia-player -l ipc-name -r -n "__fish_seen_subcommand_from $playing" -d 'the control socket by name'
 complete -c alicia-player -l player -r -n "__fish_seen_subcommand_from ctl" -d 'the player by name or PID'
 complete -c alicia-player -l format -r -n "__fish_seen_subcommand_from ctl" -d 'a follow line'

@@ -23,6 +23,9 @@ extension ConfigFile {
         if key == "accessible", !["true", "false", "yes", "no", "1", "0"].contains(value.lowercased()) {
             throw EditError(message: "accessible '\(value)' is not true or false")
         }
+        if key == "report", !["on", "off", "true", "false", "yes", "no", "1", "0"].contains(value.lowercased()) {
+            throw EditError(message: "report '\(value)' is not on or off")
+        }
         if key == "base_url" {
             do {
                 _ = try BackendConfiguration(baseURL: value, token: nil)

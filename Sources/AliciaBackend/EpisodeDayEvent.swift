@@ -72,3 +72,20 @@ public struct EpisodeDayEvent: Codable, Sendable, Equatable {
         try c.encodeIfPresent(title, forKey: .title)
     }
 }
+
+extension EpisodeDayEvent {
+    /// The `episode_id` of the episode labelled `label`: `episode:<label>`, the id Alicia 2.0's
+    /// playlists give an episode (alicia-api.md, "Alicia 2.0"), so that the backend's day, its
+    /// playlists and the phone's "Next episode" name it alike (DECISIONS.md, "Listening reports").
+    public static func episodeID(label: String) -> String {
+        episodePrefix + label
+    }
+
+    /// The label an `episode_id` names, in either form a backend may hold (`episode:S1E01` as this
+    /// player sends it, or a bare `S1E01`).
+    public static func label(ofEpisodeID id: String) -> String {
+        id.hasPrefix(episodePrefix) ? String(id.dropFirst(episodePrefix.count)) : id
+    }
+
+    private static let episodePrefix = "episode:"
+}

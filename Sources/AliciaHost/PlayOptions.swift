@@ -63,6 +63,8 @@ public struct PlayOptions: Equatable, Sendable {
     public var accessible = false
     /// `--progress-every T`: in the accessible Studio, a status line each T of the item (nil: none).
     public var progressEvery: Double?
+    /// `--no-report`: no listening reports to Alicia's backend (as `report = off` in the config file).
+    public var noReport = false
 
     public init(reference: String) {
         references = reference.isEmpty ? [] : [reference]

@@ -2,8 +2,10 @@
 import Glibc
 #endif
 import AliciaAudio
+import AliciaBackend
 import AliciaControl
 import AliciaLocks
+import AliciaReports
 import AliciaSession
 import AliciaLibrary
 
@@ -22,9 +24,9 @@ package protocol HostedFrontEnd: AnyObject {
 }
 
 /// What every playing command shares (MPD's main loop, mpv's `run_playloop`): the control socket,
-/// the session, the signals, the control server and auto-download, and one `poll` loop whose
-/// timeout is the earliest deadline anyone asked for (the front end, the session's position
-/// saves); nothing ticks on a fixed period.
+/// the session, the signals, the control server, auto-download and listening reports, and one
+/// `poll` loop whose timeout is the earliest deadline anyone asked for (the front end, the
+/// session's position saves, the reports' next tick); nothing ticks on a fixed period.
 package final class SessionHost {
     package let options: PlayOptions
     package let signals: SignalWatcher
@@ -33,7 +35,11 @@ package final class SessionHost {
     private var server: ControlServer?
     private var downloads: AutoDownloader?
     private var hooks: HookRunner?
+    private var reports: ListeningReports?
     private var closed = false
+    /// The backend listening reports go to, for a front end that has one of its own (the demo's);
+    /// nil: the one the options, the environment and the config file name. Set before `start`.
+    package var reportBackend: BackendConfiguration?
 
     private init(options: PlayOptions, signals: SignalWatcher, session: ListeningSession, listener: ControlSocket.Listener?) {
         self.options = options
@@ -64,7 +70,8 @@ package final class SessionHost {
         package let status: Int32
     }
 
-    /// Serves the socket and MPRIS and starts auto-download (`notify` says its warnings).
+    /// Serves the socket and MPRIS and starts auto-download and listening reports (`notify` says
+    /// their warnings).
     package func start(notify: @escaping @Sendable (String) -> Void) {
         if server == nil, !options.noIPC {
             server = RemoteControl.serve(session, listener: listener, options: options)
@@ -74,6 +81,25 @@ package final class SessionHost {
             downloads = AutoDownloader.start(options.autoDownload, view: session.view, remote: session.remote,
                                              wake: session.waker, notify: notify)
         }
+        if reports == nil {
+            reports = ListeningReports.start(backend: reportBackend ?? Self.configuredBackend(options.backend), turnedOff: options.noReport,
+                                             notify: notify)
+        }
+    }
+
+    /// The listener chose `item` explicitly (not what plays next by itself): reported as `selected`
+    /// when it is one of Alicia's episodes.
+    package func reportSelected(_ item: QueueItem) {
+        reports?.selected(item)
+    }
+
+    /// The backend `options` name with the environment and the config file; nil when none is
+    /// configured or it does not make a configuration (its warnings are said where it is used).
+    private static func configuredBackend(_ options: BackendOptions) -> BackendConfiguration? {
+        let sources = ConfigurationLoader.Sources(baseURL: options.baseURL, token: options.token, tokenFile: options.tokenFile,
+                                                  environment: BackendSession.environment())
+        var warnings: [String] = []
+        return try? ConfigurationLoader.resolve(sources, warnings: &warnings)
     }
 
     /// Runs `frontEnd` until it returns a status, a stopping signal comes (128 + it) or a remote
@@ -88,6 +114,8 @@ package final class SessionHost {
             downloads?.update()
             let pending = signals.takePending()
             let status = frontEnd.turn(notices, readable: readable, signals: pending)
+            // After the front end's turn: a seek or a skip it just asked shows as pending.
+            reports?.update(notices, session.view.snapshot())
             // A stopping signal wins over what the front end made of the same turn's notices (an
             // item that ended just as Ctrl-C came is still an interrupt: 130, not 0).
             if let signal = signals.signal {
@@ -103,7 +131,7 @@ package final class SessionHost {
     /// Polls the session, the signals and the front end's descriptors until one is ready or the
     /// earliest deadline passes; the front end's readable descriptors.
     private func wait(_ frontEnd: HostedFrontEnd) -> Set<Int32> {
-        let deadlines = [frontEnd.deadline(), session.nextDeadline].compactMap { $0 }
+        let deadlines = [frontEnd.deadline(), session.nextDeadline, reports?.deadline()].compactMap { $0 }
         var timeout: Int32 = -1
         if let earliest = deadlines.min() {
             timeout = Int32(max(0, min(3_600_000, ((earliest - MonotonicClock.seconds()) * 1000).rounded(.up))))
@@ -117,16 +145,19 @@ package final class SessionHost {
     }
 
     /// Holds the players (silent at once), then closes the server (clients hear `end-file` and
-    /// `shutdown`), the hooks, auto-download and the session (its position saved). Idempotent.
+    /// `shutdown`), the hooks, auto-download, the session (its position saved) and the reports
+    /// (what was heard is written, and sent meanwhile for a moment). Idempotent.
     package func close() {
         guard !closed else { return }
         closed = true
         session.hold()
+        reports?.close(session.view.snapshot())
         server?.close()
         hooks?.close()
         downloads?.close()
         Log.info(.cli, "closing the session")
         session.close()
+        reports?.finish()
         Log.info(.cli, "closed")
     }
 }

@@ -7,7 +7,7 @@ import Glibc
 /// Never pass a URL that still holds a token: log `RedactedURL` text only.
 public enum Log {
     public enum Category: String, Sendable {
-        case fetch, decode, output, engine, cli
+        case fetch, decode, output, engine, cli, reports
     }
 
     public enum Level: Int, Sendable, Comparable {

@@ -318,7 +318,7 @@ extension Invocation {
     }
 
     /// The keys `config set` takes.
-    static let configKeys = "base_url, token, token_file, cache_max_size, auto_download or accessible"
+    static let configKeys = "base_url, token, token_file, cache_max_size, auto_download, accessible or report"
 
     /// `T=REF`: a time (as `--start` takes it) and a voice note; the reference may hold `=` itself.
     static func trigger(_ text: String) throws(UsageError) -> VoiceTrigger {

@@ -122,6 +122,8 @@ extension OptionTable {
             line.play.ipcName = value
         },
         option("--no-ipc", .none, playing.union([""]), "no control socket (see: alicia-player ctl --help)") { _, line in line.play.noIPC = true },
+        option("--no-report", .none, playing.union([""]),
+               "tell Alicia's backend nothing of what is heard (or report = off in the config file)") { _, line in line.play.noReport = true },
         option("--give-up-after", .required("T"), ["play", "queue", "script", "studio", "demo"],
                "retry an unreachable server this long (default 2m; 0: never give up)") { value, line in
             guard let seconds = Invocation.duration(value), seconds >= 0 else {

@@ -125,6 +125,7 @@ package final class PlainStudio: HostedFrontEnd {
         case .failure(let failure): return failure.status
         case .success(let host):
             host.session.perform(.load(LoadPlan(Array(items[start...]))))
+            host.reportBackend = backend.client.configuration
             host.start { Console.fail("warning: " + $0) }
             return host.run(PlainStudio(host: host, durations: durations))
         }

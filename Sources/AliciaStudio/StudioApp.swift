@@ -185,7 +185,9 @@ package final class StudioApp: HostedFrontEnd {
             if let backend = setup.backend { session.chat = SessionSetup.chatLink(backend.client.configuration) }
         }
         return opened.map { host in
-            StudioApp(setup: setup, terminal: terminal, host: host, remembered: remembered, statePath: statePath)
+            // Reports go where the Studio plays from (the demo's backend is no configured one).
+            host.reportBackend = setup.backend?.client.configuration
+            return StudioApp(setup: setup, terminal: terminal, host: host, remembered: remembered, statePath: statePath)
         }
     }
 

@@ -11,6 +11,7 @@ import Testing
         ("base_url = http://a:1", "base-url", "http://b:2/", "base_url = http://b:2/\n"),
         ("", "token", " spaced ", "token = \" spaced \"\n"),
         ("cache_max_size = 1G\n", "auto-download", "2", "cache_max_size = 1G\nauto_download = 2\n"),
+        ("", "report", "off", "report = off\n"),
     ])
     func sets(text: String, key: String, value: String, expected: String) throws {
         let edited = try ConfigFile.setting(key, to: value, in: text)
@@ -25,6 +26,7 @@ import Testing
         ("base_url", "alicia.local", "the base URL 'alicia.local' is not"),
         ("auto_download", "lots", "auto_download 'lots' is not a number of queue items from 0 to 100"),
         ("auto_download", "500", "auto_download '500' is not a number of queue items from 0 to 100"),
+        ("report", "sometimes", "report 'sometimes' is not on or off"),
     ])
     func refuses(key: String, value: String, message: String) {
         #expect(throws: ConfigFile.EditError.self) { try ConfigFile.setting(key, to: value, in: "") }
@@ -40,10 +42,10 @@ import Testing
                                                   configPath: "/nonexistent/alicia/config")
         var effective = try ConfigurationLoader.effective(sources)
         #expect(effective.fileExists == false)
-        #expect(effective.settings.map(\.origin) == [.flag("--base-url"), .environment("ALICIA_TOKEN")] + Array(repeating: .notSet, count: 6))
+        #expect(effective.settings.map(\.origin) == [.flag("--base-url"), .environment("ALICIA_TOKEN")] + Array(repeating: .notSet, count: 7))
         // Every key the config file takes is shown.
         #expect(effective.settings.map(\.key) == ["base_url", "token", "token_file", "accessible", "auto_download", "cache_max_size", "hook",
-                                                   "hook_time_limit"])
+                                                   "hook_time_limit", "report"])
         sources.tokenFile = "/run/token"
         effective = try ConfigurationLoader.effective(sources)
         #expect(effective.settings[1].value == nil)

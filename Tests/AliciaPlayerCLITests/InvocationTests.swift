@@ -56,6 +56,8 @@ import AliciaLocks
         (["play", "a.wav", "S1E02", "http://h/c.wav"], play(["a.wav", "S1E02", "http://h/c.wav"])),
         (["play", "a.wav", "--loop", "--shuffle"], play(["a.wav"]) { $0.loop = true; $0.shuffle = true }),
         (["play", "a.wav", "--from-start"], play(["a.wav"]) { $0.fromStart = true }),
+        (["play", "S1E01", "--no-report"], play(["S1E01"]) { $0.noReport = true }),
+        (["studio", "--no-report"], studio { $0.noReport = true }),
         (["queue", "a.m3u8", "-", "--keep-going", "--save", "out.m3u8"],
          play(["a.m3u8", "-"]) { $0.referencesAreLists = true; $0.keepGoing = true; $0.saveQueue = "out.m3u8" }),
         (["script", "run.txt", "--check"], Invocation.script(path: "run.txt", check: true, PlayOptions(reference: ""))),

@@ -52,7 +52,8 @@ public enum PlayerProcess {
     /// What keeps players that run at once apart, unless the test says otherwise: a runtime
     /// directory of its own (so each has its own control socket at the default path), the
     /// PulseAudio server named explicitly (libpulse finds it through the runtime directory
-    /// otherwise), a cache directory of its own, and no session bus (MPRIS only where a test starts a private one).
+    /// otherwise), a cache directory and a data directory (the library database) of its own, and no
+    /// session bus (MPRIS only where a test starts a private one).
     public static func isolate(_ environment: inout [String: String]) throws {
         let inherited = ProcessInfo.processInfo.environment
         if environment["PULSE_SERVER"] == nil && inherited["PULSE_SERVER"] == nil,
@@ -67,6 +68,10 @@ public enum PlayerProcess {
         if environment["DBUS_SESSION_BUS_ADDRESS"] == nil { environment["DBUS_SESSION_BUS_ADDRESS"] = "" }
         // A download cache (and offline library) of its own: nothing of the machine's, or of another run's.
         if environment["XDG_CACHE_HOME"] == nil { environment["XDG_CACHE_HOME"] = try freshStateDirectory() }
+        // A library database (and the listening reports' outbox in it) beside the run's state, never the machine's.
+        if environment["XDG_DATA_HOME"] == nil {
+            environment["XDG_DATA_HOME"] = try environment["XDG_STATE_HOME"].map { $0 + "/data" } ?? freshStateDirectory()
+        }
     }
 
     /// A new empty directory for one run's state, under `ALICIA_TEST_STATE` (which scripts/test

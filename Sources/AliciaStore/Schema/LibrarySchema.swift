@@ -11,6 +11,7 @@
 enum LibrarySchema {
     static let migrations: [Migration] = [
         Migration(version1),
+        Migration(version2),
     ]
 
     static var latestVersion: Int { migrations.count }

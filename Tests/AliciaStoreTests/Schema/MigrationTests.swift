@@ -18,7 +18,7 @@ import AliciaStore
         #expect(try scalar("PRAGMA user_version", in: path) == "\(LibraryStore.schemaVersion)")
         #expect(try scalar("PRAGMA journal_mode", in: path) == "wal")
         let tables = try scalar("SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name)", in: path)
-        #expect(tables == "downloads episodes kv positions show_moves shows")
+        #expect(tables == "downloads episodes kv positions report_outbox show_moves shows sqlite_sequence")
         #expect(ScratchDirectory.mode(of: path) == 0o600)
         #expect(ScratchDirectory.mode(of: directory.file("data/alicia-player")) == 0o700)
     }
