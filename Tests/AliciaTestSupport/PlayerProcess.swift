@@ -74,6 +74,13 @@ public enum PlayerProcess {
         }
     }
 
+    /// `environment` with `isolate(_:)` applied: for a player started through a shell.
+    public static func isolated(_ environment: [String: String]) throws -> [String: String] {
+        var environment = environment
+        try isolate(&environment)
+        return environment
+    }
+
     /// A new empty directory for one run's state, under `ALICIA_TEST_STATE` (which scripts/test
     /// makes and removes) or the temporary directory.
     public static func freshStateDirectory() throws -> String {

@@ -49,7 +49,7 @@ struct QueueFileCommandTests {
         // And the saved list plays, fed on standard input.
         let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let child = try await ChildProcess.run("/bin/sh", ["-c", "'\(try PlayerProcess.executablePath())' queue - --device \(capture.sinkName) < '\(saved)'"],
-                                                 environment: try Self.isolated(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory(), "ALICIA_LOUDNESS": "off"]),
+                                                 environment: try PlayerProcess.isolated(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory(), "ALICIA_LOUDNESS": "off"]),
                                                  timeout: .seconds(60))
         let captured = await capture.finishInt16()
         #expect(child.status == 0, "\(child.stderrText)")
@@ -67,11 +67,5 @@ struct QueueFileCommandTests {
         }
         let result = try await Playback.run(["queue", path])
         expectErrorLine(result, status: 2, containing: [path])
-    }
-
-    static func isolated(_ environment: [String: String]) throws -> [String: String] {
-        var environment = environment
-        try PlayerProcess.isolate(&environment)
-        return environment
     }
 }

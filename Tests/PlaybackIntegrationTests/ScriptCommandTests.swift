@@ -93,7 +93,8 @@ struct ScriptCommandTests {
         let script = try directory.write(Array("play \(note) \(note)\nwait end\nstatus\n".utf8), as: "s.txt")
         let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let run = try await ChildProcess.run("/bin/sh", ["-c", "'\(try PlayerProcess.executablePath())' script - --device \(capture.sinkName) < '\(script)'"],
-                                               environment: ["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory(), "ALICIA_LOUDNESS": "off"],
+                                               environment: try PlayerProcess.isolated(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory(),
+                                                                                         "ALICIA_LOUDNESS": "off"]),
                                                timeout: .seconds(60))
         let captured = await capture.finishInt16()
         #expect(run.status == 0, "\(run.stderrText)")
