@@ -29,27 +29,10 @@ struct DownloadCommand {
         } catch {
             backend = .failure(error)
         }
-        var references = options.references
-        for path in options.queueFiles {
-            switch QueueResolver.contents(of: path) {
-            case .success(let bytes):
-                let file = QueueFile.parse(bytes)
-                for problem in file.problems { Console.fail("warning: \(path)\(problem.line.map { ":\($0)" } ?? ""): \(problem.message)") }
-                references += file.lines.map(\.reference).filter { !$0.hasPrefix("voice:") }
-            case .failure(let problem):
-                Console.fail(problem.message)
-                return ExitCode.usage
-            }
-        }
-        var requests: [DownloadRequest] = []
-        for reference in references {
-            switch self.requests(for: reference, backend: backend) {
-            case .success(let found):
-                for request in found where !requests.contains(where: { $0.entry.key == request.entry.key }) { requests.append(request) }
-            case .failure(let problem):
-                Console.fail(problem.message)
-                return ExitCode.failure
-            }
+        let requests: [DownloadRequest]
+        switch gatherRequests(backend: backend) {
+        case .success(let found): requests = found
+        case .failure(let exit): return exit.code
         }
         if case .success(let session) = backend, let banner = session.offlineBanner {
             Console.fail("cannot download: the backend cannot be reached (\(banner))")
@@ -84,6 +67,36 @@ struct DownloadCommand {
         for key in requests.map(\.entry.key) where options.pin { _ = cache.setPinned(true, key: key) }
         evict(cache, protecting: Set(requests.map(\.entry.key)))
         return failed.load(ordering: .relaxed) == 0 ? ExitCode.success : ExitCode.failure
+    }
+
+    /// A failure already said, and the exit status it ends the command with.
+    private struct Said: Error { let code: Int32 }
+
+    /// What the references and queue files ask for, each file once; a problem is said here.
+    private func gatherRequests(backend: Result<BackendSession, BackendError>) -> Result<[DownloadRequest], Said> {
+        var references = options.references
+        for path in options.queueFiles {
+            switch QueueResolver.contents(of: path) {
+            case .success(let bytes):
+                let file = QueueFile.parse(bytes)
+                for problem in file.problems { Console.fail("warning: \(path)\(problem.line.map { ":\($0)" } ?? ""): \(problem.message)") }
+                references += file.lines.map(\.reference).filter { !$0.hasPrefix("voice:") }
+            case .failure(let problem):
+                Console.fail(problem.message)
+                return .failure(Said(code: ExitCode.usage))
+            }
+        }
+        var requests: [DownloadRequest] = []
+        for reference in references {
+            switch self.requests(for: reference, backend: backend) {
+            case .success(let found):
+                for request in found where !requests.contains(where: { $0.entry.key == request.entry.key }) { requests.append(request) }
+            case .failure(let problem):
+                Console.fail(problem.message)
+                return .failure(Said(code: ExitCode.failure))
+            }
+        }
+        return .success(requests)
     }
 
     /// Downloads one file, telling the board; false when it failed.

@@ -39,10 +39,7 @@ extension ListeningSession {
             return .done
         case .resume: return resume()
         case .togglePause: return togglePause()
-        case .toggleOrSkipNote:
-            guard let voiceNotes, voiceNotes.nowPlaying.title != nil else { return togglePause() }
-            voiceNotes.skip()
-            return .done
+        case .toggleOrSkipNote, .replayVoiceNote, .skipVoiceNote: return voiceNoteControl(command)
         case .seek(let target): return seek(target)
         case .chapter(let change): return chapter(change)
         case .volume(let change): return volume(change)
@@ -67,19 +64,28 @@ extension ListeningSession {
             quitRequested = quitRequested ?? status
             return .done
         case .voiceNote(let note): return playVoiceNote(note)
-        case .replayVoiceNote:
-            guard let note = levels.withLock({ $0.lastVoiceNote }) else { return .refused("no voice note yet") }
-            return playVoiceNote(note)
-        case .skipVoiceNote:
-            guard let voiceNotes, voiceNotes.nowPlaying.title != nil else { return .refused("no voice note is playing") }
-            voiceNotes.skip()
-            return .done
         case .say(let text, let voice):
             guard chat != nil else { return .refused(Self.noChat) }
             say(text, voice: voice) { _ in }
             return .done
         case .relocate(let entry, let location):
             return player.relocate(entry, to: location) ? .done : .refused("that entry plays from where it is")
+        }
+    }
+
+    /// The voice-note player's own verbs: skip the note playing (else toggle the episode's pause,
+    /// for the key that does both), play the last note again, skip it.
+    private func voiceNoteControl(_ command: TransportCommand) -> TransportReply {
+        let playing = voiceNotes.map { $0.nowPlaying.title != nil } ?? false
+        switch command {
+        case .replayVoiceNote:
+            guard let note = levels.withLock({ $0.lastVoiceNote }) else { return .refused("no voice note yet") }
+            return playVoiceNote(note)
+        case .toggleOrSkipNote where !playing: return togglePause()
+        case .skipVoiceNote where !playing: return .refused("no voice note is playing")
+        default:
+            voiceNotes?.skip()
+            return .done
         }
     }
 

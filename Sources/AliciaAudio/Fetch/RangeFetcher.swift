@@ -17,72 +17,8 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     // the fields marked "fetch thread only" are touched by `run` alone once `start`
     // has been called, and by `init` before that.
 
-    private struct Shared: ~Copyable {
-        var window: StreamWindow
-        var failure: PlaybackError?
-        var interrupted = false
-        var shutdown = false
-        /// A transfer is in flight (or paused).
-        var transferRunning = false
-        /// The running transfer is paused because the ring was full (a server that ignored Range).
-        var transferPaused = false
-        /// A wake-up has been sent that the fetch thread has not yet seen.
-        var wakePending = false
-        var statistics = FetchStatistics()
-        /// Since when (monotonic ns) every attempt has failed: the server is unreachable.
-        var outageSince: Int64?
-        /// The reader ran dry while playing: reads wait until `refillBytes` are buffered.
-        var rebuffering = false
-        /// Bytes to have ahead before a dry reader goes on (0: until the format is known, none).
-        var refillBytes: Int64 = 0
-        /// Where the waiting reader reads, for the share buffered.
-        var waitingAt: Int64 = 0
-        /// The window generation the reader was last fed in: a dry read in it is a starvation,
-        /// a first read after a seek is not.
-        var fedGeneration: UInt64?
-        /// The next read (the first of a start or a seek) waits for the refill mark too, unless the
-        /// link proves fast (see `armStartGate`).
-        var startGate = false
-        /// When the start gate was armed (monotonic ns) and the bytes received then.
-        var gateArmedAt: Int64 = 0
-        var gateReceivedAtArm: Int64 = 0
-        /// The audio's bytes a second (0: unknown).
-        var byteRate: Double = 0
-    }
-
-    private struct Transfer {
-        var request: RangeRequest
-        /// File offset of the next body byte.
-        var offset: Int64
-        var validated = false
-        var paused = false
-        /// We ended it ourselves (stale, end of file, error status): ignore its result.
-        var abandoned = false
-        var receivedAny = false
-        /// The server ignored Range and sends the whole resource from byte 0.
-        var wholeResource = false
-        /// It answered with a status worth asking again (5xx, 429).
-        var retryStatus: Int?
-    }
-
-    /// What the first answer said the file is; every later answer must say the same.
-    private struct Identity {
-        var etag: String?
-        var lastModified: String?
-        var total: Int64?
-        /// The server answered Range requests with 206.
-        var ranges: Bool
-    }
-
-    /// How the fetch thread moves bytes: libcurl for a URL (its handles made by the fetch thread);
-    /// `pread` for a local file, so that playing one never loads libcurl.
-    private enum Transport {
-        case curl(CurlHandles)
-        case file(LocalFile)
-    }
-
     let location: MediaLocation
-    private let shared: ConditionLock<Shared>
+    let shared: ConditionLock<Shared>
     private let transport: Transport
     private var thread: NativeThread?
 
@@ -90,16 +26,16 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     private var transfer: Transfer?
     private var attempts = 0
     private var retryAt: Int64?
-    private var identity: Identity?
+    var identity: Identity?
     private let policy: NetworkPolicy
     private let userAgent: String
     private var random = SystemRandomNumberGenerator()
     /// Where requests go: the item's own URL until an answer is taken, then where its redirects
     /// ended (libcurl's effective URL), so that later ranges skip the chain.
-    private var requestURL: String
+    var requestURL: String
     /// The chain was walked again because the URL it had ended at failed; a failure right after
     /// that is the item's.
-    private var rewalked = false
+    var rewalked = false
 
     /// Called on the reader's thread when it runs dry while playing (true) and when enough is
     /// buffered again (false): the player corks and uncorks around it.
@@ -148,16 +84,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> ByteRead {
         // A reader that was being fed and finds nothing has run dry: it waits until the refill
         // mark (the player corks meanwhile, outside these locks).
-        let starving = shared.withLock { s -> Bool in
-            // Dry at the end of the ring it has been reading on: not a seek elsewhere.
-            guard !s.rebuffering, !s.startGate, s.refillBytes > 0, s.fedGeneration == s.window.generation,
-                  offset == s.window.ringEnd, s.window.bufferedAhead(of: offset) == 0,
-                  s.failure == nil, !s.interrupted, !s.shutdown else { return false }
-            if let total = s.window.totalSize, offset >= total { return false }
-            s.rebuffering = true
-            s.waitingAt = offset
-            return true
-        }
+        let starving = shared.withLock { $0.runsDry(at: offset) }
         if starving {
             Log.info(.fetch, "ran dry at byte \(offset): buffering")
             onRebuffer?(true)
@@ -510,112 +437,14 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         return acceptance
     }
 
-    private enum Validation {
-        /// The body starts at this file offset.
-        case body(Int64)
-        /// No body to keep: end of file, or an error recorded in `failure`.
-        case noBody
-        /// A status worth asking again later (5xx, 429).
-        case retry(Int)
-    }
-
-    /// Checks the answer to `request` before taking its body.
-    private func validate(_ request: RangeRequest, _ easy: CurlEasy) -> Validation {
-        let status = easy.responseCode
-        switch status {
-        case 206:
-            guard let range = easy.header("Content-Range").flatMap(ContentRange.init), let first = range.first else {
-                fail(.rangeNotHonoured(url: location.display, detail: "a 206 answer without a usable Content-Range"))
-                return .noBody
-            }
-            guard first == request.start else {
-                fail(.rangeNotHonoured(url: location.display, detail: "asked for byte \(request.start), got byte \(first)"))
-                return .noBody
-            }
-            guard sameFile(total: range.total, ranges: true, easy) else { return .noBody }
-            resolveSize(range.total)
-            rememberWhereRedirectsEnded(easy)
-            return .body(first)
-        case 200 where identity?.ranges == true:
-            // Ranges were honoured before: a whole answer now means If-Range found another file.
-            fail(.changedOnServer(url: location.display))
-            return .noBody
-        case 200:
-            // The server ignored Range and sends the whole resource: keep it correct by
-            // skipping up to where we asked (the window does that), at the cost of bytes.
-            let total = easy.contentLength
-            guard sameFile(total: total, ranges: false, easy) else { return .noBody }
-            shared.withLock { $0.statistics.rangeIgnored = true }
-            rememberWhereRedirectsEnded(easy)
-            if request.start > 0 {
-                Log.warning(.fetch, "\(location.display) ignored Range; reading from byte 0 to reach \(request.start)")
-            }
-            resolveSize(total)
-            return .body(0)
-        case 416:
-            let total = easy.header("Content-Range").flatMap(ContentRange.init)?.total ?? request.start
-            resolveSize(total)
-            return .noBody
-        case 429, 500...599:
-            return .retry(status)
-        case _ where Self.goneStatuses.contains(status) && requestURL != location.url && !rewalked:
-            // Where the chain ended has gone (a signed URL expired, a CDN dropped the file): the
-            // item's own URL is asked again, and its chain may end somewhere new.
-            Log.info(.fetch, "HTTP \(status) from where \(location.display) redirected to; following its redirects again")
-            requestURL = location.url
-            rewalked = true
-            return .noBody
-        default:
-            fail(.httpStatus(status, url: location.display))
-            return .noBody
-        }
-    }
-
-    /// What a remembered end of the redirect chain answers once it has gone: not authorised
-    /// (an expired signed URL is 403, some stores say 400 or 401), not found, gone.
-    static let goneStatuses: Set<Int> = [400, 401, 403, 404, 410]
-
-    /// Keeps libcurl's effective URL of an answer that followed redirects, for the requests after
-    /// it. The token in the item's URL goes nowhere it did not: the effective URL is the last
-    /// `Location` as the server wrote it, and the fetcher sends no credentials of its own.
-    private func rememberWhereRedirectsEnded(_ easy: CurlEasy) {
-        rewalked = false
-        let hops = easy.redirectCount
-        guard hops > 0, let effective = easy.effectiveURL else { return }
-        shared.withLock { $0.statistics.redirects += hops }
-        guard effective != requestURL else { return }
-        requestURL = effective
-        Log.info(.fetch, "\(location.display) ends at \(RedactedURL.redact(effective)) after \(hops) redirects: later ranges go there")
-    }
-
-    /// Records what the first answer said the file is, and checks every later one against it: a
-    /// changed ETag, date or length stops the item (recorded in `failure`).
-    private func sameFile(total: Int64?, ranges: Bool, _ easy: CurlEasy) -> Bool {
-        let etag = easy.header("ETag")
-        let lastModified = easy.header("Last-Modified")
-        guard let known = identity else {
-            identity = Identity(etag: etag, lastModified: lastModified, total: total, ranges: ranges)
-            return true
-        }
-        let changed = (known.etag != nil && etag != nil && known.etag != etag)
-            || (known.lastModified != nil && lastModified != nil && known.lastModified != lastModified)
-            || (known.total != nil && total != nil && known.total != total)
-        if changed {
-            Log.info(.fetch, "\(location.display) changed: ETag \(known.etag ?? "-") → \(etag ?? "-"), "
-                + "Last-Modified \(known.lastModified ?? "-") → \(lastModified ?? "-"), length \(known.total.map(String.init) ?? "-") → \(total.map(String.init) ?? "-")")
-            fail(.changedOnServer(url: location.display))
-        }
-        return !changed
-    }
-
-    private func resolveSize(_ total: Int64?) {
+    func resolveSize(_ total: Int64?) {
         shared.update { s in
             if let total { s.window.totalSize = total }
             s.window.sizeResolved = true
         }
     }
 
-    private func fail(_ error: PlaybackError) {
+    func fail(_ error: PlaybackError) {
         Log.info(.fetch, "failed: \(error.message)")
         shared.update { s in
             if s.failure == nil { s.failure = error }

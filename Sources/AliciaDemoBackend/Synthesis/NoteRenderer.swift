@@ -51,35 +51,47 @@ enum NoteRenderer {
                 // Below 1/100000 of full scale (-100 dB) a partial is inaudible under the rest.
                 if levelAtStart < 1e-5 && levelAtEnd < 1e-5 { continue }
                 let count = min(controlFrames, blockEnd - segment)
-                var phaseSin = sin(step * Double(segment - note.start))
-                var phaseCos = cos(step * Double(segment - note.start))
-                var amplitude = levelAtStart
                 let slope = (levelAtEnd - levelAtStart) / Double(controlFrames)
-                let out = base + (segment - firstFrame) * channels
-                // `while` loops and one branch per segment, not per frame: this loop is where a debug
-                // build (what the tests and a plain `swift build` run) spends its time.
-                var index = 0
-                if channels == 2 {
-                    while index < count {
-                        let value = phaseSin * amplitude
-                        out[2 * index] += Float(value * left)
-                        out[2 * index + 1] += Float(value * right)
-                        amplitude += slope
-                        let nextSin = phaseSin * rotateCos + phaseCos * rotateSin
-                        phaseCos = phaseCos * rotateCos - phaseSin * rotateSin
-                        phaseSin = nextSin
-                        index += 1
-                    }
-                } else {
-                    while index < count {
-                        out[index] += Float(phaseSin * amplitude * left)
-                        amplitude += slope
-                        let nextSin = phaseSin * rotateCos + phaseCos * rotateSin
-                        phaseCos = phaseCos * rotateCos - phaseSin * rotateSin
-                        phaseSin = nextSin
-                        index += 1
-                    }
-                }
+                let phase = step * Double(segment - note.start)
+                addSegment(to: base + (segment - firstFrame) * channels, count: count, channels: channels,
+                           phase: (sin(phase), cos(phase)), rotation: (rotateCos, rotateSin),
+                           level: (levelAtStart, slope), gains: (left, right))
+            }
+        }
+    }
+
+    /// Adds `count` frames of one partial to `out`: the sine from `phase` (its sine and cosine),
+    /// advanced by `rotation` a frame, at `level` (the first frame's and its slope a frame).
+    /// `while` loops and one branch a segment, not a frame: this loop is where a debug build (what
+    /// the tests and a plain `swift build` run) spends its time.
+    private static func addSegment(to out: UnsafeMutablePointer<Float>, count: Int, channels: Int,
+                                   phase: (sin: Double, cos: Double), rotation: (cos: Double, sin: Double),
+                                   level: (start: Double, slope: Double), gains: (left: Double, right: Double)) {
+        var phaseSin = phase.sin
+        var phaseCos = phase.cos
+        var amplitude = level.start
+        let (slope, left, right) = (level.slope, gains.left, gains.right)
+        let (rotateCos, rotateSin) = (rotation.cos, rotation.sin)
+        var index = 0
+        if channels == 2 {
+            while index < count {
+                let value = phaseSin * amplitude
+                out[2 * index] += Float(value * left)
+                out[2 * index + 1] += Float(value * right)
+                amplitude += slope
+                let nextSin = phaseSin * rotateCos + phaseCos * rotateSin
+                phaseCos = phaseCos * rotateCos - phaseSin * rotateSin
+                phaseSin = nextSin
+                index += 1
+            }
+        } else {
+            while index < count {
+                out[index] += Float(phaseSin * amplitude * left)
+                amplitude += slope
+                let nextSin = phaseSin * rotateCos + phaseCos * rotateSin
+                phaseCos = phaseCos * rotateCos - phaseSin * rotateSin
+                phaseSin = nextSin
+                index += 1
             }
         }
     }
