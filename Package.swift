@@ -175,6 +175,14 @@ let package = Package(
             dependencies: ["CXML2"],
             swiftSettings: functionSections
         ),
+        // Subscriptions: feeds fetched politely (many at once, a few a host, conditional, moves
+        // followed by hand), read by AliciaFeeds and kept in the library database; shows and
+        // episodes listed for people and scripts; OPML in and out.
+        .target(
+            name: "AliciaSubscriptions",
+            dependencies: ["AliciaLocks", "AliciaCurl", "AliciaFeeds", "AliciaStore", "AliciaJSON"],
+            swiftSettings: functionSections
+        ),
         // One listener's playback: the episode player and its queue, the voice-note player, the
         // cues between them. What `play`, the Studio and the plain Studio share.
         .target(
@@ -235,7 +243,8 @@ let package = Package(
         .target(
             name: "AliciaPlayerCLI",
             dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaControl", "AliciaControlClient", "AliciaBackend", "AliciaCache",
-                           "AliciaCurl", "AliciaDemoBackend", "AliciaTerminal", "AliciaLibrary", "AliciaHost", "AliciaStudio"],
+                           "AliciaCurl", "AliciaDemoBackend", "AliciaTerminal", "AliciaLibrary", "AliciaHost", "AliciaStudio",
+                           "AliciaStore", "AliciaSubscriptions"],
             swiftSettings: functionSections
         ),
         .executableTarget(
@@ -339,6 +348,10 @@ let package = Package(
             name: "AliciaFeedsTests",
             dependencies: ["AliciaFeeds"],
             exclude: ["Fixtures", "Generators"]
+        ),
+        .testTarget(
+            name: "AliciaSubscriptionsTests",
+            dependencies: ["AliciaSubscriptions", "AliciaStore", "AliciaFeeds", "AliciaTestSupport"]
         ),
         .testTarget(
             name: "AliciaFuzzTargetsTests",

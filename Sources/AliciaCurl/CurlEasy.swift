@@ -106,6 +106,25 @@ package final class CurlEasy {
         return String(cString: url)
     }
 
+    /// Whether libcurl follows redirects itself (`apply` turns it on); off, a 3xx is the answer and
+    /// `redirectURL` says where it points. Wraps `CURLOPT_FOLLOWLOCATION`.
+    package func followRedirects(_ follow: Bool) { set(CURLOPT_FOLLOWLOCATION, follow ? 1 : 0) }
+
+    /// Where the last answer (a 3xx) points, made absolute; nil when it does not. Wraps `CURLINFO_REDIRECT_URL`.
+    package var redirectURL: String? {
+        var url: UnsafeMutablePointer<CChar>?
+        guard alicia_easy_getinfo_str(handle, CURLINFO_REDIRECT_URL, &url) == CURLE_OK, let url else { return nil }
+        return String(cString: url)
+    }
+
+    /// Offers every content encoding libcurl decodes (gzip, deflate, brotli, zstd as built) and
+    /// decodes the body. Wraps `CURLOPT_ACCEPT_ENCODING`.
+    package func acceptCompressed() { set(CURLOPT_ACCEPT_ENCODING, "") }
+
+    /// The whole request, connection to last byte, within `milliseconds`. For documents, never for
+    /// audio (an episode may take an hour). Wraps `CURLOPT_TIMEOUT_MS`.
+    package func limitTotalTime(milliseconds: Int) { set(CURLOPT_TIMEOUT_MS, milliseconds) }
+
     /// Redirects the last request followed. Wraps `CURLINFO_REDIRECT_COUNT`.
     package var redirectCount: Int {
         var count = 0

@@ -1,11 +1,13 @@
 /// Subscriptions: what the feed code adds, refreshes, moves and removes.
 extension LibraryStore {
-    /// The columns `show(_:)` reads, in its order, with the two counts last.
+    /// The columns `show(_:)` reads, in its order, with the two counts last (new: found by a refresh and
+    /// never started, as `EpisodeListing.isUnheardNew`).
     private static let showColumns = """
         SELECT s.id, s.url, s.title, s.link, s.image_url, s.description, s.author, s.language, s.update_frequency,
             s.new_feed_url, s.etag, s.last_modified, s.last_checked, s.last_error, s.added_at,
             (SELECT count(*) FROM episodes WHERE show_id = s.id),
-            (SELECT count(*) FROM episodes WHERE show_id = s.id AND is_new = 1)
+            (SELECT count(*) FROM episodes AS n WHERE n.show_id = s.id AND n.is_new = 1
+                AND NOT EXISTS (SELECT 1 FROM positions WHERE key = n.position_key))
         FROM shows AS s
         """
 

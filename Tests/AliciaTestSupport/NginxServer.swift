@@ -14,6 +14,8 @@ import AliciaLocks
 /// - `/away/NAME`: a 302 to `http://localhost:PORT/media/NAME` with the query kept: another host
 ///   (by name) for the same server, which must see neither an `Authorization` header nor more
 ///   than the redirect passed on.
+/// - `/moved/NAME`: a 301 (permanent) to `/media/NAME`: a feed that moved for good.
+/// - `/busy/NAME`: a 503 with `Retry-After: 120`.
 /// - `/status/CODE…` for 401, 403, 404, 410, 500, 502, 503: that status, whatever follows the code.
 ///
 /// With `tls`, the same locations are also served over HTTPS on ``tlsPort``, with a self-signed
@@ -323,6 +325,8 @@ public final class NginxServer: Sendable {
                         alias \(directory)/files/;
                     }
                     location /cdn2/ { alias \(directory)/files/; }
+                    location /moved/ { rewrite ^/moved/(.*)$ /media/$1 permanent; }
+                    location /busy/ { add_header Retry-After 120 always; return 503; }
                     location /away/ { rewrite ^/away/(.*)$ http://localhost:\(port)/media/$1 redirect; }
             \(statusLocations)
                 }

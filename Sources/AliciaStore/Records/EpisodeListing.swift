@@ -20,4 +20,6 @@ package struct EpisodeListing: Equatable, Sendable {
     package var downloadPath: String?
 
     package var isPlayed: Bool { position?.played ?? false }
+    /// New as lists show it: found by a refresh after the show was subscribed, and never started.
+    package var isUnheardNew: Bool { isNew && position == nil }
 }
