@@ -31,6 +31,10 @@ _alicia_player_options() {
         messages) echo "$backend --json" ;;
         reply | react) echo "$backend" ;;
         config) echo "$backend --path --reveal" ;;
+        subscribe | unsubscribe | export) echo "--help" ;;
+        shows) echo "--help --json" ;;
+        refresh) echo "--help --quiet" ;;
+        episodes) echo "--help --new --json" ;;
         help) echo "" ;;
         *) echo "$backend -h -V --device --quiet --volume --speed --version" ;;
     esac
@@ -77,7 +81,7 @@ _alicia_player() {
         cword=$COMP_CWORD
     fi
     COMPREPLY=()
-    local commands="studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config help"
+    local commands="studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config subscribe unsubscribe shows refresh episodes export help"
 
     case $prev in
         --device)
@@ -174,7 +178,7 @@ _alicia_player() {
             declare -F __ltrim_colon_completions >/dev/null && __ltrim_colon_completions "$cur"
             # Titles hold spaces: each reply is one word to the shell.
             compopt -o filenames 2>/dev/null ;;
-        queue | script)
+        queue | script | subscribe)
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             compopt -o filenames 2>/dev/null ;;
     esac

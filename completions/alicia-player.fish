@@ -58,7 +58,7 @@ function __alicia_player_sinks
     pactl list short sinks 2>/dev/null | cut -f2
 end
 
-set -l commands studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config help
+set -l commands studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config subscribe unsubscribe shows refresh episodes export help
 set -l playing play queue script studio demo speak
 complete -c alicia-player -f
 
@@ -79,6 +79,12 @@ complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a down
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a cache -d 'what is downloaded'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a ctl -d 'control the running player'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a config -d 'the effective configuration'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a subscribe -d 'subscribe to podcasts: a feed, a page naming one, OPML'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a unsubscribe -d 'forget a show and its episodes'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a shows -d 'the subscribed shows'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a refresh -d 'fetch the feeds, add the new episodes'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a episodes -d 'the episodes of every show or one'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a export -d 'every subscription as OPML'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a help -d 'the usage of a command'
 complete -c alicia-player -n "__fish_seen_subcommand_from help" -a "$commands"
 
@@ -91,6 +97,7 @@ complete -c alicia-player -l device -x -a '(__alicia_player_sinks)' -d 'the Puls
 complete -c alicia-player -l volume -x -d 'volume in percent, 0 to 150'
 complete -c alicia-player -l speed -x -d 'play X times as fast, 0.5 to 3'
 complete -c alicia-player -l quiet -n "__fish_seen_subcommand_from studio demo" -d 'no status lines'
+complete -c alicia-player -l quiet -n "__fish_seen_subcommand_from refresh" -d 'only the failures, for cron'
 complete -c alicia-player -l start -x -n "__fish_seen_subcommand_from play queue script" -d 'begin at T'
 complete -c alicia-player -l read-ahead -x -n "__fish_seen_subcommand_from $playing voice" -d 'seconds to fetch ahead'
 complete -c alicia-player -l from-start -n "__fish_seen_subcommand_from $playing" -d 'every episode from its beginning'
@@ -102,7 +109,8 @@ complete -c alicia-player -l note-rewind -x -n "__fish_seen_subcommand_from $pla
 complete -c alicia-player -l keep-going -n "__fish_seen_subcommand_from queue" -d 'skip lines that cannot be played'
 complete -c alicia-player -l save -r -F -n "__fish_seen_subcommand_from queue" -d 'write the queue as M3U8'
 complete -c alicia-player -l check -n "__fish_seen_subcommand_from script" -d 'only check the script'
-complete -c alicia-player -l json -n "__fish_seen_subcommand_from playlists tracks" -d 'as JSON'
+complete -c alicia-player -l json -n "__fish_seen_subcommand_from playlists tracks shows episodes" -d 'as JSON'
+complete -c alicia-player -l new -n "__fish_seen_subcommand_from episodes" -d 'only the new episodes'
 complete -c alicia-player -l serve -n "__fish_seen_subcommand_from demo" -d 'the backend alone'
 complete -c alicia-player -l port -x -n "__fish_seen_subcommand_from demo" -d 'the port'
 complete -c alicia-player -l voicing -x -n "__fish_seen_subcommand_from demo" -d 'voice /api/speak in time (seconds, by commas)'
@@ -140,7 +148,7 @@ complete -c alicia-player -n "__fish_seen_subcommand_from cache" -a clear
 complete -c alicia-player -n "__fish_seen_subcommand_from download" -a '(__alicia_player_references)'
 
 complete -c alicia-player -n "__fish_seen_subcommand_from play notes voice" -a '(__alicia_player_references)'
-complete -c alicia-player -n "__fish_seen_subcommand_from play queue script" -F
+complete -c alicia-player -n "__fish_seen_subcommand_from play queue script subscribe" -F
 complete -c alicia-player -n "__fish_seen_subcommand_from playlist; and not __fish_seen_subcommand_from create rename delete add remove move show" -a 'create rename delete add remove move show'
 complete -c alicia-player -n "__fish_seen_subcommand_from rename delete add remove move show" -a '(__alicia_player_cache playlists)'
 complete -c alicia-player -n "__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from get set" -a 'get set'
