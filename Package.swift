@@ -207,7 +207,8 @@ let package = Package(
         // paths, lists and playlists as queue items, the download cache's policy, auto-download.
         .target(
             name: "AliciaLibrary",
-            dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaBackend", "AliciaCache", "AliciaTerminal"],
+            dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaBackend", "AliciaCache", "AliciaTerminal",
+                           "AliciaCurl", "AliciaStore", "AliciaFeeds", "AliciaJSON"],
             swiftSettings: functionSections
         ),
         // Listening reports (`POST /api/episode_day`): the app's rules over what the host sees each

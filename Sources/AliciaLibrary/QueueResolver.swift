@@ -143,13 +143,19 @@ package final class QueueResolver {
         return .failure(.init(line: nil, backendProblem!))
     }
 
+    /// One of Alicia's episodes, else one of a subscribed show's (`FeedEpisodeItems`): `SHOW: piece`
+    /// is looked up among the shows first.
     private func episode(_ reference: String, title: String?) -> Result<QueueItem, QueueFile.Problem> {
+        if reference.contains(": "), let found = FeedEpisodeItems.find(reference, title: title) { return found }
         let backend: BackendSession
         switch session() {
         case .success(let made): backend = made
-        case .failure(let problem): return .failure(.init(line: nil, "'\(reference)': \(problem.message)"))
+        case .failure(let problem):
+            return FeedEpisodeItems.find(reference, title: title) ?? .failure(.init(line: nil, "'\(reference)': \(problem.message)"))
         }
-        return backend.episode(reference).flatMap { backend.item(for: $0.episode, title: title) }
+        let alicias = backend.episode(reference).flatMap { backend.item(for: $0.episode, title: title) }
+        if case .failure = alicias, let found = FeedEpisodeItems.find(reference, title: title) { return found }
+        return alicias
     }
 
     private func voiceNote(_ reference: String, relativeTo directory: String?) -> Result<QueueItem, QueueFile.Problem> {

@@ -77,6 +77,8 @@ public enum CommandLineTool {
             return CacheCommand.run(options)
         case .ctl(let options):
             return CtlCommand(options: options).run()
+        case .podcasts(let command):
+            return command.run()
         }
     }
 }

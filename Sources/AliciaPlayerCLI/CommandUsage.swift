@@ -14,7 +14,8 @@ enum CommandUsage {
     /// The commands whose options come from `OptionTable` (`ctl` and `help` say their own).
     static let withTableOptions: Set<String> = ["play", "queue", "script", "studio", "demo", "playlists", "playlist", "tracks",
                                                 "messages", "reply", "react",
-                                                "download", "cache", "notes", "speak", "voice", "chat", "config"]
+                                                "download", "cache", "notes", "speak", "voice", "chat", "config",
+                                                "subscribe", "unsubscribe", "shows", "refresh", "episodes", "export"]
 
     static let texts: [String: String] = [
         "play": """
@@ -240,11 +241,62 @@ enum CommandUsage {
             accessible or report (on or off: listening reports to the backend) in the config file
             (made with mode 0600 if there is none); VALUE - reads it from standard input.
             """,
+        "subscribe": """
+            Usage: alicia-player subscribe <url|file>...
+
+            Subscribes to podcasts: a feed (RSS 2.0, RSS 1.0, Atom), a web page that names its feed
+            (<link rel="alternate">), or an OPML list, a file or a URL (every outline with an
+            xmlUrl, nested ones too). One line a show: subscribed: TITLE (N episodes), or already
+            subscribed: TITLE. A source that is not a feed, answers an error or cannot be read is
+            one line on standard error and exit 1; nothing of it is added, the others are.
+            The library is $XDG_DATA_HOME/alicia-player/library.db.
+            """,
+        "unsubscribe": """
+            Usage: alicia-player unsubscribe <show>...
+
+            Forgets shows and their episodes: a show is its title, a piece of it, its number as
+            shows lists it, or its feed URL. Positions and played marks are kept.
+            """,
+        "shows": """
+            Usage: alicia-player shows [--json]
+
+            The subscribed shows by title, each with its number, feed URL (after any move), episode
+            count, new count and why its last refresh failed, if it did. --json: objects with title,
+            url, link, image, episodes, new, error (null or why) and last_checked.
+            """,
+        "refresh": """
+            Usage: alicia-player refresh [<show>...] [--quiet]
+
+            Fetches every subscribed feed (or the shows named) several at once, a few a host, with
+            conditional requests (a feed that did not change costs a 304), and adds what is new:
+            new: SHOW: TITLE a line, then a line that sums up. A feed that moved (301, 308,
+            itunes:new-feed-url) is followed; a server that asks to wait (429 or 503 with
+            Retry-After) is not asked again before then. Exit 1 if any feed failed, each named once
+            with why on standard error; every other feed is refreshed all the same.
+            --quiet prints only the failures: for cron.
+            """,
+        "episodes": """
+            Usage: alicia-player episodes [<show>] [--new] [--json]
+
+            The episodes of every subscribed show (or of one), newest first, numbered, with the date,
+            length, where you left it and marks for new, played and downloaded. --new lists only the
+            new ones (found by a refresh, not yet started). --json: objects with index, show, title,
+            guid, url (the enclosure), published (ISO 8601 UTC or null), duration (seconds or null),
+            chapters_url, transcript_url, season, episode, position, played, downloaded and new.
+            Play one with alicia-player play "SHOW: piece of its title" or a piece of its title.
+            """,
+        "export": """
+            Usage: alicia-player export
+
+            Prints every subscription as OPML 2.0 on standard output: what gPodder, AntennaPod and
+            newsboat import (alicia-player export > podcasts.opml).
+            """,
         "help": """
             Usage: alicia-player help [COMMAND | commands | keys]
 
             Prints the usage of alicia-player, or of one command: studio, play, queue, script,
-            playlists, playlist, tracks, notes, download, cache, demo, voice, chat, ctl, config.
+            playlists, playlist, tracks, notes, download, cache, demo, voice, chat, ctl, config,
+            subscribe, unsubscribe, shows, refresh, episodes, export.
             help commands lists the one grammar the control socket, scripts, ctl and the
             Studio's keys speak; help keys the Studio's keys in effect.
             """,

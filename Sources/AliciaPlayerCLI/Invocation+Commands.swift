@@ -62,6 +62,8 @@ extension Invocation {
             return .studio(play, implicit: false)
         case "demo": return try demo(rest, play, line)
         case "speak": return try speak(rest, play, line)
+        case _ where PodcastCommand.names.contains(command):
+            return .podcasts(try PodcastCommand.parse(command, rest, json: line.json, new: line.newOnly, quiet: line.play.quiet))
         default: throw UsageError("unknown command '\(command)': the commands are \(commandNames)")
         }
     }

@@ -43,6 +43,8 @@ public enum Invocation: Equatable, Sendable {
     /// The interactive Studio over the configured backend; `implicit` when no
     /// command was given at all.
     case studio(PlayOptions, implicit: Bool)
+    /// `subscribe`, `unsubscribe`, `shows`, `refresh`, `episodes`, `export`: podcasts from feeds.
+    case podcasts(PodcastCommand)
     /// `play` without arguments on a terminal: the Studio on the queue last left (against the
     /// configured backend, or the local one without a backend), paused at its position.
     case continueListening(PlayOptions)
@@ -133,6 +135,8 @@ extension Invocation {
                alicia-player download <ref>... [--queue FILE] [--pin] [--rate LIMIT]
                alicia-player cache [--max-size SIZE] | cache clear [REF...]
                alicia-player config [--path] | config set KEY VALUE
+               alicia-player subscribe <url|file>... | unsubscribe <show>... | shows [--json] | export
+               alicia-player refresh [<show>...] [--quiet] | episodes [<show>] [--new] [--json]
                alicia-player help [COMMAND] | COMMAND --help | --version
 
         Plays Alicia's episodes and voice notes, or any WAV, FLAC, Ogg or MP3 file, streaming with
@@ -173,6 +177,15 @@ extension Invocation {
                                  watch, wait end-file, ... (its socket speaks mpv's JSON IPC; MPRIS too)
           config                 print the effective configuration and where each value came from;
                                  --path prints the file's path; set KEY VALUE edits it
+          subscribe <url|file>...  subscribe to podcasts: a feed (RSS, Atom), a web page that names
+                                 its feed, or an OPML list (a file or a URL)
+          unsubscribe <show>...  forget a show (its title, a piece of it, its number or its URL)
+          shows                  the subscribed shows with their episode and new counts; --json
+          refresh [<show>...]    fetch every feed (or those named), politely and all at once; lists
+                                 the new episodes; exit 1 if any feed failed; --quiet for cron
+          episodes [<show>]      the episodes of every show (or one), newest first; --new only the
+                                 new; --json for scripts; play one by its title or SHOW: piece
+          export                 every subscription as OPML 2.0 on standard output
         """
 
     static let usageTail = """
@@ -305,7 +318,7 @@ extension Invocation {
     public static func loudness(_ text: String) -> LoudnessMatching? { LevelText.loudness(text) }
 
     /// The commands, for an unknown one.
-    static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, speak, voice, chat, messages, reply, react, ctl, config and help"
+    static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, speak, voice, chat, messages, reply, react, ctl, config, subscribe, unsubscribe, shows, refresh, episodes, export and help"
 
     /// `ACCESSIBLE` set to anything but empty or 0 (the convention of charmbracelet/huh and the
     /// clack prompts), or `accessible = true` in the config file.

@@ -96,7 +96,7 @@ extension OptionTable {
             }
             line.play.autoDownload = count
         },
-        option("--quiet", .none, ["studio", "demo", ""], "no status lines when stdout is not a terminal") { _, line in line.play.quiet = true },
+        option("--quiet", .none, ["studio", "demo", "refresh", ""], "no status lines when stdout is not a terminal; refresh: only failures") { _, line in line.play.quiet = true },
         option("--accessible", .none, playing.union(["tracks", ""]),
                "linear text for screen readers: one line per event, in words, nothing redrawn (or ACCESSIBLE=1)") { _, line in
             line.play.accessible = true
@@ -169,7 +169,8 @@ extension OptionTable {
     ]
 
     static let commandOptions: [CommandOption] = [
-        option("--json", .none, ["playlists", "playlist", "tracks", "messages", "chat"], "the list as JSON, for scripts") { _, line in line.json = true },
+        option("--json", .none, ["playlists", "playlist", "tracks", "messages", "chat", "shows", "episodes"], "the list as JSON, for scripts") { _, line in line.json = true },
+        option("--new", .none, ["episodes"], "only new episodes: found by a refresh and not yet started") { _, line in line.newOnly = true },
         option("--voice", .none, ["chat"], "ask for a voice note too, and play it") { _, line in line.chatVoice = true },
         option("--react", .required("EMOJI"), ["chat"], "react to her reply") { value, line in
             guard !value.isEmpty else { throw UsageError("--react needs an emoji") }

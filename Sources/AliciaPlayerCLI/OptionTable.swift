@@ -73,6 +73,8 @@ struct ParsedLine: Sendable {
     /// `speak --file F`: the text to read aloud is in F (- for standard input).
     var speakFile: String?
     var playlistText: String?
+    /// `episodes --new`.
+    var newOnly = false
 }
 
 /// Every option, in the order the usages list them.
@@ -96,7 +98,7 @@ enum OptionTable {
     /// The options part of the whole program's usage, each with the commands that take it.
     static func globalUsageLines() -> String {
         let order = ["play", "queue", "script", "studio", "demo", "speak", "voice", "chat", "messages", "reply", "react", "playlists",
-                     "playlist", "tracks", "download", "cache", "notes", "config"]
+                     "playlist", "tracks", "download", "cache", "notes", "config", "shows", "refresh", "episodes"]
         return all.map { option in
             let commands = order.filter(option.commands.contains)
             let which = commands.count == order.count || commands.isEmpty ? "" : "(\(commands.joined(separator: ", "))) "

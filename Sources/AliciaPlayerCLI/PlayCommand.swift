@@ -192,6 +192,7 @@ final class PlayCommand {
                 return .failure(ExitCode.usage)
             }
         }
+        if let feed = feedEpisode(reference) { return feed }
         let backend: BackendSession
         switch session(for: reference) {
         case .success(let made): backend = made
@@ -203,6 +204,22 @@ final class PlayCommand {
         case .failure(let problem):
             Console.fail(problem.message)
             return .failure(ExitCode.failure)
+        }
+    }
+
+    /// An episode of a subscribed show (`FeedEpisodeItems`), where Alicia's do not come first: a
+    /// `SHOW: piece` reference, or any when no backend is configured or none of hers matches.
+    private func feedEpisode(_ reference: String) -> Resolved? {
+        if !reference.contains(": ") {
+            if backend == nil { backend = try? BackendSession(options.backend) }
+            if let backend, case .success = backend.episode(reference) { return nil }
+        }
+        switch FeedEpisodeItems.find(reference) {
+        case .success(let item)?: return .success(item)
+        case .failure(let problem)?:
+            Console.fail(problem.message)
+            return .failure(ExitCode.failure)
+        case nil: return nil
         }
     }
 

@@ -54,10 +54,13 @@ package struct FeedFetcher: Sendable {
     func fetch(_ request: FeedRequest, with easy: CurlEasy) -> FeedResponse {
         var url = request.url
         var permanent = true
+        let deadline = MonotonicClock.seconds() + Double(timeoutMilliseconds) / 1000
         for _ in 0...maximumRedirects {
+            let left = Int((deadline - MonotonicClock.seconds()) * 1000)
+            guard left > 0 else { return .failed("no answer within \(timeoutMilliseconds / 1000) s", retryAt: nil) }
             let body = Locked<[UInt8]>([])
             let tooLarge = Locked(false)
-            prepare(easy, url: url, validators: url == request.url ? request : nil)
+            prepare(easy, url: url, validators: url == request.url ? request : nil, milliseconds: left)
             easy.onBody { [limit] bytes in
                 body.withLock { body in
                     if body.count + bytes.count > limit {
@@ -93,13 +96,13 @@ package struct FeedFetcher: Sendable {
         return .failed("more than \(maximumRedirects) redirects", retryAt: nil)
     }
 
-    private func prepare(_ easy: CurlEasy, url: String, validators: FeedRequest?) {
+    private func prepare(_ easy: CurlEasy, url: String, validators: FeedRequest?, milliseconds: Int) {
         var policy = HTTPPolicy()
         policy.stallSeconds = 20
         easy.apply(policy)
         easy.followRedirects(false)
         easy.acceptCompressed()
-        easy.limitTotalTime(milliseconds: timeoutMilliseconds)
+        easy.limitTotalTime(milliseconds: milliseconds)
         easy.setGet()
         easy.setURL(url)
         var headers: [String] = []

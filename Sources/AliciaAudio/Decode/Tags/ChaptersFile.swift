@@ -8,7 +8,7 @@ import AliciaLocks
 /// `NAME.mp3.chapters.json`): `{"version": "1.2.0", "chapters": [{"startTime": 0, "title": …,
 /// "endTime": …, "toc": false}]}`. Entries with `toc: false` are not shown (the spec's "not part of
 /// the table of contents"); entries without a start time are skipped.
-enum ChaptersFile {
+package enum ChaptersFile {
     /// Files larger than this are not read.
     static let byteLimit = 4 << 20
 
@@ -36,7 +36,7 @@ enum ChaptersFile {
     }
 
     /// The chapters in a chapters file's JSON; nil when it is not one.
-    static func chapters(json bytes: [UInt8]) -> [Chapter]? {
+    package static func chapters(json bytes: [UInt8]) -> [Chapter]? {
         guard case .object(let root)? = JSONValue(parsing: bytes),
               case .array(let entries)? = root.first(where: { $0.key == "chapters" })?.value else { return nil }
         var chapters: [Chapter] = []
@@ -55,7 +55,7 @@ enum ChaptersFile {
     }
 
     /// A regular file of at most `byteLimit` bytes, whole; nil when it is not there or not that.
-    static func readFile(_ path: String) -> [UInt8]? {
+    package static func readFile(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AliciaLocks
+import AliciaSession
+import AliciaStore
+import AliciaSubscriptions
+
+/// The podcast commands over the library database: `subscribe`, `unsubscribe`, `shows`, `refresh`,
+/// `episodes`, `export`. Each opens the database (made on first use), does its work and says it;
+/// exit 1 when any feed or show failed, every other one done all the same.
+public enum PodcastCommand: Equatable, Sendable {
+    case subscribe([String])
+    case unsubscribe([String])
+    case shows(json: Bool)
+    case refresh([String], quiet: Bool)
+    case episodes(show: String?, new: Bool, json: Bool)
+    case export
+
+    /// The command's name and the words after it, checked: what the command line parser calls.
+    static func parse(_ command: String, _ rest: [String], json: Bool, new: Bool, quiet: Bool) throws(UsageError) -> PodcastCommand {
+        switch command {
+        case "subscribe":
+            guard !rest.isEmpty else { throw UsageError("subscribe needs a feed: a URL, a web page that names one, or an OPML file") }
+            return .subscribe(rest)
+        case "unsubscribe":
+            guard !rest.isEmpty else { throw UsageError("unsubscribe needs a show: its title, a piece of it, its number or its URL") }
+            return .unsubscribe(rest)
+        case "shows":
+            guard rest.isEmpty else { throw UsageError("shows takes no arguments, got '\(rest[0])'") }
+            return .shows(json: json)
+        case "refresh": return .refresh(rest, quiet: quiet)
+        case "episodes":
+            guard rest.count <= 1 else { throw UsageError("episodes takes one show at most, got '\(rest[1])' too") }
+            return .episodes(show: rest.first, new: new, json: json)
+        default:
+            guard rest.isEmpty else { throw UsageError("export takes no arguments, got '\(rest[0])'") }
+            return .export
+        }
+    }
+
+    /// The commands `parse` knows.
+    static let names: Set<String> = ["subscribe", "unsubscribe", "shows", "refresh", "episodes", "export"]
+
+    func run() -> Int32 {
+        var environment: [String: String] = [:]
+        for key in ["XDG_DATA_HOME", "XDG_STATE_HOME", "HOME", "LANG"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        guard let path = LibraryStore.defaultPath(environment: environment) else {
+            Console.fail("no library database: neither XDG_DATA_HOME nor HOME is set")
+            return ExitCode.failure
+        }
+        let store: LibraryStore
+        do {
+            // No import of the old state directory: every player still keeps positions in its
+            // positions.json (PositionStore), which the import would move aside (DECISIONS.md,
+            // "Positions stay in positions.json").
+            store = try LibraryStore(path: path)
+        } catch {
+            Console.fail(error.message)
+            return ExitCode.failure
+        }
+        for warning in store.warnings { Console.fail("warning: " + warning) }
+        return run(Subscriptions(store: store), language: environment["LANG"].map { String($0.prefix { $0 != "." }) })
+    }
+
+    private func run(_ subscriptions: Subscriptions, language: String?) -> Int32 {
+        do throws(SubscriptionProblem) {
+            switch self {
+            case .subscribe(let sources):
+                Self.showProgress(on: subscriptions, verb: "fetching")
+                return say(subscriptions.subscribe(sources))
+            case .unsubscribe(let names):
+                return say(subscriptions.unsubscribe(names))
+            case .shows(let json):
+                let shows = try subscriptions.listed()
+                Console.out(json ? SubscriptionLists.showsJSON(shows) : SubscriptionLists.showsText(shows))
+            case .refresh(let names, let quiet):
+                if !quiet { Self.showProgress(on: subscriptions, verb: "refreshing") }
+                var report = subscriptions.refresh(names)
+                if quiet { report.lines.removeAll() }
+                return say(report)
+            case .episodes(let show, let new, let json):
+                try episodes(subscriptions, show: show, new: new, json: json, language: language)
+            case .export:
+                Console.out(try subscriptions.export())
+            }
+            return ExitCode.success
+        } catch {
+            Console.fail(error.message)
+            return ExitCode.failure
+        }
+    }
+
+    private func episodes(_ subscriptions: Subscriptions, show: String?, new: Bool, json: Bool, language: String?) throws(SubscriptionProblem) {
+        let id = try show.map { name throws(SubscriptionProblem) in try subscriptions.show(named: name).id }
+        do {
+            var rows = Self.withPositions(try subscriptions.store.episodes(id.map { .show($0) } ?? (new ? .new : .all)))
+            if new { rows = rows.filter(\.isUnheardNew) }
+            if json {
+                let details = try subscriptions.store.episodeDetails(showID: id)
+                Console.out(SubscriptionLists.episodesJSON(rows, details: details, language: language))
+            } else {
+                Console.out(SubscriptionLists.episodesText(rows))
+            }
+        } catch {
+            throw SubscriptionProblem(error.message)
+        }
+    }
+
+    /// Where each episode was left and whether it was played, as every player keeps it (`PositionStore`,
+    /// the one resume rule for Alicia's episodes and the shows'), over what the database last took in.
+    private static func withPositions(_ rows: [EpisodeListing]) -> [EpisodeListing] {
+        guard let directory = PositionStore.defaultDirectory() else { return rows }
+        let positions = PositionStore(directory: directory)
+        return rows.map { row in
+            guard let saved = positions.position(for: row.positionKey) else { return row }
+            var row = row
+            row.position = PositionRecord(position: saved.position, duration: saved.duration, played: saved.played, updated: saved.updated)
+            return row
+        }
+    }
+
+    private func say(_ report: Subscriptions.Report) -> Int32 {
+        for line in report.lines { Console.out(line + "\n") }
+        for problem in report.problems { Console.fail(problem) }
+        return report.failed ? ExitCode.failure : ExitCode.success
+    }
+
+    /// On a terminal, `refreshing 12/200` on standard error as fetches end, cleared at the last.
+    private static func showProgress(on subscriptions: Subscriptions, verb: String) {
+        guard isatty(2) == 1 else { return }
+        subscriptions.progress = { done, total in
+            Console.error(done == total ? "\r\u{1B}[K" : "\r\(verb) \(done)/\(total)")
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import AliciaTestSupport
+import Foundation
+import Testing
+
+/// The podcast commands as a listener and a script run them, against a real nginx and a real
+/// library database: subscribe, shows, episodes, refresh (exit codes, --quiet), export, unsubscribe;
+/// a feed episode played by its title with the feed's chapters and transcript, and resumed.
+@Suite("Podcast commands", .serialized)
+struct PodcastCommandTests {
+    static let episode = WAVFixture(seconds: 3, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 0xFEED)
+
+    static func feed(_ items: [(guid: String, title: String)]) -> [UInt8] {
+        let entries = items.map { item in
+            """
+            <item><title>\(item.title)</title><guid>\(item.guid)</guid><pubDate>Tue, 01 Sep 2026 08:00:00 +0200</pubDate>
+            <itunes:duration>0:03</itunes:duration><itunes:season>2</itunes:season><itunes:episode>7</itunes:episode>
+            <enclosure url="\(item.guid).wav" type="audio/wav" length="\(episode.bytes.count)"/>
+            <podcast:chapters url="\(item.guid).chapters.json" type="application/json+chapters"/>
+            <podcast:transcript url="\(item.guid).vtt" type="text/vtt"/></item>
+            """
+        }.joined(separator: "\n")
+        return Array("""
+            <?xml version="1.0"?>
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:podcast="https://podcastindex.org/namespace/1.0">
+            <channel><title>The Loopback Hour</title><link>https://example.org/</link><description>Tests</description>
+            \(entries)
+            </channel></rss>
+            """.utf8)
+    }
+
+    static let chapters = Array(#"{"version": "1.2.0", "chapters": [{"startTime": 0, "title": "Hello"}, {"startTime": 1.5, "title": "Goodbye"}]}"#.utf8)
+    static let transcript = Array("WEBVTT\n\n00:00:00.000 --> 00:00:01.500\n<v Host>Welcome to the hour.\n\n00:00:01.500 --> 00:00:03.000\n<v Host>That was it.\n".utf8)
+
+    /// A library, state and cache of the test's own, shared by every run in it.
+    static func environment() throws -> [String: String] {
+        var environment = try BackendCommandTests.isolatedEnvironment(nil)
+        let state = try PlayerProcess.freshStateDirectory()
+        environment["XDG_STATE_HOME"] = state
+        environment["XDG_DATA_HOME"] = state + "/data"
+        environment["XDG_CACHE_HOME"] = state + "/cache"
+        return environment
+    }
+
+    static func serve(_ server: NginxServer, items: [(guid: String, title: String)]) throws {
+        try server.serve(feed(items), as: "hour.xml")
+        for item in items {
+            try server.serve(episode, as: item.guid + ".wav")
+            try server.serve(chapters, as: item.guid + ".chapters.json")
+            try server.serve(transcript, as: item.guid + ".vtt")
+        }
+    }
+
+    static func json(_ text: String) throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]], "not a JSON array: \(text)")
+    }
+
+    @Test("subscribe, shows --json, episodes --json, refresh (a new episode, a failed feed: exit 1, --quiet), export, unsubscribe")
+    func commands() async throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        try Self.serve(server, items: [("e1", "First Light")])
+        let environment = try Self.environment()
+        let url = server.url("/media/hour.xml")
+        let subscribed = try await Playback.run(["subscribe", url], environment: environment)
+        #expect(subscribed.status == 0 && subscribed.stdout == "subscribed: The Loopback Hour (1 episode)\n", "\(subscribed)")
+        let bad = try await Playback.run(["subscribe", server.url("/media/e1.vtt")], environment: environment)
+        #expect(bad.status == 1 && bad.stderr.contains("e1.vtt") && bad.stdout.isEmpty, "\(bad)")
+
+        let shows = try Self.json(try await Playback.run(["shows", "--json"], environment: environment).stdout)
+        #expect(shows.count == 1)
+        #expect(shows.first?["title"] as? String == "The Loopback Hour" && shows.first?["url"] as? String == url)
+        #expect(shows.first?["episodes"] as? Int == 1 && shows.first?["new"] as? Int == 0 && shows.first?["error"] is NSNull)
+
+        let episodes = try Self.json(try await Playback.run(["episodes", "--json"], environment: environment).stdout)
+        let first = try #require(episodes.first)
+        #expect(first["show"] as? String == "The Loopback Hour" && first["title"] as? String == "First Light" && first["guid"] as? String == "e1")
+        #expect(first["url"] as? String == server.url("/media/e1.wav"))
+        #expect(first["published"] as? String == "2026-09-01T06:00:00Z" && first["duration"] as? Int == 3)
+        #expect(first["chapters_url"] as? String == server.url("/media/e1.chapters.json"))
+        #expect(first["transcript_url"] as? String == server.url("/media/e1.vtt"))
+        #expect(first["season"] as? Int == 2 && first["episode"] as? Int == 7)
+        #expect(first["position"] as? Double == 0 && first["played"] as? Bool == false && first["downloaded"] as? Bool == false)
+        #expect(first["new"] as? Bool == false)
+
+        try Self.serve(server, items: [("e2", "Second Wind"), ("e1", "First Light")])
+        let refreshed = try await Playback.run(["refresh"], environment: environment)
+        #expect(refreshed.status == 0 && refreshed.stdout == "new: The Loopback Hour: Second Wind\nrefreshed 1 of 1 show: 1 new episode\n", "\(refreshed)")
+        let new = try Self.json(try await Playback.run(["episodes", "--new", "--json"], environment: environment).stdout)
+        #expect(new.map { $0["title"] as? String } == ["Second Wind"])
+
+        try server.remove("hour.xml")
+        let failed = try await Playback.run(["refresh", "--quiet"], environment: environment)
+        #expect(failed.status == 1 && failed.stdout.isEmpty, "\(failed)")
+        #expect(failed.stderr == "alicia-player: The Loopback Hour (\(url)): HTTP 404\n", "\(failed)")
+        let erred = try Self.json(try await Playback.run(["shows", "--json"], environment: environment).stdout)
+        #expect(erred.first?["error"] as? String == "HTTP 404")
+
+        let export = try await Playback.run(["export"], environment: environment)
+        #expect(export.status == 0 && export.stdout.contains("xmlUrl=\"\(url)\"") && export.stdout.contains("<opml version=\"2.0\">"), "\(export)")
+        let gone = try await Playback.run(["unsubscribe", "loopback"], environment: environment)
+        #expect(gone.status == 0 && gone.stdout == "unsubscribed: The Loopback Hour\n", "\(gone)")
+        let none = try await Playback.run(["unsubscribe", "loopback"], environment: environment)
+        #expect(none.status == 1 && none.stderr.contains("no subscribed show is 'loopback'"), "\(none)")
+    }
+
+    @Test("a feed episode plays by its title, bit for bit, with the feed's chapters and transcript on the socket, fetched once")
+    func playsByTitle() async throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        try Self.serve(server, items: [("e1", "First Light")])
+        let environment = try Self.environment()
+        let subscribed = try await Playback.run(["subscribe", server.url("/media/hour.xml")], environment: environment)
+        #expect(subscribed.status == 0, "\(subscribed)")
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let socket = try PlayerProcess.freshStateDirectory() + "/ipc.sock"
+        let result = try await Playback.gated { () async throws -> PlayerResult in
+            let player = try PlayerProcess.start(["play", "Loopback: first light", "--device", capture.sinkName, "--ipc", socket],
+                                                 environment: environment)
+            let deadline = ContinuousClock.now + .seconds(60)
+            while player.isRunning, try await ControlSocketTests.ctl(socket, ["pause"]).status != 0 {
+                guard ContinuousClock.now < deadline else { throw HarnessError("the player never listened on \(socket)") }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let chapters = try await ControlSocketTests.ctl(socket, ["--json", "get", "chapter-list"])
+            #expect(chapters.stdout.contains("\"Hello\"") && chapters.stdout.contains("\"Goodbye\""), "\(chapters)")
+            let transcript = try await ControlSocketTests.ctl(socket, ["transcript"])
+            #expect(transcript.stdout.contains("Welcome to the hour.") && transcript.stdout.contains("That was it."), "\(transcript)")
+            let title = try await ControlSocketTests.ctl(socket, ["get", "media-title"])
+            #expect(title.stdout.contains("First Light"), "\(title)")
+            _ = try await ControlSocketTests.ctl(socket, ["resume"])
+            return try await PlayerProcess.result(of: player, timeout: .seconds(60))
+        }
+        let captured = await capture.finishInt16()
+        expectSuccess(result)
+        expectBitExact(captured: ScriptCommandTests.withoutSilentFrames(captured), expected: Self.episode.samples16, channels: 2)
+        // Heard to the end: played, as the episode list shows it.
+        let listed = try Self.json(try await Playback.run(["episodes", "--json"], environment: environment).stdout)
+        #expect(listed.first?["played"] as? Bool == true, "\(listed)")
+        // The chapters and the transcript were fetched once, and read from the cache after.
+        let fetched = await server.settledAccessLog().filter { $0.uri.hasSuffix(".chapters.json") || $0.uri.hasSuffix(".vtt") }
+        #expect(fetched.count == 2, "\(fetched)")
+    }
+
+    @Test("a feed episode left part way resumes there, and the episode list says where")
+    func resumes() async throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        try Self.serve(server, items: [("e1", "First Light")])
+        let environment = try Self.environment()
+        #expect(try await Playback.run(["subscribe", server.url("/media/hour.xml")], environment: environment).status == 0)
+        for run in 0..<2 {
+            let socket = try PlayerProcess.freshStateDirectory() + "/ipc.sock"
+            let result = try await Playback.gated { () async throws -> PlayerResult in
+                let player = try PlayerProcess.start(["play", "first light", "--ipc", socket], environment: environment)
+                let deadline = ContinuousClock.now + .seconds(60)
+                while player.isRunning, try await ControlSocketTests.ctl(socket, ["pause"]).status != 0 {
+                    guard ContinuousClock.now < deadline else { throw HarnessError("the player never listened on \(socket)") }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                if run == 0 {
+                    _ = try await ControlSocketTests.ctl(socket, ["seek", "1.5", "absolute"])
+                }
+                var position = ""
+                while ContinuousClock.now < deadline {
+                    position = try await ControlSocketTests.ctl(socket, ["get", "time-pos"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                    if let seconds = Double(position), seconds >= 1.5 { break }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(Double(position).map { $0 >= 1.5 && $0 < 1.6 } == true, "run \(run): time-pos \(position)")
+                _ = try await ControlSocketTests.ctl(socket, ["quit"])
+                return try await PlayerProcess.result(of: player, timeout: .seconds(60))
+            }
+            #expect(result.status == 0, "\(result)")
+            let listed = try Self.json(try await Playback.run(["episodes", "--json"], environment: environment).stdout)
+            let position = try #require(listed.first?["position"] as? Double)
+            #expect(position >= 1.5 && position < 1.6 && listed.first?["played"] as? Bool == false, "\(listed)")
+        }
+    }
+}
