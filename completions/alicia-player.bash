@@ -33,7 +33,7 @@ _alicia_player_options() {
         config) echo "$backend --path --reveal" ;;
         subscribe | unsubscribe | export) echo "--help" ;;
         shows) echo "--help --json" ;;
-        refresh) echo "--help --quiet" ;;
+        refresh) echo "--help --quiet --download" ;;
         episodes) echo "--help --new --json" ;;
         help) echo "" ;;
         *) echo "$backend -h -V --device --quiet --volume --speed --version" ;;

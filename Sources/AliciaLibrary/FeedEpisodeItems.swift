@@ -7,7 +7,8 @@ import AliciaSession
 import AliciaStore
 
 /// Episodes of subscribed shows as queue items: `SHOW: piece of a title`, or a piece of a title,
-/// looked up in the library database (`subscribe`, `refresh`). The item plays the enclosure, keeps
+/// looked up in the library database (`subscribe`, `refresh`). The item plays the enclosure (or its
+/// download), keeps
 /// its position under the enclosure's URL as any URL does (one resume rule for every episode), and
 /// brings the feed's chapters and transcript (`FeedExtras`).
 package enum FeedEpisodeItems {
@@ -63,7 +64,8 @@ package enum FeedEpisodeItems {
         if let transcript = FeedExtras.preferredTranscript(details?.transcripts, language: language) {
             item.transcript = extras.transcript(transcript.url, type: transcript.type)
         }
-        return .success(item)
+        // Downloaded (`download`, `refresh --download N`): it plays from the cache, offline too.
+        return .success(OfflineCache.substitute(item, key: listing.positionKey, mediaPath: nil))
     }
 
     static func environment() -> [String: String] {

@@ -265,7 +265,7 @@ enum CommandUsage {
             url, link, image, episodes, new, error (null or why) and last_checked.
             """,
         "refresh": """
-            Usage: alicia-player refresh [<show>...] [--quiet]
+            Usage: alicia-player refresh [<show>...] [--quiet] [--download N]
 
             Fetches every subscribed feed (or the shows named) several at once, a few a host, with
             conditional requests (a feed that did not change costs a 304), and adds what is new:
@@ -273,7 +273,9 @@ enum CommandUsage {
             itunes:new-feed-url) is followed; a server that asks to wait (429 or 503 with
             Retry-After) is not asked again before then. Exit 1 if any feed failed, each named once
             with why on standard error; every other feed is refreshed all the same.
-            --quiet prints only the failures: for cron.
+            --quiet prints only the failures: for cron. --download N then keeps the newest N unplayed
+            episodes of each show downloaded (as download does: the cache stays within its bound,
+            played episodes leaving it first); they play from the cache, offline too.
             """,
         "episodes": """
             Usage: alicia-player episodes [<show>] [--new] [--json]

@@ -38,7 +38,7 @@ struct DownloadCommand {
             Console.fail("cannot download: the backend cannot be reached (\(banner))")
             return ExitCode.failure
         }
-        let board = ProgressBoard(terminal: Console.stderrIsTerminal, slots: Self.parallel)
+        let board = ProgressBoard(terminal: Console.stderrIsTerminal && !options.quiet, slots: Self.parallel, quiet: options.quiet)
         let next = Atomic<Int>(0)
         let failed = Atomic<Int>(0)
         let shared = requests
@@ -128,7 +128,7 @@ struct DownloadCommand {
     private func evict(_ cache: MediaCache, protecting keys: Set<String>) {
         let limit = CachePolicy.maximumSize()
         let removed = cache.evict(limit: limit, played: CachePolicy.playedKeys(), protected: keys)
-        for entry in removed {
+        for entry in removed where !options.quiet {
             Console.out("removed \(entry.label ?? entry.title) from the cache (\(ByteSize.format(entry.size))) to stay within \(ByteSize.format(limit))\n")
         }
         let total = cache.totalSize()
@@ -214,8 +214,12 @@ final class ProgressBoard: Sendable {
     private let terminal: Bool
     private let state: Locked<State>
 
-    init(terminal: Bool, slots: Int) {
+    /// Only failures are said.
+    private let quiet: Bool
+
+    init(terminal: Bool, slots: Int, quiet: Bool = false) {
         self.terminal = terminal
+        self.quiet = quiet
         state = Locked(State(lines: Array(repeating: nil, count: slots)))
     }
 
@@ -246,7 +250,7 @@ final class ProgressBoard: Sendable {
         state.withLock { state in
             state.lines[slot] = nil
             erase(&state)
-            if failed { Console.error(line + "\n") } else { Console.out(line + "\n") }
+            if failed { Console.error(line + "\n") } else if !quiet { Console.out(line + "\n") }
             redraw(&state)
         }
     }

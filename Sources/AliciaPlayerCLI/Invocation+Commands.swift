@@ -63,7 +63,7 @@ extension Invocation {
         case "demo": return try demo(rest, play, line)
         case "speak": return try speak(rest, play, line)
         case _ where PodcastCommand.names.contains(command):
-            return .podcasts(try PodcastCommand.parse(command, rest, json: line.json, new: line.newOnly, quiet: line.play.quiet))
+            return .podcasts(try PodcastCommand.parse(command, rest, line))
         default: throw UsageError("unknown command '\(command)': the commands are \(commandNames)")
         }
     }

@@ -73,6 +73,8 @@ public struct DownloadOptions: Equatable, Sendable {
     /// `--rate LIMIT`: bytes per second for the whole download, nil for no limit.
     public var rate: Int64?
     public var backend = BackendOptions()
+    /// Only failures said (`refresh --quiet --download N`): no progress, no line per file.
+    public var quiet = false
 }
 
 /// Options of `alicia-player cache`.
@@ -136,7 +138,7 @@ extension Invocation {
                alicia-player cache [--max-size SIZE] | cache clear [REF...]
                alicia-player config [--path] | config set KEY VALUE
                alicia-player subscribe <url|file>... | unsubscribe <show>... | shows [--json] | export
-               alicia-player refresh [<show>...] [--quiet] | episodes [<show>] [--new] [--json]
+               alicia-player refresh [<show>...] [--quiet] [--download N] | episodes [<show>] [--new] [--json]
                alicia-player help [COMMAND] | COMMAND --help | --version
 
         Plays Alicia's episodes and voice notes, or any WAV, FLAC, Ogg or MP3 file, streaming with

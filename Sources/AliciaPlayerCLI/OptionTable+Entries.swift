@@ -170,6 +170,10 @@ extension OptionTable {
 
     static let commandOptions: [CommandOption] = [
         option("--json", .none, ["playlists", "playlist", "tracks", "messages", "chat", "shows", "episodes"], "the list as JSON, for scripts") { _, line in line.json = true },
+        option("--download", .required("N"), ["refresh"], "keep the newest N unplayed episodes of each show downloaded") { value, line in
+            guard let count = Int(value), (1...100).contains(count) else { throw UsageError("--download '\(value)' is not a count from 1 to 100") }
+            line.downloadNewest = count
+        },
         option("--new", .none, ["episodes"], "only new episodes: found by a refresh and not yet started") { _, line in line.newOnly = true },
         option("--voice", .none, ["chat"], "ask for a voice note too, and play it") { _, line in line.chatVoice = true },
         option("--react", .required("EMOJI"), ["chat"], "react to her reply") { value, line in

@@ -75,6 +75,8 @@ struct ParsedLine: Sendable {
     var playlistText: String?
     /// `episodes --new`.
     var newOnly = false
+    /// `refresh --download N`.
+    var downloadNewest: Int?
 }
 
 /// Every option, in the order the usages list them.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AliciaLibrary
 import AliciaLocks
 import AliciaSession
 import AliciaStore
@@ -13,12 +14,14 @@ public enum PodcastCommand: Equatable, Sendable {
     case subscribe([String])
     case unsubscribe([String])
     case shows(json: Bool)
-    case refresh([String], quiet: Bool)
+    /// `download`: `--download N`, the newest N unplayed episodes of each show refreshed kept downloaded.
+    case refresh([String], quiet: Bool, download: Int?)
     case episodes(show: String?, new: Bool, json: Bool)
     case export
 
     /// The command's name and the words after it, checked: what the command line parser calls.
-    static func parse(_ command: String, _ rest: [String], json: Bool, new: Bool, quiet: Bool) throws(UsageError) -> PodcastCommand {
+    static func parse(_ command: String, _ rest: [String], _ line: ParsedLine) throws(UsageError) -> PodcastCommand {
+        let (json, new, quiet) = (line.json, line.newOnly, line.play.quiet)
         switch command {
         case "subscribe":
             guard !rest.isEmpty else { throw UsageError("subscribe needs a feed: a URL, a web page that names one, or an OPML file") }
@@ -29,7 +32,7 @@ public enum PodcastCommand: Equatable, Sendable {
         case "shows":
             guard rest.isEmpty else { throw UsageError("shows takes no arguments, got '\(rest[0])'") }
             return .shows(json: json)
-        case "refresh": return .refresh(rest, quiet: quiet)
+        case "refresh": return .refresh(rest, quiet: quiet, download: line.downloadNewest)
         case "episodes":
             guard rest.count <= 1 else { throw UsageError("episodes takes one show at most, got '\(rest[1])' too") }
             return .episodes(show: rest.first, new: new, json: json)
@@ -76,11 +79,14 @@ public enum PodcastCommand: Equatable, Sendable {
             case .shows(let json):
                 let shows = try subscriptions.listed()
                 Console.out(json ? SubscriptionLists.showsJSON(shows) : SubscriptionLists.showsText(shows))
-            case .refresh(let names, let quiet):
+            case .refresh(let names, let quiet, let download):
                 if !quiet { Self.showProgress(on: subscriptions, verb: "refreshing") }
                 var report = subscriptions.refresh(names)
                 if quiet { report.lines.removeAll() }
-                return say(report)
+                let status = say(report)
+                guard let download else { return status }
+                let fetched = try Self.downloadNewest(download, of: names, in: subscriptions, quiet: quiet)
+                return status == ExitCode.success ? fetched : status
             case .episodes(let show, let new, let json):
                 try episodes(subscriptions, show: show, new: new, json: json, language: language)
             case .export:
@@ -109,15 +115,42 @@ public enum PodcastCommand: Equatable, Sendable {
         }
     }
 
+    /// `refresh --download N`: the newest `count` unplayed episodes of each show named (or every
+    /// show) that are not in the cache yet, downloaded as `download` does (two at once, resumed if cut,
+    /// the cache then brought within its bound, played ones going first).
+    private static func downloadNewest(_ count: Int, of names: [String], in subscriptions: Subscriptions,
+                                       quiet: Bool) throws(SubscriptionProblem) -> Int32 {
+        let shows = try names.isEmpty ? subscriptions.listed() : names.map { name throws(SubscriptionProblem) in try subscriptions.show(named: name) }
+        let cached = Set((try? OfflineCache.open().get())?.entries().map(\.key) ?? [])
+        var urls: [String] = []
+        for show in shows {
+            let rows: [EpisodeListing]
+            do {
+                rows = withPositions(try subscriptions.store.episodes(.show(show.id)))
+            } catch {
+                throw SubscriptionProblem(error.message)
+            }
+            urls += rows.filter { $0.url != nil && !$0.isPlayed }.prefix(count).filter { !cached.contains($0.positionKey) }.compactMap(\.url)
+        }
+        guard !urls.isEmpty else { return ExitCode.success }
+        var options = DownloadOptions(references: urls)
+        options.quiet = quiet
+        return DownloadCommand(options: options).run()
+    }
+
     /// Where each episode was left and whether it was played, as every player keeps it (`PositionStore`,
-    /// the one resume rule for Alicia's episodes and the shows'), over what the database last took in.
+    /// the one resume rule for Alicia's episodes and the shows'), and whether the download cache has it,
+    /// over what the database holds.
     private static func withPositions(_ rows: [EpisodeListing]) -> [EpisodeListing] {
-        guard let directory = PositionStore.defaultDirectory() else { return rows }
-        let positions = PositionStore(directory: directory)
+        let positions = PositionStore.defaultDirectory().map { PositionStore(directory: $0) }
+        let cache = try? OfflineCache.open().get()
+        let downloads = Dictionary((cache?.entries() ?? []).map { ($0.key, $0.fileName) }, uniquingKeysWith: { first, _ in first })
         return rows.map { row in
-            guard let saved = positions.position(for: row.positionKey) else { return row }
             var row = row
-            row.position = PositionRecord(position: saved.position, duration: saved.duration, played: saved.played, updated: saved.updated)
+            if let saved = positions?.position(for: row.positionKey) {
+                row.position = PositionRecord(position: saved.position, duration: saved.duration, played: saved.played, updated: saved.updated)
+            }
+            if let name = downloads[row.positionKey] { row.downloadPath = cache?.path(of: name) }
             return row
         }
     }

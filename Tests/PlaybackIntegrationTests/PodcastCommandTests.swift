@@ -12,7 +12,7 @@ struct PodcastCommandTests {
     static func feed(_ items: [(guid: String, title: String)]) -> [UInt8] {
         let entries = items.map { item in
             """
-            <item><title>\(item.title)</title><guid>\(item.guid)</guid><pubDate>Tue, 01 Sep 2026 08:00:00 +0200</pubDate>
+            <item><title>\(item.title)</title><guid>\(item.guid)</guid><pubDate>Tue, \(item.guid == "e1" ? "01" : "08") Sep 2026 08:00:00 +0200</pubDate>
             <itunes:duration>0:03</itunes:duration><itunes:season>2</itunes:season><itunes:episode>7</itunes:episode>
             <enclosure url="\(item.guid).wav" type="audio/wav" length="\(episode.bytes.count)"/>
             <podcast:chapters url="\(item.guid).chapters.json" type="application/json+chapters"/>
@@ -176,4 +176,29 @@ struct PodcastCommandTests {
             #expect(position >= 1.5 && position < 1.6 && listed.first?["played"] as? Bool == false, "\(listed)")
         }
     }
+
+    @Test("refresh --download 1 keeps the newest unplayed episode of each show downloaded; it then plays with the server gone")
+    func downloadsNewest() async throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        try Self.serve(server, items: [("e2", "Second Wind"), ("e1", "First Light")])
+        let environment = try Self.environment()
+        #expect(try await Playback.run(["subscribe", server.url("/media/hour.xml")], environment: environment).status == 0)
+        let refreshed = try await Playback.run(["refresh", "--quiet", "--download", "1"], environment: environment)
+        #expect(refreshed.status == 0 && refreshed.stdout.isEmpty, "\(refreshed)")
+        let listed = try Self.json(try await Playback.run(["episodes", "--json"], environment: environment).stdout)
+        #expect(listed.map { $0["title"] as? String } == ["Second Wind", "First Light"], "\(listed)")
+        #expect(listed.map { $0["downloaded"] as? Bool } == [true, false], "\(listed)")
+        let again = try await Playback.run(["refresh", "--quiet", "--download", "1"], environment: environment)
+        #expect(again.status == 0, "\(again)")
+        let downloads = await server.settledAccessLog().filter { $0.uri == "/media/e2.wav" && $0.range == nil }
+        #expect(downloads.count == 1, "downloaded again: \(downloads)")
+        server.stop()
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let played = try await Playback.run(["play", "Second Wind", "--device", capture.sinkName], environment: environment)
+        let captured = await capture.finishInt16()
+        expectSuccess(played)
+        expectBitExact(captured: ScriptCommandTests.withoutSilentFrames(captured), expected: Self.episode.samples16, channels: 2)
+    }
 }
+
