@@ -230,7 +230,7 @@ let package = Package(
         .target(
             name: "AliciaStudio",
             dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaBackend", "AliciaLibrary", "AliciaHost",
-                           "AliciaTerminal"],
+                           "AliciaTerminal", "AliciaStore"],
             swiftSettings: functionSections
         ),
         // `ctl`, the control socket's client front end: a command line's words as one socket command,

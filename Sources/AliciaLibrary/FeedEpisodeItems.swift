@@ -15,8 +15,7 @@ package enum FeedEpisodeItems {
     /// What `reference` names among the subscribed shows' episodes; nil when there is no library
     /// database or nothing in it matches (the reference is someone else's to resolve).
     package static func find(_ reference: String, title: String? = nil) -> Result<QueueItem, QueueFile.Problem>? {
-        guard let path = LibraryStore.defaultPath(environment: environment()), access(path, F_OK) == 0,
-              let store = try? LibraryStore(path: path) else { return nil }
+        guard let store = openStore() else { return nil }
         let found: [EpisodeListing]
         do {
             found = try matches(reference, in: store)
@@ -66,6 +65,12 @@ package enum FeedEpisodeItems {
         }
         // Downloaded (`download`, `refresh --download N`): it plays from the cache, offline too.
         return .success(OfflineCache.substitute(item, key: listing.positionKey, mediaPath: nil))
+    }
+
+    /// The library database, when there is one (never made here); nil else.
+    package static func openStore() -> LibraryStore? {
+        guard let path = LibraryStore.defaultPath(environment: environment()), access(path, F_OK) == 0 else { return nil }
+        return try? LibraryStore(path: path)
     }
 
     static func environment() -> [String: String] {

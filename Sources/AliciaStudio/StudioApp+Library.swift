@@ -89,7 +89,7 @@ extension StudioApp {
                     model.unavailable.insert(episodes[index].label ?? episodes[index].title)
                 }
             }
-            model.library = Library(episodes + shelf + (readingShelf.map(readingEntries) ?? []))
+            model.library = Library(episodes + shelf + (readingShelf.map(readingEntries) ?? []) + showEntries())
         } catch {
             model.libraryError = error.message
             setStatus(error.message, error: true)
@@ -145,7 +145,7 @@ extension StudioApp {
         return Library(items.enumerated().map { index, item in
             Episode(title: item.title, duration: itemLengths[index] ?? 0, fileName: "stream", label: item.label,
                     collection: "QUEUE", collectionTitle: "Queue")
-        })
+        } + showEntries())
     }
 
     /// Without a backend, the items the list shows: the command line's, or the queue continued.
@@ -166,6 +166,7 @@ extension StudioApp {
     /// so `n` and `p` move through it and it plays on by itself.
     package func play(_ entry: Library.Entry) {
         if let reading = reading(for: entry) { return playReading(reading, title: entry.episode.title) }
+        if let reference = showEpisode(for: entry) { return playShowEpisode(reference) }
         guard setup.backend != nil else {
             // Items of their own: the list shows the queue; play from the selected one.
             let items = ownItems

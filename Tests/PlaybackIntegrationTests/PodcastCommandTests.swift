@@ -54,6 +54,18 @@ struct PodcastCommandTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]], "not a JSON array: \(text)")
     }
 
+    /// A player started with `arguments` and paused as soon as its socket answers (a hang guard of
+    /// 60 s, not a timing): what it plays is still at its start however busy the machine is.
+    static func startPaused(_ arguments: [String], socket: String, environment: [String: String]) async throws -> ChildProcess {
+        let player = try PlayerProcess.start(arguments + ["--ipc", socket], environment: environment)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while player.isRunning, try await ControlSocketTests.ctl(socket, ["pause"]).status != 0 {
+            guard ContinuousClock.now < deadline else { throw HarnessError("the player never listened on \(socket)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return player
+    }
+
     @Test("subscribe, shows --json, episodes --json, refresh (a new episode, a failed feed: exit 1, --quiet), export, unsubscribe")
     func commands() async throws {
         let server = try NginxServer()
@@ -114,13 +126,8 @@ struct PodcastCommandTests {
         let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let socket = try PlayerProcess.freshStateDirectory() + "/ipc.sock"
         let result = try await Playback.gated { () async throws -> PlayerResult in
-            let player = try PlayerProcess.start(["play", "Loopback: first light", "--device", capture.sinkName, "--ipc", socket],
-                                                 environment: environment)
-            let deadline = ContinuousClock.now + .seconds(60)
-            while player.isRunning, try await ControlSocketTests.ctl(socket, ["pause"]).status != 0 {
-                guard ContinuousClock.now < deadline else { throw HarnessError("the player never listened on \(socket)") }
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            let player = try await Self.startPaused(["play", "Loopback: first light", "--device", capture.sinkName], socket: socket,
+                                                    environment: environment)
             let chapters = try await ControlSocketTests.ctl(socket, ["--json", "get", "chapter-list"])
             #expect(chapters.stdout.contains("\"Hello\"") && chapters.stdout.contains("\"Goodbye\""), "\(chapters)")
             let transcript = try await ControlSocketTests.ctl(socket, ["transcript"])
@@ -151,12 +158,8 @@ struct PodcastCommandTests {
         for run in 0..<2 {
             let socket = try PlayerProcess.freshStateDirectory() + "/ipc.sock"
             let result = try await Playback.gated { () async throws -> PlayerResult in
-                let player = try PlayerProcess.start(["play", "first light", "--ipc", socket], environment: environment)
+                let player = try await Self.startPaused(["play", "first light"], socket: socket, environment: environment)
                 let deadline = ContinuousClock.now + .seconds(60)
-                while player.isRunning, try await ControlSocketTests.ctl(socket, ["pause"]).status != 0 {
-                    guard ContinuousClock.now < deadline else { throw HarnessError("the player never listened on \(socket)") }
-                    try await Task.sleep(for: .milliseconds(50))
-                }
                 if run == 0 {
                     _ = try await ControlSocketTests.ctl(socket, ["seek", "1.5", "absolute"])
                 }
@@ -199,6 +202,36 @@ struct PodcastCommandTests {
         let captured = await capture.finishInt16()
         expectSuccess(played)
         expectBitExact(captured: ScriptCommandTests.withoutSilentFrames(captured), expected: Self.episode.samples16, channels: 2)
+    }
+
+    @Test("the Studio shows a subscribed show as a shelf with its new count, and enter plays its episode")
+    func studioShelf() async throws {
+        try StudioTests.requireTmux()
+        let server = try NginxServer()
+        defer { server.stop() }
+        try Self.serve(server, items: [("e1", "First Light")])
+        let state = try PlayerProcess.freshStateDirectory()
+        let environment = try StudioTests.environment(["XDG_STATE_HOME": state, "XDG_DATA_HOME": state + "/data",
+                                                        "XDG_CACHE_HOME": state + "/cache"])
+        #expect(try await Playback.run(["subscribe", server.url("/media/hour.xml")], environment: environment).status == 0)
+        try Self.serve(server, items: [("e2", "Second Wind"), ("e1", "First Light")])
+        #expect(try await Playback.run(["refresh", "--quiet"], environment: environment).status == 0)
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let local = try TemporaryDirectory(prefix: "studio-shelf")
+        let file = try local.write(Self.episode.bytes, as: "local.wav")
+        let player = try PlayerProcess.executablePath()
+        let tmux = try StudioTests.Tmux(command: "'\(player)' play '\(file)' --device \(capture.sinkName)", environment: environment)
+        let screen = try await tmux.waitFor("the show's shelf") { $0.contains("The Loopback Hour · 1 new") && $0.contains("Second Wind") }
+        #expect(screen.contains("First Light"), "\(screen)")
+        try StudioTests.select(tmux, "Second Wind")
+        try tmux.keys("Enter")
+        _ = try await tmux.waitFor("the show's episode playing") { screen in
+            screen.split(separator: "\n").contains { $0.contains("Second Wind") && ($0.contains("▶") || $0.contains("playing")) }
+        }
+        try tmux.keys("q")
+        #expect(try await StudioTests.status(tmux) == "0")
+        let fetched = await server.settledAccessLog().filter { $0.uri == "/media/e2.wav" }
+        #expect(!fetched.isEmpty, "the episode was never asked for")
     }
 }
 
