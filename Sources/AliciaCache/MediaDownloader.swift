@@ -151,16 +151,7 @@ package final class MediaDownloader {
     /// One request, from `transfer.position` on.
     private func run(_ transfer: Transfer, warn: @escaping (String) -> Void, progress: @escaping (DownloadProgress) -> Void) -> MediaDownloaderAttempt {
         let request = transfer.request
-        easy.setURL(request.url)
-        easy.setGet()
-        var headers: [String] = []
-        if transfer.position > 0 {
-            easy.setRange(start: transfer.position, end: nil)
-            if let validator = transfer.info.ifRange { headers.append("If-Range: " + validator) }
-        } else {
-            easy.clearRange()
-        }
-        easy.setHeaders(headers)
+        prepare(transfer)
         var decided = false
         var outcome: MediaDownloaderAttempt?
         let started = MonotonicClock.seconds()
@@ -169,9 +160,7 @@ package final class MediaDownloader {
         easy.onBody { [easy] bytes in
             if !decided {
                 decided = true
-                if let stop = transfer.decide(status: easy.responseCode, contentRange: easy.header("Content-Range"),
-                                              contentLength: easy.contentLength, lastModified: easy.header("Last-Modified"),
-                                              etag: easy.header("ETag"), warn: warn) {
+                if let stop = Self.decide(transfer, easy: easy, warn: warn) {
                     outcome = stop
                     return 0
                 }
@@ -193,9 +182,7 @@ package final class MediaDownloader {
         // What the last pieces left in the buffer goes to the file, whatever ended the request.
         if let error = transfer.flush(), outcome == nil { outcome = .failed(error) }
         if let outcome { return outcome }
-        if !decided, let stop = transfer.decide(status: easy.responseCode, contentRange: easy.header("Content-Range"),
-                                               contentLength: easy.contentLength, lastModified: easy.header("Last-Modified"),
-                                               etag: easy.header("ETag"), warn: warn) {
+        if !decided, let stop = Self.decide(transfer, easy: easy, warn: warn) {
             if case .finished = stop, failure == nil || transfer.isComplete { return .finished }
             if failure == nil { return stop }
         }
@@ -212,6 +199,26 @@ package final class MediaDownloader {
             return .failed(.network(url: request.display, reason: "the connection ended early", kept: transfer.position))
         }
         return .finished
+    }
+
+    /// The request for what `transfer` still lacks: from its position on, `If-Range` when resuming.
+    private func prepare(_ transfer: Transfer) {
+        easy.setURL(transfer.request.url)
+        easy.setGet()
+        var headers: [String] = []
+        if transfer.position > 0 {
+            easy.setRange(start: transfer.position, end: nil)
+            if let validator = transfer.info.ifRange { headers.append("If-Range: " + validator) }
+        } else {
+            easy.clearRange()
+        }
+        easy.setHeaders(headers)
+    }
+
+    /// What the response's status and headers mean for `transfer` (`Transfer.decide`).
+    private static func decide(_ transfer: Transfer, easy: CurlEasy, warn: @escaping (String) -> Void) -> MediaDownloaderAttempt? {
+        transfer.decide(status: easy.responseCode, contentRange: easy.header("Content-Range"), contentLength: easy.contentLength,
+                        lastModified: easy.header("Last-Modified"), etag: easy.header("ETag"), warn: warn)
     }
 
     /// Checks the whole file and gives it its name.

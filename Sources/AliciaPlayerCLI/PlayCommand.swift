@@ -24,39 +24,8 @@ final class PlayCommand {
         let signals = SignalWatcher(interactive: Studio.isInteractive)
         var items: [QueueItem] = []
         for asked in options.references {
-            let reference: String
-            switch SpeakText.reference(asked) {
-            case .success(let read): reference = read
-            case .failure(let problem):
-                Console.fail(problem.message)
-                return ExitCode.failure
-            }
-            if !options.referencesAreLists, let local = localItems(reference) {
-                switch local {
-                case .success(let listed): items += listed
-                case .failure(let status): return status
-                }
-                continue
-            }
-            if reference.hasPrefix("playlist:") || reference.hasPrefix(QueueResolver.speakPrefix) || Readings.names(reference) {
-                resolver.stopRequested = { signals.signal != nil }
-                switch resolver.items(reference) {
-                case .success(let listed): items += listed
-                case .failure(let problem):
-                    Console.fail(problem.message)
-                    return signals.signal.map { 128 + $0 } ?? ExitCode.failure
-                }
-                continue
-            }
-            if options.referencesAreLists || Self.isList(reference) {
-                switch list(reference) {
-                case .success(let listed): items += listed
-                case .failure(let status): return status
-                }
-                continue
-            }
-            switch resolve(reference) {
-            case .success(let item): items.append(item)
+            switch self.items(for: asked, signals: signals) {
+            case .success(let listed): items += listed
             case .failure(let status): return status
             }
         }
@@ -83,6 +52,33 @@ final class PlayCommand {
         switch SessionHost.open(options, signals: signals, voiceNotes: !cues.isEmpty) {
         case .failure(let failure): return failure.status
         case .success(let host): return PlaybackFrontEnd.play(items, cues: cues, host: host)
+        }
+    }
+
+    /// What one reference on the command line names, as queue items; the exit status after saying
+    /// why when it names nothing that can play.
+    private func items(for asked: String, signals: SignalWatcher) -> Listed {
+        let reference: String
+        switch SpeakText.reference(asked) {
+        case .success(let read): reference = read
+        case .failure(let problem):
+            Console.fail(problem.message)
+            return .failure(ExitCode.failure)
+        }
+        if !options.referencesAreLists, let local = localItems(reference) { return local }
+        if reference.hasPrefix("playlist:") || reference.hasPrefix(QueueResolver.speakPrefix) || Readings.names(reference) {
+            resolver.stopRequested = { signals.signal != nil }
+            switch resolver.items(reference) {
+            case .success(let listed): return .success(listed)
+            case .failure(let problem):
+                Console.fail(problem.message)
+                return .failure(signals.signal.map { 128 + $0 } ?? ExitCode.failure)
+            }
+        }
+        if options.referencesAreLists || Self.isList(reference) { return list(reference) }
+        switch resolve(reference) {
+        case .success(let item): return .success([item])
+        case .failure(let status): return .failure(status)
         }
     }
 
