@@ -24,8 +24,8 @@ final class MPRISService {
 
     static let busName = "alicia_player"
     /// The rates `Rate` takes (the speed range).
-    static let minimumRate = 0.5
-    static let maximumRate = 3.0
+    static let minimumRate = Player.speedRange.lowerBound
+    static let maximumRate = Player.speedRange.upperBound
 
     private init(handle: OpaquePointer, loop: ControlLoop) {
         self.handle = handle

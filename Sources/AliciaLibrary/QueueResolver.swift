@@ -158,20 +158,24 @@ package final class QueueResolver {
         return alicias
     }
 
+    /// A voice note as a queue item: one title for every note, `Voice note · FILE` (the Studio shows
+    /// its length in place of the file), and `voice:REF` as a saved queue names it.
+    private static func voiceNoteItem(_ location: MediaLocation, reference: String) -> QueueItem {
+        QueueItem(location: location, title: "Voice note · " + location.fileName, reference: "voice:" + reference)
+    }
+
     private func voiceNote(_ reference: String, relativeTo directory: String?) -> Result<QueueItem, QueueFile.Problem> {
         if let local = localPath(reference, relativeTo: directory) ?? (reference.hasURLScheme ? reference : nil) {
             guard let location = try? MediaLocation(local) else {
                 return .failure(.init(line: nil, "voice:\(reference): not a URL or a path"))
             }
-            return .success(QueueItem(location: location, title: "Voice note · " + location.fileName,
-                                      reference: "voice:" + PositionStore.key(label: nil, location: location)))
+            return .success(Self.voiceNoteItem(location, reference: PositionStore.key(label: nil, location: location)))
         }
         switch session() {
         case .success(let backend):
             do {
                 let location = try MediaLocation(backend.client.mediaURL(for: reference))
-                return .success(QueueItem(location: location, title: "Voice note · " + location.fileName,
-                                          reference: "voice:" + reference))
+                return .success(Self.voiceNoteItem(location, reference: reference))
             } catch {
                 return .failure(.init(line: nil, "voice:\(reference): the media path does not make a URL"))
             }

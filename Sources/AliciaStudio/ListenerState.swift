@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AliciaAudio
 import AliciaBackend
 import AliciaSession
 import AliciaLocks
@@ -38,7 +39,7 @@ package struct ListenerState: Equatable {
         var state = ListenerState()
         guard let values = try? ConfigFile.parse(text) else { return state }
         if let volume = values["volume"].flatMap(Double.init), VolumeScale.percentRange.contains(volume) { state.volume = volume }
-        if let speed = values["speed"].flatMap(Double.init), (0.5...3).contains(speed) { state.speed = speed }
+        if let speed = values["speed"].flatMap(Double.init), Player.speedRange.contains(speed) { state.speed = speed }
         return state
     }
 
