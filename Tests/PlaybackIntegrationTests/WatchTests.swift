@@ -1,0 +1,234 @@
+import AliciaDemoBackend
+import AliciaTestSupport
+import Foundation
+import Testing
+
+/// `alicia-player watch` against the demo backend and python3-dbusmock's notification daemon on a
+/// private session bus: what becomes a notification, what is remembered, which signals count.
+@Suite("Watch", .serialized)
+struct WatchTests {
+    /// A private session bus with the mock notification server on it (capabilities as given).
+    final class MockBus {
+        let address: String
+        private let busPID: pid_t
+        private let server: ChildProcess
+        let helper: String
+        /// Holds the helper script (removed with it).
+        private let directory: TemporaryDirectory
+
+        init(capabilities: String = "actions body sound", server start: Bool = true) async throws {
+            try ControlSocketTests.requireTools(["dbus-daemon", "/usr/bin/python3"])
+            let bus = try await ChildProcess.run("dbus-daemon", ["--session", "--print-address=1", "--print-pid=1", "--fork", "--nopidfile"],
+                                                 timeout: .seconds(30))
+            let printed = bus.stdoutText.split(separator: "\n").map(String.init)
+            try TestEnvironment.require(bus.status == 0 && printed.count >= 2, "dbus-daemon did not start: \(bus.stderrText)")
+            address = printed[0]
+            busPID = pid_t(printed[1]) ?? 0
+            directory = try TemporaryDirectory(prefix: "mock-notify")
+            helper = try directory.write(Array(Self.helperSource.utf8), as: "mock_notify.py")
+            server = try ChildProcess("/usr/bin/python3", ["-m", "dbusmock", "--template", "notification_daemon",
+                                                           "-p", "{\"capabilities\": \"\(capabilities)\"}"],
+                                      environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+            if start {
+                let waited = try await run(["wait-name"])
+                try TestEnvironment.require(waited.status == 0, "the mock notification daemon did not start: \(waited.stderrText)")
+            } else {
+                server.send(SIGTERM)
+            }
+        }
+
+        deinit {
+            server.send(SIGTERM)
+            if busPID > 0 { kill(busPID, SIGTERM) }
+        }
+
+        func run(_ arguments: [String]) async throws -> ChildProcess.Result {
+            try await ChildProcess.run("/usr/bin/python3", [helper] + arguments, environment: ["DBUS_SESSION_BUS_ADDRESS": address],
+                                       timeout: .seconds(30))
+        }
+
+        struct Call: Decodable {
+            var app: String
+            var summary: String
+            var body: String
+            var actions: [String]
+            var hints: [String: String]
+        }
+
+        /// Every Notify the server was called with, oldest first.
+        func notifications() async throws -> [Call] {
+            let result = try await run(["calls"])
+            try TestEnvironment.require(result.status == 0, "the mock's calls could not be read: \(result.stderrText)")
+            return try result.stdoutText.split(separator: "\n").map { try JSONDecoder().decode(Call.self, from: Data($0.utf8)) }
+        }
+
+        /// Waits (a hang guard, bounded in count and time) until `count` notifications were sent.
+        func notifications(count: Int) async throws -> [Call] {
+            var calls = try await notifications()
+            for _ in 0..<300 where calls.count < count {
+                try await Task.sleep(for: .milliseconds(50))
+                calls = try await notifications()
+            }
+            return calls
+        }
+
+        static let helperSource = """
+            import json, sys, time
+            import dbus, dbus.lowlevel
+            bus = dbus.SessionBus()
+            name, path = 'org.freedesktop.Notifications', '/org/freedesktop/Notifications'
+            command = sys.argv[1]
+            if command == 'wait-name':
+                for _ in range(400):
+                    if bus.name_has_owner(name):
+                        sys.exit(0)
+                    time.sleep(0.05)
+                sys.exit(1)
+            mock = dbus.Interface(bus.get_object(name, path), 'org.freedesktop.DBus.Mock')
+            if command == 'calls':
+                for _, method, args in mock.GetCalls():
+                    if method == 'Notify':
+                        hints = {str(k): str(int(v)) if isinstance(v, dbus.Byte) else str(v) for k, v in args[6].items()}
+                        print(json.dumps({'app': str(args[0]), 'summary': str(args[3]), 'body': str(args[4]),
+                                          'actions': [str(a) for a in args[5]], 'hints': hints}))
+            elif command == 'emit':
+                mock.EmitSignal('', 'ActionInvoked', 'us', [dbus.UInt32(int(sys.argv[2])), sys.argv[3]])
+            elif command == 'forge':
+                message = dbus.lowlevel.SignalMessage(path, name, 'ActionInvoked')
+                message.append(dbus.UInt32(int(sys.argv[2])), sys.argv[3], signature='us')
+                bus.send_message(message)
+                bus.flush()
+            """
+    }
+
+    static func backend() throws -> DemoBackend {
+        try DemoBackend(token: "watch-\(UInt32.random(in: 100_000...999_999))", dialect: .v2)
+    }
+
+    /// The watcher's environment: the backend, the private bus, a library database of its own, logs.
+    static func environment(_ backend: DemoBackend, _ bus: MockBus, data: String) throws -> [String: String] {
+        var environment = try BackendCommandTests.isolatedEnvironment(backend)
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        environment["XDG_DATA_HOME"] = data
+        environment["ALICIA_LOG"] = "info"
+        return environment
+    }
+
+    @Test("a new message is one notification with her text and Read aloud; a restart does not repeat it; three give three, ten give three")
+    func messagesOnce() async throws {
+        let backend = try Self.backend()
+        defer { backend.stop() }
+        let bus = try await MockBus()
+        let data = try TemporaryDirectory(prefix: "watch-data").path
+        let environment = try Self.environment(backend, bus, data: data)
+        let first = try await Playback.run(["watch", "--once"], environment: environment)
+        #expect(first.status == 0 && first.stderrLines.filter { $0.hasPrefix("alicia-player:") }.isEmpty, "\(first)")
+        #expect(try await bus.notifications().isEmpty, "the backlog is never shown")
+
+        _ = backend.addProactive(text: "The lanterns are lit tonight.")
+        let second = try await Playback.run(["watch", "--once"], environment: environment)
+        #expect(second.status == 0, "\(second)")
+        let calls = try await bus.notifications()
+        #expect(calls.count == 1 && calls.first?.summary == "Alicia" && calls.first?.body == "The lanterns are lit tonight.", "\(calls)")
+        #expect(calls.first?.actions == ["read-aloud", "Read aloud"] && calls.first?.app == "alicia-player")
+        #expect(calls.first?.hints["desktop-entry"] == "alicia-player" && calls.first?.hints["urgency"] == "1"
+                && calls.first?.hints["sound-name"] != nil, "\(calls)")
+
+        _ = try await Playback.run(["watch", "--once"], environment: environment)
+        #expect(try await bus.notifications().count == 1, "a restart repeats nothing")
+
+        for index in 1...3 { _ = backend.addProactive(text: "three \(index)") }
+        _ = try await Playback.run(["watch", "--once"], environment: environment)
+        let three = try await bus.notifications()
+        #expect(three.dropFirst().map(\.body) == ["three 1", "three 2", "three 3"], "\(three.map(\.body))")
+
+        for index in 1...10 { _ = backend.addProactive(text: "ten \(index)") }
+        _ = try await Playback.run(["watch", "--once"], environment: environment)
+        _ = try await Playback.run(["watch", "--once"], environment: environment)
+        let ten = try await bus.notifications()
+        #expect(ten.dropFirst(4).map(\.body) == ["ten 8", "ten 9", "ten 10"], "\(ten.map(\.body))")
+        for call in ten { #expect(!call.body.contains(backend.token) && !call.summary.contains(backend.token)) }
+    }
+
+    @Test("no Read aloud where the server does not list actions, no sound where it lists no sound")
+    func capabilities() async throws {
+        let backend = try Self.backend()
+        defer { backend.stop() }
+        let bus = try await MockBus(capabilities: "body")
+        let environment = try Self.environment(backend, bus, data: try TemporaryDirectory(prefix: "watch-data").path)
+        _ = try await Playback.run(["watch", "--once"], environment: environment)
+        _ = backend.addProactive(text: "Plain words.")
+        _ = try await Playback.run(["watch", "--once"], environment: environment)
+        let calls = try await bus.notifications()
+        #expect(calls.count == 1 && calls.first?.actions == [] && calls.first?.hints["sound-name"] == nil, "\(calls)")
+    }
+
+    @Test("ActionInvoked from another sender, or for an id the watcher did not issue, does nothing; the server's own Read aloud voices her text")
+    func actionsFromTheServerOnly() async throws {
+        try TestEnvironment.requirePulseAudio()
+        let backend = try Self.backend()
+        defer { backend.stop() }
+        let bus = try await MockBus()
+        let environment = try Self.environment(backend, bus, data: try TemporaryDirectory(prefix: "watch-data").path)
+        _ = try await Playback.run(["watch", "--once"], environment: environment)
+        _ = backend.addProactive(text: "Shall I read this to you?")
+        let watcher = try PlayerProcess.start(["watch", "--interval", "2"], environment: environment)
+        defer { watcher.send(SIGTERM) }
+        let calls = try await bus.notifications(count: 1)
+        try #require(calls.count == 1, "\(watcher.stderrTextSoFar)")
+        #expect(try await bus.run(["forge", "1", "read-aloud"]).status == 0)
+        #expect(try await bus.run(["emit", "99", "read-aloud"]).status == 0)
+        try await Self.waitFor(watcher) { $0.components(separatedBy: "watch: ignored action").count == 3 }
+        #expect(!backend.requests.contains { $0.path.hasPrefix("/api/speak") }, "\(backend.requests)")
+        #expect(try await bus.run(["emit", "1", "read-aloud"]).status == 0)
+        try await Self.waitFor(watcher) { $0.contains("watch: action read-aloud on notification 1") }
+        for _ in 0..<300 where !backend.requests.contains(where: { $0.path.hasPrefix("/api/speak") }) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(backend.requests.contains { $0.path.hasPrefix("/api/speak") }, "\(backend.requests)")
+        #expect(watcher.isRunning)
+        #expect(!watcher.stderrTextSoFar.contains(backend.token))
+    }
+
+    @Test("no notification server: one line on stderr, the watcher keeps going; --once exits 1 with the line")
+    func noServer() async throws {
+        let backend = try Self.backend()
+        defer { backend.stop() }
+        let bus = try await MockBus(server: false)
+        let environment = try Self.environment(backend, bus, data: try TemporaryDirectory(prefix: "watch-data").path)
+        let once = try await Playback.run(["watch", "--once"], environment: environment)
+        let lines = once.stderrLines.filter { $0.hasPrefix("alicia-player:") }
+        #expect(once.status == 1 && lines.count == 1 && lines.first?.contains("notifications:") == true, "\(once)")
+
+        let watcher = try PlayerProcess.start(["watch", "--interval", "2"], environment: environment)
+        defer { watcher.send(SIGTERM) }
+        try await Self.waitFor(watcher) { $0.contains("notifications:") }
+        // Two rounds later (the second after a back-off of 4 s) it still runs and has said it once.
+        try await Self.waitFor(watcher) { $0.components(separatedBy: "watch: next round in").count >= 3 }
+        #expect(watcher.isRunning)
+        #expect(watcher.stderrTextSoFar.components(separatedBy: "notifications:").count == 2, "\(watcher.stderrTextSoFar)")
+    }
+
+    @Test("the backend down or the token wrong: one line, --once exits 1, the token never shown")
+    func backendProblems() async throws {
+        let backend = try Self.backend()
+        let bus = try await MockBus()
+        var environment = try Self.environment(backend, bus, data: try TemporaryDirectory(prefix: "watch-data").path)
+        environment["ALICIA_TOKEN"] = "wrong-secret-123"
+        let refused = try await Playback.run(["watch", "--once"], environment: environment)
+        let lines = refused.stderrLines.filter { $0.hasPrefix("alicia-player:") }
+        #expect(refused.status == 1 && lines.count == 1 && !refused.stderr.contains("wrong-secret-123"), "\(refused)")
+        backend.stop()
+        environment["ALICIA_TOKEN"] = backend.token
+        let down = try await Playback.run(["watch", "--once"], environment: environment)
+        #expect(down.status == 1 && down.stderrLines.filter { $0.hasPrefix("alicia-player:") }.count == 1 && !down.stderr.contains(backend.token), "\(down)")
+    }
+
+    /// Waits (a hang guard) until the watcher's stderr satisfies `condition`.
+    static func waitFor(_ watcher: ChildProcess, _ condition: (String) -> Bool) async throws {
+        for _ in 0..<600 where !condition(watcher.stderrTextSoFar) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try #require(condition(watcher.stderrTextSoFar), "\(watcher.stderrTextSoFar)")
+    }
+}
