@@ -53,27 +53,63 @@ struct WatchCommand {
         }
         // Players started for an action are nobody's to wait for: the kernel reaps them.
         signal(SIGCHLD, SIG_IGN)
-        let configuration = session.client.configuration
-        let watcher = Watcher(options: .init(interval: options.interval, once: options.once), client: session.client, store: store,
-                              perform: { Self.perform($0, baseURL: configuration.baseURL, token: configuration.token) },
+        let client = session.client
+        let watcher = Watcher(options: .init(interval: options.interval, once: options.once), client: client, store: store,
+                              perform: { Self.perform($0, client: client) },
                               say: { Console.fail("watch: " + $0) })
         return watcher.run()
     }
 
-    /// Read aloud: `speak TEXT` to the first running player (its voice-note player holds the
-    /// episode, as a note does), else `alicia-player speak TEXT`. Play: `play REF` to it, else
-    /// `alicia-player play REF`.
-    static func perform(_ action: Watcher.Action, baseURL: String, token: String?) {
-        let words: [String]
+    /// Read aloud: with a player running, the text voiced here (`/api/speak`, asked again as the app
+    /// does until every chunk is there) and its chunks sent as `voice URL` lines, which its
+    /// voice-note player plays back to back over the episode, held as for any note; with none,
+    /// `alicia-player speak TEXT`. Play: `play REF` to the running player, else `alicia-player play REF`.
+    static func perform(_ action: Watcher.Action, client: BackendClient) {
+        let configuration = client.configuration
+        let socket = CtlCommand.runningSockets().first
         switch action {
-        case .readAloud(let text): words = ["speak", text]
-        case .play(let reference): words = ["play", reference]
+        case .readAloud(let text):
+            if let socket, let chunks = voiced(text, client: client) {
+                for chunk in chunks where send(["voice", chunk], to: socket) != ExitCode.success { break }
+                return
+            }
+            if socket == nil { spawn(["speak", text], baseURL: configuration.baseURL, token: configuration.token) }
+        case .play(let reference):
+            if let socket, send(["play", reference], to: socket) == ExitCode.success { return }
+            spawn(["play", reference], baseURL: configuration.baseURL, token: configuration.token)
         }
-        if let socket = CtlCommand.runningSockets().first,
-           CtlCommand(options: CtlOptions(ipcPath: socket, words: words)).run() == ExitCode.success {
-            return
+    }
+
+    private static func send(_ words: [String], to socket: String) -> Int32 {
+        CtlCommand(options: CtlOptions(ipcPath: socket, words: words)).run()
+    }
+
+    /// The URLs of a text's chunks once `/api/speak` has them all; nil (after saying why)
+    /// when it cannot be voiced, or is still not after the app's asks for about two minutes.
+    static func voiced(_ text: String, client: BackendClient, policy: SpeechPollPolicy = .app) -> [String]? {
+        for ask in 1...40 {
+            do {
+                let status = try client.speak(text)
+                switch status.state {
+                // Whole URLs, token included: a player of local files has no backend to join a
+                // media path to. They go over the player's own socket (mode 0600), never shown.
+                case .ready where !status.chunks.isEmpty: return status.chunks.map { client.mediaURL(for: $0.url) }
+                case .failed, .empty:
+                    Console.fail("watch: her message could not be voiced (\(status.status))")
+                    return nil
+                default: break
+                }
+            } catch {
+                Console.fail("watch: read aloud: " + error.message)
+                return nil
+            }
+            let pause = policy.interval(afterAsks: ask).components
+            var span = timespec(tv_sec: Int(pause.seconds), tv_nsec: Int(pause.attoseconds / 1_000_000_000))
+            var left = timespec()
+            while nanosleep(&span, &left) != 0 && errno == EINTR { span = left }
         }
-        spawn(words, baseURL: baseURL, token: token)
+        Console.fail("watch: her message was still being voiced after two minutes")
+        return nil
     }
 
     /// This program again, on its own: the backend's address and token by the environment (never

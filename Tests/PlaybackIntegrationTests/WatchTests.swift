@@ -190,6 +190,54 @@ struct WatchTests {
         #expect(!watcher.stderrTextSoFar.contains(backend.token))
     }
 
+    @Test("Read aloud with a player running: her voiced text on its voice-note player, the episode held and then on from the held frame")
+    func readAloudOnARunningPlayer() async throws {
+        try TestEnvironment.requirePulseAudio()
+        let backend = try DemoBackend(token: "watch-\(UInt32.random(in: 100_000...999_999))",
+                                      faults: .init(voicing: DemoBackend.Voicing(chunkDelays: [.zero, .zero])), dialect: .v2)
+        defer { backend.stop() }
+        let bus = try await MockBus()
+        let environment = try Self.environment(backend, bus, data: try TemporaryDirectory(prefix: "watch-data").path)
+        _ = try await Playback.run(["watch", "--once"], environment: environment)
+        let text = "Read this to me, \(UInt32.random(in: 1000...9999))."
+        _ = backend.addProactive(text: text)
+        let watcher = try PlayerProcess.start(["watch", "--interval", "2"], environment: environment)
+        defer { watcher.send(SIGTERM) }
+        try #require(try await bus.notifications(count: 1).count == 1, "\(watcher.stderrTextSoFar)")
+        let directory = try TemporaryDirectory(prefix: "watch-episode")
+        let episode = WAVFixture(seconds: 10, sampleRate: 24_000, channels: 1, seed: 40)
+        let path = try directory.write(Array(episode.data), as: "episode.wav")
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        let audible = ReadAloudTests.FirstAudio(capture)
+        let ended = try await Playback.gated {
+            let player = try PlayerProcess.start(["play", path, "--device", capture.sinkName], environment: environment)
+            // The episode heard first (a hang guard, not a figure): then Read aloud.
+            for _ in 0..<400 where audible.at.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(25)) }
+            try #require(audible.at.withLock { $0 } != nil, "the episode was never heard")
+            #expect(try await bus.run(["emit", "1", "read-aloud"]).status == 0)
+            return try await PlayerProcess.result(of: player, timeout: .seconds(60))
+        }
+        #expect(ended.status == 0, "\(ended)")
+        // Zero samples left out of everything compared: the silence around and between the notes,
+        // and the same few of the noise's own everywhere.
+        let captured = await capture.finishInt16().filter { $0 != 0 }
+        let chunks = [try await ReadAloudTests.chunk(backend, text, 0), try await ReadAloudTests.chunk(backend, text, 1)]
+        let samples = episode.samples16.filter { $0 != 0 }
+        // The episode from its start to the frame j it was held at, the two chunks whole, then the
+        // episode on from j.
+        let j = AudioCompare.firstMismatch(expected: samples, actual: captured) ?? captured.count
+        #expect(j > 0 && j < samples.count, "the note came at \(j) of \(samples.count); \(watcher.stderrTextSoFar) \(watcher.stdoutTextSoFar) \(ended)")
+        let voice = (chunks[0] + chunks[1]).filter { $0 != 0 }
+        guard captured.count >= j + voice.count else {
+            Issue.record("the voice is missing: \(captured.count) samples, \(j) of the episode first")
+            return
+        }
+        #expect(Array(captured[j..<j + voice.count]) == voice, "not her voiced text right after the held frame")
+        let rest = Array(captured[(j + voice.count)...])
+        #expect(rest == Array(samples[j..<min(samples.count, j + rest.count)]) && j + rest.count == samples.count,
+                "the episode does not go on from the held frame to its end: \(rest.count) samples after the voice")
+    }
+
     @Test("no notification server: one line on stderr, the watcher keeps going; --once exits 1 with the line")
     func noServer() async throws {
         let backend = try Self.backend()
