@@ -238,6 +238,48 @@ struct WatchTests {
                 "the episode does not go on from the held frame to its end: \(rest.count) samples after the voice")
     }
 
+    @Test("new tracks are one notification a round, however many, with Play; Play starts the newest on the running player")
+    func newEpisodesAndPlay() async throws {
+        try TestEnvironment.requirePulseAudio()
+        try ControlSocketTests.requireTools(["sqlite3"])
+        let backend = try Self.backend()
+        defer { backend.stop() }
+        let bus = try await MockBus()
+        let data = try TemporaryDirectory(prefix: "watch-data")
+        let environment = try Self.environment(backend, bus, data: data.path)
+        _ = try await Playback.run(["watch", "--once"], environment: environment)
+        // As if only the first track had been there at the first run: the others are new.
+        let database = data.file("alicia-player/library.db")
+        let forgot = try await ChildProcess.run("sqlite3", [database, "UPDATE kv SET value = 'S1E01' WHERE key = 'watch.seen.tracks'"],
+                                                timeout: .seconds(30))
+        try #require(forgot.status == 0, "\(forgot.stderrText)")
+        let listed = try await Playback.run(["tracks", "--json"], environment: environment)
+        let titles = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]).compactMap { $0["title"] as? String }
+        try #require(titles.count >= 3, "\(listed)")
+        let directory = try TemporaryDirectory(prefix: "watch-episode")
+        let path = try directory.write(Array(WAVFixture(seconds: 30, sampleRate: 24_000, channels: 1, seed: 41).data), as: "episode.wav")
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
+        try await Playback.gated {
+            let player = try PlayerProcess.start(["play", path, "--device", capture.sinkName], environment: environment)
+            defer { player.send(SIGTERM) }
+            let watcher = try PlayerProcess.start(["watch", "--interval", "2"], environment: environment)
+            defer { watcher.send(SIGTERM) }
+            let calls = try await bus.notifications(count: 1)
+            try #require(calls.count == 1, "\(watcher.stderrTextSoFar)")
+            let new = titles.count - 1
+            #expect(calls[0].summary == "\(new) new episodes" && calls[0].actions == ["play", "Play"], "\(calls)")
+            #expect(calls[0].body.split(separator: "\n").map(String.init).prefix(min(new, 5)) == titles.dropFirst().prefix(5), "\(calls[0].body)")
+            try await Self.waitFor(watcher) { $0.components(separatedBy: "watch: next round in").count >= 3 }
+            #expect(try await bus.notifications().count == 1, "the next round shows them again")
+            #expect(try await bus.run(["emit", "1", "play"]).status == 0)
+            for _ in 0..<400 where !backend.requests.contains(where: { $0.path.hasPrefix("/api/audio/s1e02.wav") }) {
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            #expect(backend.requests.contains { $0.path.hasPrefix("/api/audio/s1e02.wav") }, "\(watcher.stderrTextSoFar) \(backend.requests)")
+        }
+        _ = await capture.finishInt16()
+    }
+
     @Test("no notification server: one line on stderr, the watcher keeps going; --once exits 1 with the line")
     func noServer() async throws {
         let backend = try Self.backend()
