@@ -280,6 +280,42 @@ struct WatchTests {
         _ = await capture.finishInt16()
     }
 
+    @Test("a feed's new episode: the first refresh counts as seen, a later one that adds an episode is one notification, then none for 12 hours")
+    func feedEpisodes() async throws {
+        try ControlSocketTests.requireTools(["sqlite3"])
+        let backend = try Self.backend()
+        defer { backend.stop() }
+        let bus = try await MockBus()
+        let data = try TemporaryDirectory(prefix: "watch-data")
+        let environment = try Self.environment(backend, bus, data: data.path)
+        let directory = try TemporaryDirectory(prefix: "watch-feed")
+        func feed(_ titles: [String]) -> [UInt8] {
+            let items = titles.enumerated().map { index, title in
+                "<item><title>\(title)</title><guid>g\(index)</guid><pubDate>Tue, 0\(index + 1) Sep 2026 08:00:00 +0000</pubDate>"
+                    + "<enclosure url=\"https://example.org/g\(index).mp3\" type=\"audio/mpeg\" length=\"1000\"/></item>"
+            }.joined(separator: "\n")
+            return Array("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Lantern Radio</title><link>https://example.org/</link>\(items)</channel></rss>".utf8)
+        }
+        let path = try directory.write(feed(["The First Hour"]), as: "feed.xml")
+        let subscribed = try await Playback.run(["subscribe", path], environment: environment)
+        try #require(subscribed.status == 0, "\(subscribed)")
+        let first = try await Playback.run(["watch", "--once"], environment: environment)
+        let none = try await bus.notifications()
+        #expect(first.status == 0 && none.isEmpty, "\(first) \(none)")
+        _ = try directory.write(feed(["The First Hour", "The Second Hour"]), as: "feed.xml")
+        // Twelve hours on, as far as the watcher can tell.
+        let aged = try await ChildProcess.run("sqlite3", [data.file("alicia-player/library.db"),
+                                                          "UPDATE kv SET value = '0' WHERE key = 'watch.feeds.refreshed-at'"], timeout: .seconds(30))
+        try #require(aged.status == 0, "\(aged.stderrText)")
+        let second = try await Playback.run(["watch", "--once"], environment: environment)
+        let calls = try await bus.notifications()
+        #expect(second.status == 0 && calls.count == 1 && calls.first?.summary == "A new episode" && calls.first?.body == "The Second Hour"
+                && calls.first?.actions == ["play", "Play"], "\(second) \(calls)")
+        _ = try directory.write(feed(["The First Hour", "The Second Hour", "The Third Hour"]), as: "feed.xml")
+        _ = try await Playback.run(["watch", "--once"], environment: environment)
+        #expect(try await bus.notifications().count == 1, "a feed refreshed again within 12 hours")
+    }
+
     @Test("no notification server: one line on stderr, the watcher keeps going; --once exits 1 with the line")
     func noServer() async throws {
         let backend = try Self.backend()
