@@ -297,8 +297,8 @@ enum CommandUsage {
             Usage: alicia-player watch [--once] [--interval DURATION]
 
             A quiet background process: each round (every 60 s, or --interval) it asks the backend
-            for Alicia's proactive messages and tracks, and at most every 12 hours refreshes the
-            subscribed feeds; what is new becomes a desktop notification (org.freedesktop.Notifications
+            for Alicia's proactive messages and tracks, and refreshes each subscribed feed as often
+            as it says it changes (else every 12 hours); what is new becomes a desktop notification (org.freedesktop.Notifications
             on the session bus). A message of hers is one notification with a Read aloud action
             (voiced through /api/speak, played on a running player's voice-note player, or on its
             own); at most three at once, the rest marked seen. New episodes are one notification a

@@ -8,7 +8,7 @@ import AliciaStore
 import AliciaSubscriptions
 
 /// `alicia-player watch`: each round asks the backend for her proactive messages and its tracks, and
-/// (at most every 12 hours) refreshes the subscribed feeds; what is new becomes desktop
+/// refreshes the subscribed feeds on their own schedule; what is new becomes desktop
 /// notifications. Between rounds it sleeps in one `ppoll` on the bus until the next deadline,
 /// taking the actions clicked. One thread: everything here runs on the caller's.
 public final class Watcher {
@@ -21,7 +21,7 @@ public final class Watcher {
     public struct Options: Sendable {
         public var interval: Double = 60
         public var once = false
-        /// Feeds are refreshed at most this often.
+        /// A feed that does not say how often it changes is refreshed this often.
         public var feedInterval: Double = 12 * 3600
 
         public init(interval: Double = 60, once: Bool = false) {
@@ -160,13 +160,22 @@ public final class Watcher {
         return post(DesktopNotification(summary: summary, body: body, actions: [("play", "Play")]), .play(newest.reference)) && healthy
     }
 
-    /// The feeds, when 12 hours have passed since the last refresh: the episodes it added, newest
-    /// (as the refresh lists them) first. The first refresh counts as seen.
+    /// The feeds on their own schedule: each show whose feed says how often it changes
+    /// (`update_frequency`) once that long has passed since it was last checked, any other every 12
+    /// hours; the episodes the refresh added, newest (as it lists them) first. The first refresh
+    /// (no time kept under `watch.feeds.refreshed-at`) asks every show, and counts as seen.
     private func refreshFeeds() -> [(title: String, reference: String)] {
         let now = LibraryStore.nowSeconds()
         let last = (try? store.value(forKey: Self.feedsKey)).flatMap { $0.flatMap { Int64($0) } }
-        if let last, Double(now - last) < options.feedInterval { return [] }
-        let report = Subscriptions(store: store).refresh([])
+        let subscriptions = Subscriptions(store: store)
+        guard let shows = try? subscriptions.listed(), !shows.isEmpty else { return [] }
+        let due = shows.filter { show in
+            guard last != nil, let checked = show.lastChecked else { return true }
+            let interval = show.metadata.updateFrequency.map { max(Double($0), 3600) } ?? options.feedInterval
+            return Double(now - checked) >= interval
+        }
+        guard !due.isEmpty else { return [] }
+        let report = subscriptions.refresh(due.map(\.url))
         note("feeds", report.problems.first)
         do {
             try store.setValue(String(now), forKey: Self.feedsKey)

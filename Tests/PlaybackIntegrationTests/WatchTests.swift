@@ -280,7 +280,7 @@ struct WatchTests {
         _ = await capture.finishInt16()
     }
 
-    @Test("a feed's new episode: the first refresh counts as seen, a later one that adds an episode is one notification, then none for 12 hours")
+    @Test("a feed's new episode: the first refresh counts as seen, one 12 hours later that adds an episode is one notification, then none within 12 hours, unless the feed says it changes sooner")
     func feedEpisodes() async throws {
         try ControlSocketTests.requireTools(["sqlite3"])
         let backend = try Self.backend()
@@ -305,7 +305,7 @@ struct WatchTests {
         _ = try directory.write(feed(["The First Hour", "The Second Hour"]), as: "feed.xml")
         // Twelve hours on, as far as the watcher can tell.
         let aged = try await ChildProcess.run("sqlite3", [data.file("alicia-player/library.db"),
-                                                          "UPDATE kv SET value = '0' WHERE key = 'watch.feeds.refreshed-at'"], timeout: .seconds(30))
+                                                          "UPDATE shows SET last_checked = last_checked - 43200"], timeout: .seconds(30))
         try #require(aged.status == 0, "\(aged.stderrText)")
         let second = try await Playback.run(["watch", "--once"], environment: environment)
         let calls = try await bus.notifications()
@@ -314,6 +314,13 @@ struct WatchTests {
         _ = try directory.write(feed(["The First Hour", "The Second Hour", "The Third Hour"]), as: "feed.xml")
         _ = try await Playback.run(["watch", "--once"], environment: environment)
         #expect(try await bus.notifications().count == 1, "a feed refreshed again within 12 hours")
+        // A feed that says it changes hourly is asked an hour after it was last checked.
+        let hourly = try await ChildProcess.run("sqlite3", [data.file("alicia-player/library.db"),
+                                                            "UPDATE shows SET update_frequency = 3600, last_checked = last_checked - 3600"],
+                                                timeout: .seconds(30))
+        try #require(hourly.status == 0, "\(hourly.stderrText)")
+        _ = try await Playback.run(["watch", "--once"], environment: environment)
+        #expect(try await bus.notifications().map(\.body) == ["The Second Hour", "The Third Hour"])
     }
 
     @Test("no notification server: one line on stderr, the watcher keeps going; --once exits 1 with the line")
