@@ -60,7 +60,8 @@ public final class Watcher {
     public func run() -> Int32 {
         while true {
             let healthy = round()
-            if options.once { return healthy ? 0 : 1 }
+            // A feed that failed is its line and exit 1 for cron, but never slows her messages.
+            if options.once { return healthy && status.isHealthy ? 0 : 1 }
             failures = healthy ? 0 : failures + 1
             let delay = WatchBackoff.delay(interval: options.interval, failures: failures)
             Log.info(.cli, "watch: next round in \(delay) s")
@@ -69,11 +70,12 @@ public final class Watcher {
     }
 
     /// One round: the bus first (nothing is marked seen that could not be shown), then each source.
+    /// False when the bus, the backend or the library failed (the next round then waits longer).
     func round() -> Bool {
         guard connect() else { return false }
         let proactive = proactiveRound()
         let episodes = episodesRound()
-        return proactive && episodes && status.isHealthy
+        return proactive && episodes
     }
 
     private func note(_ source: String, _ problem: String?) {
