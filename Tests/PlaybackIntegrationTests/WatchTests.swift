@@ -218,6 +218,9 @@ struct WatchTests {
             return try await PlayerProcess.result(of: player, timeout: .seconds(60))
         }
         #expect(ended.status == 0, "\(ended)")
+        // The chunks' URLs carry the token over the socket; neither program shows it (logs at info).
+        #expect(!ended.stderr.contains(backend.token) && !watcher.stderrTextSoFar.contains(backend.token)
+                && !watcher.stdoutTextSoFar.contains(backend.token), "the token was shown")
         // Zero samples left out of everything compared: the silence around and between the notes,
         // and the same few of the noise's own everywhere.
         let captured = await capture.finishInt16().filter { $0 != 0 }
