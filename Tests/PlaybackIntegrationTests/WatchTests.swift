@@ -11,7 +11,8 @@ struct WatchTests {
     final class MockBus {
         let address: String
         private let busPID: pid_t
-        private let server: ChildProcess
+        /// The mock notification daemon, once started.
+        private var server: ChildProcess?
         let helper: String
         /// Holds the helper script (removed with it).
         private let directory: TemporaryDirectory
@@ -26,19 +27,20 @@ struct WatchTests {
             busPID = pid_t(printed[1]) ?? 0
             directory = try TemporaryDirectory(prefix: "mock-notify")
             helper = try directory.write(Array(Self.helperSource.utf8), as: "mock_notify.py")
+            if start { try await startServer(capabilities: capabilities) }
+        }
+
+        /// Starts the mock notification daemon and waits until it owns its name.
+        func startServer(capabilities: String = "actions body sound") async throws {
             server = try ChildProcess("/usr/bin/python3", ["-m", "dbusmock", "--template", "notification_daemon",
                                                            "-p", "{\"capabilities\": \"\(capabilities)\"}"],
                                       environment: ["DBUS_SESSION_BUS_ADDRESS": address])
-            if start {
-                let waited = try await run(["wait-name"])
-                try TestEnvironment.require(waited.status == 0, "the mock notification daemon did not start: \(waited.stderrText)")
-            } else {
-                server.send(SIGTERM)
-            }
+            let waited = try await run(["wait-name"])
+            try TestEnvironment.require(waited.status == 0, "the mock notification daemon did not start: \(waited.stderrText)")
         }
 
         deinit {
-            server.send(SIGTERM)
+            server?.send(SIGTERM)
             if busPID > 0 { kill(busPID, SIGTERM) }
         }
 
@@ -326,7 +328,7 @@ struct WatchTests {
         #expect(try await bus.notifications().map(\.body) == ["The Second Hour", "The Third Hour"])
     }
 
-    @Test("no notification server: one line on stderr, the watcher keeps going; --once exits 1 with the line")
+    @Test("no notification server: one line on stderr, the watcher keeps going (--once exits 1 with the line); a server that comes is used")
     func noServer() async throws {
         let backend = try Self.backend()
         defer { backend.stop() }
@@ -343,6 +345,13 @@ struct WatchTests {
         try await Self.waitFor(watcher) { $0.components(separatedBy: "watch: next round in").count >= 3 }
         #expect(watcher.isRunning)
         #expect(watcher.stderrTextSoFar.components(separatedBy: "notifications:").count == 2, "\(watcher.stderrTextSoFar)")
+        // The server comes: one line says so, and her next message is shown (what she had said
+        // before the first round that could show anything counts as the backlog).
+        try await bus.startServer()
+        try await Self.waitFor(watcher) { $0.contains("notifications: working again") }
+        _ = backend.addProactive(text: "There you are.")
+        let calls = try await bus.notifications(count: 1)
+        #expect(calls.map(\.body) == ["There you are."], "\(watcher.stderrTextSoFar)")
     }
 
     @Test("the backend down or the token wrong: one line, --once exits 1, the token never shown")
@@ -362,7 +371,7 @@ struct WatchTests {
 
     /// Waits (a hang guard) until the watcher's stderr satisfies `condition`.
     static func waitFor(_ watcher: ChildProcess, _ condition: (String) -> Bool) async throws {
-        for _ in 0..<600 where !condition(watcher.stderrTextSoFar) {
+        for _ in 0..<1200 where !condition(watcher.stderrTextSoFar) {
             try await Task.sleep(for: .milliseconds(50))
         }
         try #require(condition(watcher.stderrTextSoFar), "\(watcher.stderrTextSoFar)")
