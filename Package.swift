@@ -112,6 +112,12 @@ let package = Package(
             name: "CMPRIS",
             linkerSettings: [.linkedLibrary("dl")]
         ),
+        // Desktop notifications over sd-bus: Notify, GetCapabilities, GetNameOwner and the two signals,
+        // whose variadic message calls Swift cannot make. libsystemd is dlopen'ed as for MPRIS.
+        .target(
+            name: "CNotify",
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
         // libxml2 (libxml2-dev for the headers, which live under /usr/include/libxml2). No link line:
         // it is dlopen'ed when the first feed is read, so a player that only plays audio never maps
         // it or the ICU it brings (Sources/CXML2/include/alicia_xml.h).
@@ -233,6 +239,20 @@ let package = Package(
                            "AliciaTerminal", "AliciaStore"],
             swiftSettings: functionSections
         ),
+        // Desktop notifications (org.freedesktop.Notifications): the bus connection's owner and the
+        // gate that lets only the server's own signals about our notifications through.
+        .target(
+            name: "AliciaNotify",
+            dependencies: ["CNotify"],
+            swiftSettings: functionSections
+        ),
+        // `watch`: her proactive messages, new tracks and feed episodes as notifications, the seen ids
+        // in the library database, back-off, one ppoll between rounds.
+        .target(
+            name: "AliciaWatch",
+            dependencies: ["AliciaLocks", "AliciaNotify", "AliciaBackend", "AliciaStore", "AliciaSubscriptions"],
+            swiftSettings: functionSections
+        ),
         // `ctl`, the control socket's client front end: a command line's words as one socket command,
         // the reply as text for a shell; `follow`, `idle`, `watch`, `wait`, and the running players.
         .target(
@@ -245,7 +265,7 @@ let package = Package(
             name: "AliciaPlayerCLI",
             dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaControl", "AliciaControlClient", "AliciaBackend", "AliciaCache",
                            "AliciaCurl", "AliciaDemoBackend", "AliciaTerminal", "AliciaLibrary", "AliciaHost", "AliciaStudio",
-                           "AliciaStore", "AliciaSubscriptions"],
+                           "AliciaStore", "AliciaSubscriptions", "AliciaWatch"],
             swiftSettings: functionSections
         ),
         .executableTarget(
@@ -353,6 +373,10 @@ let package = Package(
         .testTarget(
             name: "AliciaSubscriptionsTests",
             dependencies: ["AliciaSubscriptions", "AliciaStore", "AliciaFeeds", "AliciaTestSupport"]
+        ),
+        .testTarget(
+            name: "AliciaWatchTests",
+            dependencies: ["AliciaWatch", "AliciaNotify"]
         ),
         .testTarget(
             name: "AliciaFuzzTargetsTests",

@@ -35,6 +35,7 @@ _alicia_player_options() {
         shows) echo "--help --json" ;;
         refresh) echo "--help --quiet --download" ;;
         episodes) echo "--help --new --json" ;;
+        watch) echo "$backend --once --interval" ;;
         help) echo "" ;;
         *) echo "$backend -h -V --device --quiet --volume --speed --version" ;;
     esac
@@ -81,7 +82,7 @@ _alicia_player() {
         cword=$COMP_CWORD
     fi
     COMPREPLY=()
-    local commands="studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config subscribe unsubscribe shows refresh episodes export help"
+    local commands="studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config subscribe unsubscribe shows refresh episodes export watch help"
 
     case $prev in
         --device)

@@ -58,7 +58,7 @@ function __alicia_player_sinks
     pactl list short sinks 2>/dev/null | cut -f2
 end
 
-set -l commands studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config subscribe unsubscribe shows refresh episodes export help
+set -l commands studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config subscribe unsubscribe shows refresh episodes export watch help
 set -l playing play queue script studio demo speak
 complete -c alicia-player -f
 
@@ -85,6 +85,7 @@ complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a show
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a refresh -d 'fetch the feeds, add the new episodes'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a episodes -d 'the episodes of every show or one'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a export -d 'every subscription as OPML'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a watch -d 'her messages and new episodes as desktop notifications'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a help -d 'the usage of a command'
 complete -c alicia-player -n "__fish_seen_subcommand_from help" -a "$commands"
 
@@ -99,6 +100,8 @@ complete -c alicia-player -l speed -x -d 'play X times as fast, 0.5 to 3'
 complete -c alicia-player -l quiet -n "__fish_seen_subcommand_from studio demo" -d 'no status lines'
 complete -c alicia-player -l quiet -n "__fish_seen_subcommand_from refresh" -d 'only the failures, for cron'
 complete -c alicia-player -l download -r -n "__fish_seen_subcommand_from refresh" -d 'keep the newest N unplayed episodes of each show downloaded'
+complete -c alicia-player -l once -n "__fish_seen_subcommand_from watch" -d 'one round, then exit: for cron'
+complete -c alicia-player -l interval -x -n "__fish_seen_subcommand_from watch" -d 'how often to ask the backend (60s, 5m)'
 complete -c alicia-player -l start -x -n "__fish_seen_subcommand_from play queue script" -d 'begin at T'
 complete -c alicia-player -l read-ahead -x -n "__fish_seen_subcommand_from $playing voice" -d 'seconds to fetch ahead'
 complete -c alicia-player -l from-start -n "__fish_seen_subcommand_from $playing" -d 'every episode from its beginning'

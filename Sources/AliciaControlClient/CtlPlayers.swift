@@ -63,3 +63,10 @@ enum CtlPlayers {
         return ExitCode.success
     }
 }
+
+extension CtlCommand {
+    /// The sockets of the players running (those that answer), for a command sent to whichever runs.
+    package static func runningSockets() -> [String] {
+        CtlPlayers.running().map(\.path)
+    }
+}

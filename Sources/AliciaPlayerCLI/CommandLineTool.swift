@@ -79,6 +79,8 @@ public enum CommandLineTool {
             return CtlCommand(options: options).run()
         case .podcasts(let command):
             return command.run()
+        case .watch(let options):
+            return WatchCommand(options: options).run()
         }
     }
 }

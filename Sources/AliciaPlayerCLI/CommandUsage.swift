@@ -15,7 +15,7 @@ enum CommandUsage {
     static let withTableOptions: Set<String> = ["play", "queue", "script", "studio", "demo", "playlists", "playlist", "tracks",
                                                 "messages", "reply", "react",
                                                 "download", "cache", "notes", "speak", "voice", "chat", "config",
-                                                "subscribe", "unsubscribe", "shows", "refresh", "episodes", "export"]
+                                                "subscribe", "unsubscribe", "shows", "refresh", "episodes", "export", "watch"]
 
     static let texts: [String: String] = [
         "play": """
@@ -293,12 +293,29 @@ enum CommandUsage {
             Prints every subscription as OPML 2.0 on standard output: what gPodder, AntennaPod and
             newsboat import (alicia-player export > podcasts.opml).
             """,
+        "watch": """
+            Usage: alicia-player watch [--once] [--interval DURATION]
+
+            A quiet background process: each round (every 60 s, or --interval) it asks the backend
+            for Alicia's proactive messages and tracks, and refreshes each subscribed feed as often
+            as it says it changes (else every 12 hours); what is new becomes a desktop notification (org.freedesktop.Notifications
+            on the session bus). A message of hers is one notification with a Read aloud action
+            (voiced through /api/speak, played on a running player's voice-note player, or on its
+            own); at most three at once, the rest marked seen. New episodes are one notification a
+            round with a Play action (the newest, in the running player or a new one). What was
+            there before the first run, and what was shown, is never shown again (the ids are kept
+            in the library database). A missing notification server or session bus, or a backend
+            that cannot be reached or refuses the token, is one line on standard error when it
+            starts and one when it ends; the watcher waits longer each time and keeps going.
+            --once runs one round and exits (1 with the line when anything failed): for cron.
+            scripts/install adds a systemd user unit, alicia-player-watch.service, to enable.
+            """,
         "help": """
             Usage: alicia-player help [COMMAND | commands | keys]
 
             Prints the usage of alicia-player, or of one command: studio, play, queue, script,
             playlists, playlist, tracks, notes, download, cache, demo, voice, chat, ctl, config,
-            subscribe, unsubscribe, shows, refresh, episodes, export.
+            subscribe, unsubscribe, shows, refresh, episodes, export, watch.
             help commands lists the one grammar the control socket, scripts, ctl and the
             Studio's keys speak; help keys the Studio's keys in effect.
             """,

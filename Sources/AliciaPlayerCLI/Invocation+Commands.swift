@@ -62,6 +62,11 @@ extension Invocation {
             return .studio(play, implicit: false)
         case "demo": return try demo(rest, play, line)
         case "speak": return try speak(rest, play, line)
+        case "watch":
+            guard rest.isEmpty else { throw UsageError("watch takes no arguments, got '\(rest[0])'") }
+            var watch = line.watch
+            watch.backend = line.backend
+            return .watch(watch)
         case _ where PodcastCommand.names.contains(command):
             return .podcasts(try PodcastCommand.parse(command, rest, line))
         default: throw UsageError("unknown command '\(command)': the commands are \(commandNames)")

@@ -45,6 +45,8 @@ public enum Invocation: Equatable, Sendable {
     case studio(PlayOptions, implicit: Bool)
     /// `subscribe`, `unsubscribe`, `shows`, `refresh`, `episodes`, `export`: podcasts from feeds.
     case podcasts(PodcastCommand)
+    /// `watch [--once] [--interval DURATION]`: her messages and new episodes as desktop notifications.
+    case watch(WatchOptions)
     /// `play` without arguments on a terminal: the Studio on the queue last left (against the
     /// configured backend, or the local one without a backend), paused at its position.
     case continueListening(PlayOptions)
@@ -139,6 +141,7 @@ extension Invocation {
                alicia-player config [--path] | config set KEY VALUE
                alicia-player subscribe <url|file>... | unsubscribe <show>... | shows [--json] | export
                alicia-player refresh [<show>...] [--quiet] [--download N] | episodes [<show>] [--new] [--json]
+               alicia-player watch [--once] [--interval DURATION]
                alicia-player help [COMMAND] | COMMAND --help | --version
 
         Plays Alicia's episodes and voice notes, or any WAV, FLAC, Ogg or MP3 file, streaming with
@@ -188,6 +191,8 @@ extension Invocation {
           episodes [<show>]      the episodes of every show (or one), newest first; --new only the
                                  new; --json for scripts; play one by its title or SHOW: piece
           export                 every subscription as OPML 2.0 on standard output
+          watch                  a quiet background process: her messages and new episodes as desktop
+                                 notifications (Read aloud, Play); --once for cron
         """
 
     static let usageTail = """
@@ -320,7 +325,7 @@ extension Invocation {
     public static func loudness(_ text: String) -> LoudnessMatching? { LevelText.loudness(text) }
 
     /// The commands, for an unknown one.
-    static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, speak, voice, chat, messages, reply, react, ctl, config, subscribe, unsubscribe, shows, refresh, episodes, export and help"
+    static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, speak, voice, chat, messages, reply, react, ctl, config, subscribe, unsubscribe, shows, refresh, episodes, export, watch and help"
 
     /// `ACCESSIBLE` set to anything but empty or 0 (the convention of charmbracelet/huh and the
     /// clack prompts), or `accessible = true` in the config file.

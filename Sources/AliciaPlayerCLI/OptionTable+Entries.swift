@@ -212,6 +212,13 @@ extension OptionTable {
             guard let dialect = DemoBackend.Dialect(rawValue: value) else { throw UsageError("--dialect '\(value)' is not v1 or v2") }
             line.demo.dialect = dialect
         },
+        option("--once", .none, ["watch"], "one round, then exit (1 when anything failed): for cron") { _, line in line.watch.once = true },
+        option("--interval", .required("DURATION"), ["watch"], "how often to ask the backend (60s, 5m; at least 2s; default 60s)") { value, line in
+            guard let seconds = Invocation.duration(value), seconds >= 2, seconds <= 86_400 else {
+                throw UsageError("--interval '\(value)' is not a duration from 2s to 24h (e.g. 60s, 5m)")
+            }
+            line.watch.interval = seconds
+        },
         option("--port", .required("N"), ["demo"], "the port on 127.0.0.1 (default: a free one)") { value, line in
             guard let port = Int(value), (1...65535).contains(port) else {
                 throw UsageError("--port '\(value)' is not a port from 1 to 65535")

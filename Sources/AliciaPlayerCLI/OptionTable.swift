@@ -77,6 +77,8 @@ struct ParsedLine: Sendable {
     var newOnly = false
     /// `refresh --download N`.
     var downloadNewest: Int?
+    /// `watch --once`, `watch --interval DURATION`.
+    var watch = WatchOptions()
 }
 
 /// Every option, in the order the usages list them.
@@ -84,7 +86,7 @@ enum OptionTable {
     static let playing: Set<String> = ["play", "queue", "script", "studio", "demo", "speak"]
     static let queueing: Set<String> = ["play", "queue", "script"]
     static let backendCommands: Set<String> = ["play", "queue", "script", "studio", "speak", "voice", "chat", "playlists", "playlist",
-                                               "tracks", "download", "notes", "config", "messages", "reply", "react", ""]
+                                               "tracks", "download", "notes", "config", "messages", "reply", "react", "watch", ""]
 
     static let all: [CommandOption] = queueOptions + playbackOptions + networkOptions + voiceOptions + commandOptions + backendOptions
 

@@ -155,14 +155,14 @@ import AliciaLocks
         (["download", "S1E02", "--auto-download", "2"], "download does not take --auto-download", "download"),
         (["cache", "--max-size", "lots"], "--max-size 'lots' is not a size (e.g. 2G, 500M)", "cache"),
         (["cache", "purge"], "cache purge is not an action: cache, cache --max-size SIZE, cache clear [REF]", "cache"),
-        (["dance"], "unknown command 'dance': the commands are studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, speak, voice, chat, messages, reply, react, ctl, config, subscribe, unsubscribe, shows, refresh, episodes, export and help", nil),
+        (["dance"], "unknown command 'dance': the commands are studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, speak, voice, chat, messages, reply, react, ctl, config, subscribe, unsubscribe, shows, refresh, episodes, export, watch and help", nil),
         (["--json"], "no command given (studio, play, queue, script, playlists, playlist, tracks, notes, demo, voice, chat or config)", nil),
         (["queue"], "queue needs a list file (or - for standard input)", "queue"),
         (["queue", "a.m3u", "--save"], "--save needs a value", "queue"),
         (["script"], "script needs a script file (or - for standard input)", "script"),
         (["script", "a.txt", "b.txt"], "script takes one file, got 'b.txt' too", "script"),
         (["tracks", "--from-start"], "tracks does not take --from-start", "tracks"),
-        (["help", "dance"], "no command 'dance': the commands are studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, speak, voice, chat, messages, reply, react, ctl, config, subscribe, unsubscribe, shows, refresh, episodes, export and help", "help"),
+        (["help", "dance"], "no command 'dance': the commands are studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, speak, voice, chat, messages, reply, react, ctl, config, subscribe, unsubscribe, shows, refresh, episodes, export, watch and help", "help"),
         (["help", "play", "chat"], "help takes one command, got 'chat' too", "help"),
         (["help", "--json"], "help does not take --json", "help"),
         (["play"], "play needs something to play: a URL, a path, an episode or playlist:NAME", "play"),
@@ -215,9 +215,23 @@ import AliciaLocks
         (["demo", "--port", "0"], "--port '0' is not a port from 1 to 65535", "demo"),
         (["demo", "--port", "http"], "--port 'http' is not a port from 1 to 65535", "demo"),
         (["demo", "--token", "a b"], "--token for the demo must be printable ASCII without spaces", "demo"),
+        (["watch", "now"], "watch takes no arguments, got 'now'", "watch"),
+        (["watch", "--interval", "1s"], "--interval '1s' is not a duration from 2s to 24h (e.g. 60s, 5m)", "watch"),
+        (["watch", "--interval", "soon"], "--interval 'soon' is not a duration from 2s to 24h (e.g. 60s, 5m)", "watch"),
+        (["watch", "--json"], "watch does not take --json", "watch"),
+        (["play", "a.wav", "--once"], "play does not take --once", "play"),
     ] as [([String], String, String?)])
     func refuses(arguments: [String], message: String, command: String?) {
         #expect(throws: UsageError(message, command: command)) { try Invocation.parse(arguments) }
+    }
+
+    @Test("watch: --once, --interval (down to 2 s) and the backend's options")
+    func watch() throws {
+        #expect(try Invocation.parse(["watch"]) == .watch(WatchOptions()))
+        var options = WatchOptions(once: true, interval: 2)
+        options.backend.baseURL = "http://h:1"
+        #expect(try Invocation.parse(["watch", "--once", "--interval", "2s", "--base-url", "http://h:1"]) == .watch(options))
+        #expect(try Invocation.parse(["watch", "--interval=5m"]) == .watch(WatchOptions(interval: 300)))
     }
 
     @Test("the line after a usage error names the command's own help", arguments: [

@@ -39,6 +39,8 @@ public final class ChildProcess: Sendable {
     private let outcome = Locked(Outcome())
     /// What the child has written to stdout so far, for a test that reads it while the child runs.
     private let stdoutSoFar = Locked<[UInt8]>([])
+    /// What the child has written to stderr so far, for a test that waits for a line while it runs.
+    private let stderrSoFar = Locked<[UInt8]>([])
 
     /// Held from creating a child's pipes to spawning it (see `init`); counts the children spawned
     /// (a `Locked` needs a value that takes space: see its documentation).
@@ -137,6 +139,11 @@ public final class ChildProcess: Sendable {
             usleep(20_000)
         }
         return nil
+    }
+
+    /// What the child has written to stderr so far.
+    public var stderrTextSoFar: String {
+        String(decoding: stderrSoFar.withLock { $0 }, as: UTF8.self)
     }
 
     /// True until the child has been reaped.
@@ -272,6 +279,7 @@ public final class ChildProcess: Sendable {
                 if count > 0 {
                     output[index].append(contentsOf: chunk[0..<count])
                     if index == 0 { stdoutSoFar.withLock { $0.append(contentsOf: chunk[0..<count]) } }
+                    if index == 1 { stderrSoFar.withLock { $0.append(contentsOf: chunk[0..<count]) } }
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                     close(fds[index].fd)
                     fds[index].fd = -1

@@ -179,7 +179,7 @@ struct DocumentationTests {
         #expect(parsed.status == 0, "zsh -n: \(parsed.stderrText)")
     }
 
-    @Test("scripts/install puts the binary, man page and completions under a prefix; --uninstall removes exactly them")
+    @Test("scripts/install puts the binary, man page, completions and the watcher's user unit under a prefix; --uninstall removes exactly them")
     func installAndUninstall() async throws {
         let prefix = try TemporaryDirectory(prefix: "prefix")
         defer { prefix.remove() }
@@ -189,9 +189,18 @@ struct DocumentationTests {
                                                         "--binary", try PlayerProcess.executablePath()], timeout: .seconds(120))
         #expect(install.status == 0, "\(install.stderrText)")
         for file in ["bin/alicia-player", "share/man/man1/alicia-player.1", "share/bash-completion/completions/alicia-player",
-                     "share/zsh/site-functions/_alicia-player", "share/fish/vendor_completions.d/alicia-player.fish"] {
+                     "share/zsh/site-functions/_alicia-player", "share/fish/vendor_completions.d/alicia-player.fish",
+                     "lib/systemd/user/alicia-player-watch.service"] {
             #expect(FileManager.default.fileExists(atPath: prefix.file(file)), "\(file) not installed")
         }
+        // The unit as installed: ExecStart names the installed binary, and systemd finds nothing wrong.
+        let unit = prefix.file("lib/systemd/user/alicia-player-watch.service")
+        let text = (try? String(contentsOfFile: unit, encoding: .utf8)) ?? ""
+        #expect(text.contains("ExecStart=\(prefix.path)/bin/alicia-player watch\n") && text.contains("PartOf=graphical-session.target")
+                && text.contains("WantedBy=graphical-session.target"), "\(text)")
+        let analyze = try Self.tool("systemd-analyze", "systemd")
+        let verified = try await ChildProcess.run(analyze, ["verify", unit], timeout: .seconds(60))
+        #expect(verified.status == 0 && verified.stderrText.isEmpty, "systemd-analyze verify: \(verified.stderrText)")
         let version = try await ChildProcess.run(prefix.file("bin/alicia-player"), ["--version"])
         #expect(version.stdoutText.hasPrefix("alicia-player "))
         let uninstall = try await ChildProcess.run(bash, [Self.root + "/scripts/install", "--uninstall", "--prefix", prefix.path])
