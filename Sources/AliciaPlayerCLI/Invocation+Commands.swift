@@ -26,19 +26,7 @@ extension Invocation {
             play.references = [reference]
             return .voice(play)
         case "chat": return rest.isEmpty ? .messages(json: line.json, backend: line.backend) : try chat(rest, line)
-        case "messages":
-            guard rest.isEmpty else { throw UsageError("messages takes no arguments, got '\(rest[0])'") }
-            return .messages(json: line.json, backend: line.backend)
-        case "reply":
-            guard let id = rest.first, rest.count >= 2 else { throw UsageError("reply needs a message's id and your answer: alicia-player reply pm-77 \"yes\"") }
-            let text = rest.dropFirst().joined(separator: " ")
-            guard !text.trimmingWhitespace().isEmpty else { throw UsageError("reply needs your answer after the id") }
-            return .reply(id: id, text: text, backend: line.backend)
-        case "react":
-            guard rest.count == 2, !rest[0].isEmpty, !rest[1].isEmpty else {
-                throw UsageError("react needs a message's id and an emoji: alicia-player react pm-77 ❤️")
-            }
-            return .react(id: rest[0], emoji: rest[1], backend: line.backend)
+        case "messages", "reply", "react": return try messaging(command, rest, line)
         case "playlists", "tracks":
             guard rest.isEmpty else { throw UsageError("\(command) takes no arguments, got '\(rest[0])'") }
             return command == "tracks" ? .tracks(json: line.json, words: line.play.accessible, backend: line.backend) : .playlists(json: line.json, backend: line.backend)
@@ -70,6 +58,25 @@ extension Invocation {
         case _ where PodcastCommand.names.contains(command):
             return .podcasts(try PodcastCommand.parse(command, rest, line))
         default: throw UsageError("unknown command '\(command)': the commands are \(commandNames)")
+        }
+    }
+
+    /// `messages`, `reply ID TEXT…`, `react ID EMOJI`: her messages and answers to them.
+    private static func messaging(_ command: String, _ rest: [String], _ line: ParsedLine) throws(UsageError) -> Invocation {
+        switch command {
+        case "messages":
+            guard rest.isEmpty else { throw UsageError("messages takes no arguments, got '\(rest[0])'") }
+            return .messages(json: line.json, backend: line.backend)
+        case "reply":
+            guard let id = rest.first, rest.count >= 2 else { throw UsageError("reply needs a message's id and your answer: alicia-player reply pm-77 \"yes\"") }
+            let text = rest.dropFirst().joined(separator: " ")
+            guard !text.trimmingWhitespace().isEmpty else { throw UsageError("reply needs your answer after the id") }
+            return .reply(id: id, text: text, backend: line.backend)
+        default:
+            guard rest.count == 2, !rest[0].isEmpty, !rest[1].isEmpty else {
+                throw UsageError("react needs a message's id and an emoji: alicia-player react pm-77 ❤️")
+            }
+            return .react(id: rest[0], emoji: rest[1], backend: line.backend)
         }
     }
 
