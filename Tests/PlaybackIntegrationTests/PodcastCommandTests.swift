@@ -155,29 +155,35 @@ struct PodcastCommandTests {
         try Self.serve(server, items: [("e1", "First Light")])
         let environment = try Self.environment()
         #expect(try await Playback.run(["subscribe", server.url("/media/hour.xml")], environment: environment).status == 0)
-        for run in 0..<2 {
-            let socket = try PlayerProcess.freshStateDirectory() + "/ipc.sock"
-            let result = try await Playback.gated { () async throws -> PlayerResult in
-                let player = try await Self.startPaused(["play", "first light"], socket: socket, environment: environment)
-                let deadline = ContinuousClock.now + .seconds(60)
-                if run == 0 {
-                    _ = try await ControlSocketTests.ctl(socket, ["seek", "1.5", "absolute"])
-                }
-                var position = ""
-                while ContinuousClock.now < deadline {
-                    position = try await ControlSocketTests.ctl(socket, ["get", "time-pos"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-                    if let seconds = Double(position), seconds >= 1.5 { break }
-                    try await Task.sleep(for: .milliseconds(50))
-                }
-                #expect(Double(position).map { $0 >= 1.5 && $0 < 1.6 } == true, "run \(run): time-pos \(position)")
-                _ = try await ControlSocketTests.ctl(socket, ["quit"])
-                return try await PlayerProcess.result(of: player, timeout: .seconds(60))
+        // Left at 1.5 s: paused from the start, moved there, quit.
+        let socket = try PlayerProcess.freshStateDirectory() + "/ipc.sock"
+        let left = try await Playback.gated { () async throws -> PlayerResult in
+            let player = try await Self.startPaused(["play", "first light"], socket: socket, environment: environment)
+            _ = try await ControlSocketTests.ctl(socket, ["seek", "1.5", "absolute"])
+            let deadline = ContinuousClock.now + .seconds(60)
+            var position = ""
+            while ContinuousClock.now < deadline {
+                position = try await ControlSocketTests.ctl(socket, ["get", "time-pos"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                if let seconds = Double(position), seconds >= 1.5 { break }
+                try await Task.sleep(for: .milliseconds(50))
             }
-            #expect(result.status == 0, "\(result)")
-            let listed = try Self.json(try await Playback.run(["episodes", "--json"], environment: environment).stdout)
-            let position = try #require(listed.first?["position"] as? Double)
-            #expect(position >= 1.5 && position < 1.6 && listed.first?["played"] as? Bool == false, "\(listed)")
+            #expect(Double(position).map { $0 >= 1.5 && $0 < 1.6 } == true, "time-pos \(position)")
+            _ = try await ControlSocketTests.ctl(socket, ["quit"])
+            return try await PlayerProcess.result(of: player, timeout: .seconds(60))
         }
+        #expect(left.status == 0, "\(left)")
+        let listed = try Self.json(try await Playback.run(["episodes", "--json"], environment: environment).stdout)
+        let position = try #require(listed.first?["position"] as? Double)
+        #expect(position >= 1.5 && position < 1.6 && listed.first?["played"] as? Bool == false, "\(listed)")
+        // Played again by its title: from that frame to the end, bit for bit, and then played.
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let again = try await Playback.run(["play", "first light", "--device", capture.sinkName], environment: environment)
+        let captured = await capture.finishInt16()
+        expectSuccess(again)
+        let from = Int((position * 48_000).rounded()) * 2
+        expectBitExact(captured: ScriptCommandTests.withoutSilentFrames(captured), expected: Array(Self.episode.samples16[from...]), channels: 2)
+        let after = try Self.json(try await Playback.run(["episodes", "--json"], environment: environment).stdout)
+        #expect(after.first?["played"] as? Bool == true, "\(after)")
     }
 
     @Test("refresh --download 1 keeps the newest unplayed episode of each show downloaded; it then plays with the server gone")
