@@ -966,13 +966,17 @@ def main():
         "",
     ])
     if not args.only:
-        # bench/faults writes a section of its own (## Faults, to the end or the next section): keep it.
+        # bench/faults and bench/feeds write sections of their own (## Faults, ## Feeds: each to the
+        # next "## " or the end): keep every one this script does not write.
         if os.path.exists(args.out):
             old = open(args.out).read()
-            start = old.find("\n## Faults\n")
-            if start >= 0:
-                end = old.find("\n## ", start + 1)
-                text = text.rstrip("\n") + "\n" + (old[start:end] if end >= 0 else old[start:]).rstrip("\n") + "\n"
+            ours = {line for line in text.splitlines() if line.startswith("## ")}
+            starts = [i for i in range(len(old)) if old.startswith("\n## ", i)]
+            for index, start in enumerate(starts):
+                end = starts[index + 1] if index + 1 < len(starts) else len(old)
+                section = old[start:end]
+                if section.splitlines()[1] not in ours:
+                    text = text.rstrip("\n") + "\n" + section.rstrip("\n") + "\n"
         with open(args.out, "w") as f:
             f.write(text)
     print(text)

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AliciaAudio
 import AliciaBackend
+import AliciaJSON
 import AliciaSession
 import AliciaTerminal
 import AliciaLocks
@@ -89,19 +90,7 @@ enum PlaylistCommands {
             + "\"items\": [\n" + items.joined(separator: ",\n") + "\n]}\n"
     }
 
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    private static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 
     private static func jsonText(_ playlists: [Playlist]) -> String {
         let items = playlists.map { p in

@@ -106,7 +106,7 @@ public enum PodcastCommand: Equatable, Sendable {
             if new { rows = rows.filter(\.isUnheardNew) }
             if json {
                 let details = try subscriptions.store.episodeDetails(showID: id)
-                Console.out(SubscriptionLists.episodesJSON(rows, details: details, language: language))
+                SubscriptionLists.writeEpisodesJSON(rows, details: details, language: language) { Console.out($0) }
             } else {
                 Console.out(SubscriptionLists.episodesText(rows))
             }

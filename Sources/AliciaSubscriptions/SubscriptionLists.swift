@@ -42,22 +42,41 @@ package enum SubscriptionLists {
         }.joined(separator: "\n") + "\n"
     }
 
-    /// `language`: the listener's (`LANG`), for the transcript chosen.
+    /// `language`: the listener's (`LANG`), for the transcript chosen. Written a row at a time to
+    /// `write` (a few hundred rows a call), never as one tree or one string of the whole list: 50,000
+    /// episodes are a few MiB of text.
+    package static func writeEpisodesJSON(_ rows: [EpisodeListing], details: [Int64: EpisodeDetails], language: String?,
+                                          to write: (String) -> Void) {
+        var text = "["
+        for (index, row) in rows.enumerated() {
+            text += (index == 0 ? "\n" : ",\n") + episodeJSON(row, index: index, detail: details[row.id], language: language)
+            if text.utf8.count >= 1 << 16 {
+                write(text)
+                text = ""
+            }
+        }
+        write(text + (rows.isEmpty ? "]\n" : "\n]\n"))
+    }
+
+    /// The whole list as one text (tests, and lists of a few).
     package static func episodesJSON(_ rows: [EpisodeListing], details: [Int64: EpisodeDetails], language: String?) -> String {
-        json(rows.enumerated().map { index, row in
-            let detail = details[row.id]
-            func number(_ value: Int64?) -> JSONValue { value.map { .number(Double($0)) } ?? .null }
-            return .object([
-                .init("index", .number(Double(index + 1))), .init("show", .string(row.showTitle)), .init("title", .string(row.title)),
-                .init("guid", .string(row.guid)), .init("url", .string(row.url)),
-                .init("published", .string(row.published.map(FeedDate.iso8601))), .init("duration", number(row.duration)),
-                .init("chapters_url", .string(detail?.chaptersURL)),
-                .init("transcript_url", .string(FeedEpisodes.preferredTranscript(detail?.transcripts, language: language, feedLanguage: nil))),
-                .init("season", number(detail?.season)), .init("episode", number(detail?.episode)),
-                .init("position", row.position.map { .number($0.position) } ?? .number(0)), .init("played", .bool(row.isPlayed)),
-                .init("downloaded", .bool(row.downloadPath != nil)), .init("new", .bool(row.isUnheardNew)),
-            ])
-        })
+        var text = ""
+        writeEpisodesJSON(rows, details: details, language: language) { text += $0 }
+        return text
+    }
+
+    /// One episode: the fields scripts use (README, "Podcasts"), in this order.
+    static func episodeJSON(_ row: EpisodeListing, index: Int, detail: EpisodeDetails?, language: String?) -> String {
+        let transcript = FeedEpisodes.preferredTranscript(detail?.transcripts, language: language, feedLanguage: nil)
+        return JSONText.object([
+            "index": String(index + 1), "show": JSONText.quoted(row.showTitle), "title": JSONText.quoted(row.title),
+            "guid": JSONText.quoted(row.guid), "url": JSONText.quoted(row.url),
+            "published": JSONText.quoted(row.published.map(FeedDate.iso8601)), "duration": JSONText.number(row.duration),
+            "chapters_url": JSONText.quoted(detail?.chaptersURL), "transcript_url": JSONText.quoted(transcript),
+            "season": JSONText.number(detail?.season), "episode": JSONText.number(detail?.episode),
+            "position": JSONText.number(row.position?.position ?? 0), "played": row.isPlayed ? "true" : "false",
+            "downloaded": row.downloadPath != nil ? "true" : "false", "new": row.isUnheardNew ? "true" : "false",
+        ])
     }
 
     /// `1:02:03` or `4:05`.
