@@ -4,6 +4,10 @@
 package enum JSONText {
     /// `text` as a JSON string, quotes included.
     package static func quoted(_ text: String) -> String {
+        // Most text needs no escape: one concatenation, no walk by scalar.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
@@ -33,8 +37,15 @@ package enum JSONText {
         return "\(value)"
     }
 
-    /// One object, its members in order, each value already JSON text: `{"a": 1, "b": "x"}`.
+    /// One object, its members in order, each value already JSON text: `{"a": 1, "b": "x"}`. The keys
+    /// are the caller's own names, written as they are (no escapes: they need none).
     package static func object(_ members: KeyValuePairs<String, String>) -> String {
-        "{" + members.map { quoted($0.key) + ": " + $0.value }.joined(separator: ", ") + "}"
+        var out = "{"
+        out.reserveCapacity(members.reduce(2) { $0 + $1.key.utf8.count + $1.value.utf8.count + 6 })
+        for (index, member) in members.enumerated() {
+            if index > 0 { out += ", " }
+            out += "\"" + member.key + "\": " + member.value
+        }
+        return out + "}"
     }
 }
