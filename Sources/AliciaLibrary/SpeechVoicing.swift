@@ -80,9 +80,7 @@ package enum SpeechVoicing {
                     return .failure(.init(line: nil, "\(title) was not voiced within \(firstChunkPatience)"))
                 }
                 // As the app asks: every 1.5 s at first, then every 4 s.
-                let pause = SpeechPollPolicy.app.interval(afterAsks: asks).components
-                var wait = timespec(tv_sec: Int(pause.seconds), tv_nsec: Int(pause.attoseconds / 1_000_000_000))
-                nanosleep(&wait, nil)
+                SpeechPollPolicy.app.wait(afterAsks: asks)
             }
         }
     }

@@ -46,26 +46,34 @@ public enum PodcastCommand: Equatable, Sendable {
     static let names: Set<String> = ["subscribe", "unsubscribe", "shows", "refresh", "episodes", "export"]
 
     func run() -> Int32 {
+        guard let store = Self.openLibrary() else { return ExitCode.failure }
+        let language = getenv("LANG").map { String(String(cString: $0).prefix { $0 != "." }) }
+        return run(Subscriptions(store: store), language: language)
+    }
+
+    /// The library database at its default place (made on first use), or nil after saying why,
+    /// each line after `prefix`. The commands that use it (these, `watch`) open it so.
+    ///
+    /// No import of the old state directory: every player still keeps positions in its
+    /// positions.json (PositionStore), which the import would move aside (DECISIONS.md, "Feed
+    /// episodes are references; positions stay in positions.json").
+    static func openLibrary(prefix: String = "") -> LibraryStore? {
         var environment: [String: String] = [:]
-        for key in ["XDG_DATA_HOME", "XDG_STATE_HOME", "HOME", "LANG"] {
+        for key in ["XDG_DATA_HOME", "HOME"] {
             if let value = getenv(key) { environment[key] = String(cString: value) }
         }
         guard let path = LibraryStore.defaultPath(environment: environment) else {
-            Console.fail("no library database: neither XDG_DATA_HOME nor HOME is set")
-            return ExitCode.failure
+            Console.fail(prefix + "no library database: neither XDG_DATA_HOME nor HOME is set")
+            return nil
         }
-        let store: LibraryStore
         do {
-            // No import of the old state directory: every player still keeps positions in its
-            // positions.json (PositionStore), which the import would move aside (DECISIONS.md,
-            // "Positions stay in positions.json").
-            store = try LibraryStore(path: path)
+            let store = try LibraryStore(path: path)
+            for warning in store.warnings { Console.fail(prefix + "warning: " + warning) }
+            return store
         } catch {
-            Console.fail(error.message)
-            return ExitCode.failure
+            Console.fail(prefix + error.message)
+            return nil
         }
-        for warning in store.warnings { Console.fail("warning: " + warning) }
-        return run(Subscriptions(store: store), language: environment["LANG"].map { String($0.prefix { $0 != "." }) })
     }
 
     private func run(_ subscriptions: Subscriptions, language: String?) -> Int32 {

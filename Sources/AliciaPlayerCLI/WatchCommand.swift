@@ -35,22 +35,7 @@ struct WatchCommand {
             Console.fail("watch: " + error.message)
             return ExitCode.failure
         }
-        var environment: [String: String] = [:]
-        for key in ["XDG_DATA_HOME", "XDG_STATE_HOME", "HOME"] {
-            if let value = getenv(key) { environment[key] = String(cString: value) }
-        }
-        guard let path = LibraryStore.defaultPath(environment: environment) else {
-            Console.fail("watch: no library database: neither XDG_DATA_HOME nor HOME is set")
-            return ExitCode.failure
-        }
-        let store: LibraryStore
-        do {
-            // No import of the old state (DECISIONS.md, "Positions stay in positions.json").
-            store = try LibraryStore(path: path)
-        } catch {
-            Console.fail("watch: " + error.message)
-            return ExitCode.failure
-        }
+        guard let store = PodcastCommand.openLibrary(prefix: "watch: ") else { return ExitCode.failure }
         // Players started for an action are nobody's to wait for: the kernel reaps them.
         signal(SIGCHLD, SIG_IGN)
         let client = session.client
@@ -103,10 +88,7 @@ struct WatchCommand {
                 Console.fail("watch: read aloud: " + error.message)
                 return nil
             }
-            let pause = policy.interval(afterAsks: ask).components
-            var span = timespec(tv_sec: Int(pause.seconds), tv_nsec: Int(pause.attoseconds / 1_000_000_000))
-            var left = timespec()
-            while nanosleep(&span, &left) != 0 && errno == EINTR { span = left }
+            policy.wait(afterAsks: ask)
         }
         Console.fail("watch: her message was still being voiced after two minutes")
         return nil

@@ -162,4 +162,22 @@ struct SubscriptionsTests {
         #expect(json.contains("\"duration\": 60") && json.contains("\"published\": \"2026-06-01T10:00:00Z\""), "\(json)")
         #expect(!json.contains("passwd"))
     }
+
+    @Test("a private feed's token is in no line: not in a failure, not in shows' text")
+    func privateFeedToken() throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        let library = try TestLibrary()
+        try server.serve(TestFeed(title: "Private", items: []).bytes, as: "private.xml")
+        let failed = library.subscriptions.subscribe([server.url("/status/404/private.xml?token=s3cret-feed")])
+        #expect(failed.problems.count == 1 && !failed.problems[0].contains("s3cret-feed"), "\(failed)")
+        #expect(failed.problems.first?.contains("token=***") == true, "\(failed)")
+        let subscribed = library.subscriptions.subscribe([server.url("/media/private.xml?token=s3cret-feed")])
+        #expect(subscribed.lines == ["subscribed: Private (0 episodes)"], "\(subscribed)")
+        try server.remove("private.xml")
+        let refreshed = library.subscriptions.refresh([])
+        #expect(refreshed.problems.count == 1 && !refreshed.problems[0].contains("s3cret-feed"), "\(refreshed)")
+        #expect(!SubscriptionLists.showsText(try library.store.shows()).contains("s3cret-feed"))
+    }
 }
+
