@@ -43,6 +43,10 @@ public final class VoiceNotes: Sendable {
         var busy = 0
         var shutdown = false
         var skip = false
+        /// How many of `incoming` were queued before the skip was asked: a skip ends the note playing
+        /// when it was asked, never one queued after it (on a busy machine the coordinator may read
+        /// both at once, and a replay asked after a skip was skipped with it).
+        var queuedBeforeSkip = 0
         /// The skip is of every note, not only the one playing.
         var skipAll = false
         var events: [VoiceEvent] = []
@@ -124,7 +128,10 @@ public final class VoiceNotes: Sendable {
 
     /// Ends the note playing now; the next queued one (if any) follows.
     public func skip() {
-        state.update { $0.skip = true }
+        state.update { s in
+            if !s.skip { s.queuedBeforeSkip = s.incoming.count }
+            s.skip = true
+        }
         playerEvents.wake()
     }
 
@@ -134,6 +141,7 @@ public final class VoiceNotes: Sendable {
         state.update { s in
             s.incoming.removeAll()
             s.skip = true
+            s.queuedBeforeSkip = 0
             s.skipAll = true
         }
         playerEvents.wake()
@@ -167,18 +175,21 @@ public final class VoiceNotes: Sendable {
         var focus = Focus()
         while true {
             // Taken and counted busy in one step: never idle in between.
-            let (incoming, skip, skipAll, shutdown) = state.withLock { s -> ([QueueItem], Bool, Bool, Bool) in
+            let (incoming, skip, before, skipAll, shutdown) = state.withLock { s -> ([QueueItem], Bool, Int, Bool, Bool) in
                 defer {
                     s.busy += s.incoming.count
                     s.incoming.removeAll()
                     s.skip = false
+                    s.queuedBeforeSkip = 0
                     s.skipAll = false
                 }
-                return (s.incoming, s.skip, s.skipAll, s.shutdown)
+                return (s.incoming, s.skip, s.queuedBeforeSkip, s.skipAll, s.shutdown)
             }
             if shutdown { break }
-            hand(incoming, &focus)
+            let split = skip ? min(before, incoming.count) : incoming.count
+            hand(incoming[..<split], &focus)
             if skip { skipNote(all: skipAll, &focus) }
+            hand(incoming[split...], &focus)
             guard let event = playerEvents.next(timeout: nil) else { continue }
             follow(event, &focus)
         }
@@ -186,7 +197,7 @@ public final class VoiceNotes: Sendable {
     }
 
     /// Notes enqueued go to the note player, the focus taken before the first.
-    private func hand(_ incoming: [QueueItem], _ focus: inout Focus) {
+    private func hand(_ incoming: ArraySlice<QueueItem>, _ focus: inout Focus) {
         guard !incoming.isEmpty else { return }
         if !focus.taken {
             focus.heldAt = takeFocus()
@@ -253,11 +264,12 @@ public final class VoiceNotes: Sendable {
         }
     }
 
-    /// A skip with nothing after: every note handed over is done.
+    /// A skip with nothing after: every note handed over is done (those taken and still to be
+    /// handed, queued after the skip, stay counted).
     private func finishAll() {
         state.update { s in
+            s.busy = max(0, s.busy - s.titles.count)
             s.titles.removeAll()
-            s.busy = 0
             s.playing = nil
         }
     }

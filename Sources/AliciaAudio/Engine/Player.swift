@@ -75,7 +75,9 @@ public final class Player: Sendable {
         let id = core.command { c, s -> QueueEntryID in
             let id = placement == .end ? c.queue.append(item) : c.queue.insertNext(item)
             let resting = s.state == .idle || s.state == .ended || s.state == .failed
-            if startIfIdle && resting && c.request == nil {
+            // A stop not yet taken (a clear just before) leaves the player resting too: the item
+            // plays in its place, rather than waiting in a stopped queue.
+            if startIfIdle && ((resting && c.request == nil) || c.request == .stop) {
                 c.ask(.play(id, .itemStart))
             } else if s.item != nil && s.item?.entry != s.heard, c.queue.entry(after: s.heard ?? id)?.id == id {
                 // It now follows the entry heard, which another was already joined to: play on from

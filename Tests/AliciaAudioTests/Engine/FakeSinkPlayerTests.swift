@@ -75,6 +75,28 @@ import AliciaTestSupport
 
     /// `--auto-download` moves a queued entry onto its downloaded file: the join plays the file,
     /// even when the entry was already being fetched ahead from where it was.
+    /// Guards a load flake (CI, stop 45): an item added to start-if-idle right after a clear, before
+    /// the feeder had taken the clear's stop, waited in a stopped queue and never played.
+    @Test func anItemAddedRightAfterAClearPlays() throws {
+        let directory = try TemporaryDirectory(prefix: "fake")
+        let made = try items([WAVFixture(seconds: 2, sampleRate: Self.rate, channels: 2, seed: 53),
+                              WAVFixture(seconds: 0.2, sampleRate: Self.rate, channels: 2, seed: 54)], in: directory)
+        let sinks = RecordingSinks()
+        let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
+        defer { player.stop() }
+        let events = player.subscribe()
+        player.play([made[0]])
+        let sink = try #require(sinks.current())
+        #expect(sink.waitForWritten(1024))
+        sink.play(frames: 1024)
+        // Back to back: the feeder has not taken the stop when the add comes.
+        player.clear()
+        let second = player.add(made[1], startIfIdle: true)
+        let seen = playOut(sinks, events)
+        #expect(seen.contains { $0.entry == second && $0.kind == .entryStarted }, "\(seen.map(\.kind))")
+        #expect(seen.contains { $0.entry == second && $0.kind == .ended(truncated: false) }, "\(seen.map(\.kind))")
+    }
+
     @Test func aRelocatedEntryPlaysFromItsNewLocationAndTheEntryHeardCannotMove() throws {
         let directory = try TemporaryDirectory(prefix: "fake")
         let a = WAVFixture(seconds: 0.5, sampleRate: Self.rate, channels: 2, seed: 61)
