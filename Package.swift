@@ -93,6 +93,16 @@ let package = Package(
             pkgConfig: "libcjson",
             providers: [.apt(["libcjson-dev"])]
         ),
+        // Tags of rendered files: Ogg pages for an Opus file's comment header, FLAC's metadata
+        // blocks (libogg-dev, libflac-dev). libsndfile links both already, so they cost no start-up.
+        .systemLibrary(
+            name: "COgg",
+            providers: [.apt(["libogg-dev"])]
+        ),
+        .systemLibrary(
+            name: "CFLAC",
+            providers: [.apt(["libflac-dev"])]
+        ),
         // The listener's library database (libsqlite3-dev for the header).
         .systemLibrary(
             name: "CSQLite",
@@ -217,6 +227,13 @@ let package = Package(
                            "AliciaCurl", "AliciaStore", "AliciaFeeds", "AliciaJSON"],
             swiftSettings: functionSections
         ),
+        // `render`: a queue played into a file as fast as it decodes (the engine's fixed-format
+        // output), encoded by libsndfile, its chapters and tags written after.
+        .target(
+            name: "AliciaRender",
+            dependencies: ["AliciaLocks", "AliciaAudio", "CSndfile", "COgg", "CFLAC"],
+            swiftSettings: functionSections
+        ),
         // Listening reports (`POST /api/episode_day`): the app's rules over what the host sees each
         // turn, and an outbox in the library database with a sender thread of its own.
         .target(
@@ -265,7 +282,7 @@ let package = Package(
             name: "AliciaPlayerCLI",
             dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaControl", "AliciaControlClient", "AliciaBackend", "AliciaCache",
                            "AliciaCurl", "AliciaDemoBackend", "AliciaTerminal", "AliciaLibrary", "AliciaHost", "AliciaStudio",
-                           "AliciaStore", "AliciaSubscriptions", "AliciaWatch"],
+                           "AliciaStore", "AliciaSubscriptions", "AliciaWatch", "AliciaRender"],
             swiftSettings: functionSections
         ),
         .executableTarget(
@@ -308,6 +325,10 @@ let package = Package(
         .testTarget(
             name: "AliciaAudioTests",
             dependencies: ["AliciaAudio", "AliciaCurl", "AliciaLocks", "AliciaSession", "AliciaTestSupport"]
+        ),
+        .testTarget(
+            name: "AliciaRenderTests",
+            dependencies: ["AliciaRender", "AliciaAudio", "AliciaTestSupport"]
         ),
         .testTarget(
             name: "AliciaSessionTests",

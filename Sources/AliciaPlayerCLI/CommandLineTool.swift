@@ -7,6 +7,7 @@ import AliciaCurl
 import AliciaLocks
 import AliciaLibrary
 import AliciaHost
+import AliciaRender
 import AliciaStudio
 
 /// The program: parses the command line and runs the command. Returns the exit status.
@@ -81,6 +82,11 @@ public enum CommandLineTool {
             return command.run()
         case .watch(let options):
             return WatchCommand(options: options).run()
+        case .render(let options, let render):
+            guard case .success(let format) = RenderFormat.forPath(render.output ?? "", bitrate: render.bitrate, quality: render.quality) else {
+                return ExitCode.usage
+            }
+            return RenderCommand(options: options, render: render, format: format).run()
         }
     }
 }
@@ -90,7 +96,7 @@ extension Invocation {
     var playOptions: PlayOptions? {
         switch self {
         case .play(let options), .script(_, _, let options), .demo(let options, _), .voice(let options), .studio(let options, _),
-             .continueListening(let options):
+             .continueListening(let options), .render(let options, _):
             return options
         default:
             return nil

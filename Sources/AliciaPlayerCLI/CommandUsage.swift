@@ -15,7 +15,7 @@ enum CommandUsage {
     static let withTableOptions: Set<String> = ["play", "queue", "script", "studio", "demo", "playlists", "playlist", "tracks",
                                                 "messages", "reply", "react",
                                                 "download", "cache", "notes", "speak", "voice", "chat", "config",
-                                                "subscribe", "unsubscribe", "shows", "refresh", "episodes", "export", "watch"]
+                                                "subscribe", "unsubscribe", "shows", "refresh", "episodes", "export", "watch", "render"]
 
     static let texts: [String: String] = [
         "play": """
@@ -310,12 +310,29 @@ enum CommandUsage {
             --once runs one round and exits (1 with the line when anything failed): for cron.
             scripts/install adds a systemd user unit, alicia-player-watch.service, to enable.
             """,
+        "render": """
+            Usage: alicia-player render <ref>... -o FILE [--speed X] [--skip-silence[=LEVEL]] [--loudness off|TARGET]
+                                        [--start T] [--bitrate K | --quality Q]
+
+            Plays the queue play would make (URLs, paths, episodes, playlist:NAME, M3U lists,
+            speak:TEXT) into one file, as fast as it decodes and encodes, not in real time: what
+            you would hear, with the speed (pitch kept), the shortened pauses, the matched loudness
+            and the gapless joins. The extension names the format: .wav, .flac, .opus (or .ogg:
+            Ogg Opus) or .mp3. The file holds a chapter per item (its title from the backend, a
+            feed or its tags) and each item's own chapters at their new times (ID3 CHAP/CTOC in
+            MP3, CHAPTERnnn comments in Ogg and FLAC), a title (the playlist's name or the first
+            item's), an album and the first item's cover. A progress line with the time left on a
+            terminal, nothing on a pipe. The file is written beside its name and renamed into
+            place when whole: Ctrl-C leaves nothing under the name. An item that fails is said and
+            skipped (exit 1 at the end); a bad output path or extension is one line, exit 2,
+            before anything is fetched.
+            """,
         "help": """
             Usage: alicia-player help [COMMAND | commands | keys]
 
             Prints the usage of alicia-player, or of one command: studio, play, queue, script,
             playlists, playlist, tracks, notes, download, cache, demo, voice, chat, ctl, config,
-            subscribe, unsubscribe, shows, refresh, episodes, export, watch.
+            subscribe, unsubscribe, shows, refresh, episodes, export, watch, render.
             help commands lists the one grammar the control socket, scripts, ctl and the
             Studio's keys speak; help keys the Studio's keys in effect.
             """,

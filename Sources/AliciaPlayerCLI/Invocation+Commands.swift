@@ -6,6 +6,7 @@ import AliciaHost
 import AliciaLibrary
 import AliciaLocks
 import AliciaSession
+import AliciaRender
 
 /// Each command from its words and the options the table has parsed.
 extension Invocation {
@@ -55,6 +56,14 @@ extension Invocation {
             var watch = line.watch
             watch.backend = line.backend
             return .watch(watch)
+        case "render":
+            guard !rest.isEmpty else { throw UsageError("render needs something to render: a URL, a path, an episode or playlist:NAME") }
+            guard let output = line.render.output else { throw UsageError("render needs the file to make: -o FILE (.wav, .flac, .opus or .mp3)") }
+            if case .failure(let problem) = RenderFormat.forPath(output, bitrate: line.render.bitrate, quality: line.render.quality) {
+                throw UsageError(problem.message)
+            }
+            play.references = rest
+            return .render(play, line.render)
         case _ where PodcastCommand.names.contains(command):
             return .podcasts(try PodcastCommand.parse(command, rest, line))
         default: throw UsageError("unknown command '\(command)': the commands are \(commandNames)")

@@ -15,7 +15,7 @@ extension OptionTable {
     static let queueOptions: [CommandOption] = [
         option("--loop", .none, queueing, "start the queue again after its last item") { _, line in line.play.loop = true },
         option("--shuffle", .none, queueing, "shuffle the queue once before it plays") { _, line in line.play.shuffle = true },
-        option("--keep-going", .none, ["queue"], "skip lines that cannot be played, with a warning each") { _, line in
+        option("--keep-going", .none, ["queue", "render"], "skip lines that cannot be played, with a warning each") { _, line in
             line.play.keepGoing = true
         },
         option("--save", .required("FILE"), ["queue"], "write the queue as M3U8 (episodes by label) instead of playing it") { value, line in
@@ -32,7 +32,7 @@ extension OptionTable {
         },
         option("--from-start", .none, ["play", "queue", "script", "studio", "demo"],
                "every episode from its beginning, not where it was left") { _, line in line.play.fromStart = true },
-        option("--start", .required("T"), queueing, "begin the first item at T: seconds (90), m:ss, h:mm:ss or 50%") { value, line in
+        option("--start", .required("T"), queueing.union(["render"]), "begin the first item at T: seconds (90), m:ss, h:mm:ss or 50%") { value, line in
             guard let parsed = TimeSpec.parse(value) else {
                 throw UsageError("--start '\(value)' is not a time: use seconds (90), m:ss, h:mm:ss or a percentage (50%)")
             }
@@ -42,7 +42,7 @@ extension OptionTable {
     ]
 
     static let playbackOptions: [CommandOption] = [
-        option("--speed", .required("X"), playing.union([""]), "play X times as fast, 0.5 to 3 (1.5, or 1.5x); the pitch stays") { value, line in
+        option("--speed", .required("X"), playing.union(["", "render"]), "play X times as fast, 0.5 to 3 (1.5, or 1.5x); the pitch stays") { value, line in
             guard case .set(let speed)? = LevelText.speed(value) else {
                 throw UsageError("--speed '\(value)' is not a speed from 0.5 to 3 (1 is as recorded)")
             }
@@ -67,7 +67,7 @@ extension OptionTable {
             }
             line.play.readAheadSeconds = seconds
         },
-        option("--skip-silence", .inline("LEVEL"), playing, "shorten pauses: mild, medium (default), strong or off") { value, line in
+        option("--skip-silence", .inline("LEVEL"), playing.union(["render"]), "shorten pauses: mild, medium (default), strong or off") { value, line in
             // Bare, the middle level: noticeably shorter pauses, still far from the gaps between words.
             guard let level = value.isEmpty ? .medium : SilenceSkipping(rawValue: value) else {
                 throw UsageError("--skip-silence '\(value)' is not mild, medium, strong or off")
@@ -82,7 +82,7 @@ extension OptionTable {
             }
             line.play.sleep = timer
         },
-        option("--loudness", .required("off|TARGET"), playing.union(["voice"]),
+        option("--loudness", .required("off|TARGET"), playing.union(["voice", "render"]),
                "match every item to TARGET LUFS (default -16, or ALICIA_LOUDNESS), true peaks under -1 dBTP") { value, line in
             guard let matching = LevelText.loudness(value) else {
                 throw UsageError("--loudness '\(value)' is not off or a target from -40 to -5 (LUFS; -16 is usual for speech)")
@@ -138,7 +138,7 @@ extension OptionTable {
             }
             line.play.network.stallTimeout = seconds
         },
-        option("--cacert", .required("FILE"), ["play", "queue", "script", "studio"], "trust this CA bundle for HTTPS (a private CA)") { value, line in
+        option("--cacert", .required("FILE"), ["play", "queue", "script", "studio", "render"], "trust this CA bundle for HTTPS (a private CA)") { value, line in
             guard !value.isEmpty, access(value, R_OK) == 0 else {
                 throw UsageError("--cacert '\(value)' is not a readable file (a PEM bundle of CA certificates)")
             }
@@ -165,6 +165,24 @@ extension OptionTable {
                 throw UsageError("--note-rewind '\(value)' is not a number of seconds between 0 and 600")
             }
             line.play.noteRewind = seconds
+        },
+    ]
+
+    static let renderOptions: [CommandOption] = [
+        option("--output", .required("FILE"), ["render"], "the file to make; its extension names the format: .wav, .flac, .opus (.ogg) or .mp3",
+               aliases: ["-o"]) { value, line in
+            guard !value.isEmpty else { throw UsageError("--output needs a file name") }
+            line.render.output = value
+        },
+        option("--bitrate", .required("K"), ["render"], "kb/s of an .opus (6 to 256, default 64) or a constant-rate .mp3 (32 to 320, default 128)") { value, line in
+            guard let kbps = Int(value.hasSuffix("k") ? String(value.dropLast()) : value), kbps > 0 else {
+                throw UsageError("--bitrate '\(value)' is not a number of kb/s (64, or 64k)")
+            }
+            line.render.bitrate = kbps
+        },
+        option("--quality", .required("Q"), ["render"], "0 (smallest) to 10 (best): a variable-rate .mp3, or a .flac's effort") { value, line in
+            guard let quality = Int(value), (0...10).contains(quality) else { throw UsageError("--quality '\(value)' is not a number from 0 to 10") }
+            line.render.quality = quality
         },
     ]
 

@@ -79,6 +79,8 @@ struct ParsedLine: Sendable {
     var downloadNewest: Int?
     /// `watch --once`, `watch --interval DURATION`.
     var watch = WatchOptions()
+    /// `render -o FILE --bitrate K --quality Q`.
+    var render = RenderOptions()
 }
 
 /// Every option, in the order the usages list them.
@@ -86,9 +88,10 @@ enum OptionTable {
     static let playing: Set<String> = ["play", "queue", "script", "studio", "demo", "speak"]
     static let queueing: Set<String> = ["play", "queue", "script"]
     static let backendCommands: Set<String> = ["play", "queue", "script", "studio", "speak", "voice", "chat", "playlists", "playlist",
-                                               "tracks", "download", "notes", "config", "messages", "reply", "react", "watch", ""]
+                                               "tracks", "download", "notes", "config", "messages", "reply", "react", "watch", "render", ""]
 
-    static let all: [CommandOption] = queueOptions + playbackOptions + networkOptions + voiceOptions + commandOptions + backendOptions
+    static let all: [CommandOption] = queueOptions + playbackOptions + networkOptions + voiceOptions + commandOptions + renderOptions
+        + backendOptions
 
     static let byName: [String: CommandOption] = Dictionary(all.flatMap { option in
         ([option.name] + option.aliases).map { ($0, option) }

@@ -22,12 +22,10 @@ final class PlayCommand {
     func run() -> Int32 {
         defer { LocalFiles.removeSpooled() }
         let signals = SignalWatcher(interactive: Studio.isInteractive)
-        var items: [QueueItem] = []
-        for asked in options.references {
-            switch self.items(for: asked, signals: signals) {
-            case .success(let listed): items += listed
-            case .failure(let status): return status
-            }
+        let items: [QueueItem]
+        switch queueItems(signals: signals) {
+        case .success(let listed): items = listed
+        case .failure(let status): return status
         }
         if let path = options.saveQueue { return save(items, to: path) }
         guard !items.isEmpty else {
@@ -53,6 +51,19 @@ final class PlayCommand {
         case .failure(let failure): return failure.status
         case .success(let host): return PlaybackFrontEnd.play(items, cues: cues, host: host)
         }
+    }
+
+    /// Every reference on the command line as queue items, in order (what `render` takes too); the
+    /// exit status after saying why when one names nothing that can play.
+    func queueItems(signals: SignalWatcher) -> Listed {
+        var items: [QueueItem] = []
+        for asked in options.references {
+            switch self.items(for: asked, signals: signals) {
+            case .success(let listed): items += listed
+            case .failure(let status): return .failure(status)
+            }
+        }
+        return .success(items)
     }
 
     /// What one reference on the command line names, as queue items; the exit status after saying
@@ -87,7 +98,7 @@ final class PlayCommand {
         case failure(Int32)
     }
 
-    private enum Listed {
+    enum Listed {
         case success([QueueItem])
         case failure(Int32)
     }

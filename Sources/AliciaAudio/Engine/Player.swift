@@ -18,7 +18,7 @@ import Synchronization
 /// stream) lives across entries. Commands return at once; state is read with `snapshot()`;
 /// changes arrive through subscriptions (`subscribe()`), each of which sees every event.
 public final class Player: Sendable {
-    private let core: PlayerCore
+    let core: PlayerCore
     /// The subscription behind `nextEvent`, for callers that read events one by one.
     private let defaultEvents: PlayerSubscription
 

@@ -15,6 +15,11 @@ package struct OutputDevice: Sendable {
     /// Called before an item is opened while no stream exists: the device may start connecting, so
     /// that its handshake overlaps the item's first request.
     var prepare: @Sendable () -> Void
+    /// A device of one format for its life (a file being rendered): given the first item's format,
+    /// the one it takes; every item after is converted into it, none reopens it, and the player
+    /// keeps every span of its frame map (`Player.timeline()`). Nil: a sound server's stream, which
+    /// follows the items.
+    package var fixedFormat: (@Sendable (AudioFormat) -> AudioFormat)?
 
     init(serverName: String, downstreamSeconds: Double, prepare: @escaping @Sendable () -> Void = {},
          makeSink: @escaping SinkMaker) {

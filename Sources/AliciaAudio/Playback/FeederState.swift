@@ -5,6 +5,8 @@ import AliciaLocks
 final class FeederState {
     /// The stream's format, while a sink is open.
     var sinkFormat: AudioFormat?
+    /// A fixed-format device's format, once the first item has decided it.
+    var fixedFormat: AudioFormat?
     /// Converter (at a join of another format), speed, loudness and gain, in order.
     var chain: StageChain?
     var speedStage: SpeedStage?

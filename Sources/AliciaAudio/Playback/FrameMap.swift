@@ -44,8 +44,35 @@ struct FrameMap: Sendable, Equatable {
     /// timing info says.
     private(set) var playedOut = false
 
+    /// Every span since `keepHistory()`, in sink frames counted from then (across flushes): what a
+    /// rendered file's chapters are placed by. Nil unless asked for (a player on a device).
+    private(set) var history: [Span]?
+    /// Sink frames written before the last flush, and where the live spans begin in `history`.
+    private var historyBase: Int64 = 0
+    private var historyMark = 0
+
+    /// From now on every span is kept in `history`.
+    mutating func keepHistory() {
+        history = []
+    }
+
+    /// `history`'s tail is the live spans, moved by the frames before the last flush.
+    private mutating func syncHistory() {
+        guard history != nil else { return }
+        history!.removeSubrange(min(historyMark, history!.count)...)
+        for span in spans {
+            var kept = span
+            kept.sinkStart += historyBase
+            history!.append(kept)
+        }
+    }
+
     /// The sink was flushed: nothing written, nothing mapped.
     mutating func reset() {
+        if history != nil {
+            historyBase += written
+            historyMark = history!.count
+        }
         spans.removeAll(keepingCapacity: true)
         written = 0
         playedOut = false
@@ -64,9 +91,11 @@ struct FrameMap: Sendable, Equatable {
         if let last = spans.last, last.sinkStart == written, last.entry == entry, last.sourceEnd == nil {
             // Nothing was written in the last span: replace it rather than keep an empty one.
             spans[spans.count - 1] = Span(sinkStart: written, entry: entry, format: format, sourceStart: sourceStart, ratio: ratio)
+            syncHistory()
             return
         }
         spans.append(Span(sinkStart: written, entry: entry, format: format, sourceStart: sourceStart, ratio: ratio))
+        syncHistory()
     }
 
     /// `frames` sink frames were written.
@@ -85,12 +114,14 @@ struct FrameMap: Sendable, Equatable {
         let sinkAt = max(last.sinkStart, last.sinkStart + Int64(offset.rounded()))
         spans.append(Span(sinkStart: sinkAt, entry: last.entry, format: last.format, sourceStart: to,
                           ratio: last.ratio, skipped: to - from))
+        syncHistory()
     }
 
     /// The current span's entry has no source frames past `sourceEnd`.
     mutating func end(at sourceEnd: Int64) {
         guard !spans.isEmpty else { return }
         spans[spans.count - 1].sourceEnd = sourceEnd
+        syncHistory()
     }
 
     /// What the sink frame `played` holds; nil when nothing is mapped.
@@ -118,6 +149,7 @@ struct FrameMap: Sendable, Equatable {
     /// Forgets the spans before `index` (they have been heard).
     mutating func discard(before index: Int) {
         guard index > 0 else { return }
+        historyMark += min(index, spans.count)
         spans.removeFirst(min(index, spans.count))
     }
 }

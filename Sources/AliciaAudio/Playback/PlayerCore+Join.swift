@@ -16,7 +16,7 @@ extension PlayerCore {
             }
             guard let format = opened.format, let sinkFormat = feeder.sinkFormat,
                   let sink = shared.withLock({ $0.status.sink }) else { return nil }
-            if opened !== source, Self.needsBetterOutput(format, than: sinkFormat) {
+            if opened !== source, output.fixedFormat == nil, Self.needsBetterOutput(format, than: sinkFormat) {
                 // Each item at its own quality: the output is reopened rather than this one lose.
                 guard let error = try reopenOutput(for: opened, after: source.entry, title: next.item.title, sink: sink) else { return opened }
                 report(error, of: next.id)

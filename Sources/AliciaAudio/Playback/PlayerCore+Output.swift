@@ -27,30 +27,52 @@ extension PlayerCore {
     }
 
     /// The output for `source` from `frame` (after a flush): the sink reopened in its format when
-    /// the stream's is another, waiting for a sound server that went away; no converter; the speed
-    /// set (returned).
+    /// the stream's is another, waiting for a sound server that went away; a converter only on a
+    /// fixed-format device; the speed set. Returns the source frames per sink frame (the speed, times
+    /// the conversion's ratio).
     func prepareOutput(for source: ItemSource, title: String, at frame: Int64) throws(Detour) -> Double {
         guard let format = source.format else { throw .next(nil) }
-        if let sinkFormat = feeder.sinkFormat, sinkFormat != format.streamFormat {
+        let wanted = outputFormat(for: format)
+        if let sinkFormat = feeder.sinkFormat, sinkFormat != wanted {
             closeSink()
         }
         if feeder.sinkFormat == nil {
-            while let error = openSink(format: format, title: title) {
+            while let error = openSink(format: wanted, title: title) {
                 guard feeder.recovery.waits(for: error) else { throw .next(entryFailed(source.entry, error: error, fatal: true)) }
                 if let request = feeder.recovery.waitStep(source.entry, frame: frame, error: error) { throw .next(request) }
             }
             feeder.recovery.answered()
         }
-        feeder.chain?.replaceFront(nil) { $0 is FormatConverter }
+        var ratio = 1.0
+        if format.streamFormat != wanted {
+            do {
+                let made = try FormatConverter(from: format, to: wanted, maxInputFrames: Self.chunkFrames)
+                ratio = made.ratio
+                feeder.chain?.replaceFront(made) { $0 is FormatConverter }
+            } catch {
+                throw .next(entryFailed(source.entry, error: error))
+            }
+        } else {
+            feeder.chain?.replaceFront(nil) { $0 is FormatConverter }
+        }
         let speed = shared.withLock { $0.commands.speed }
         guard feeder.speedStage?.setSpeed(speed) ?? false else {
             throw .next(entryFailed(source.entry, error: .audioOutput(reason: "out of memory changing the speed"), fatal: true))
         }
-        return speed
+        return speed * ratio
     }
 
-    private func openSink(format: AudioFormat, title: String) -> PlaybackError? {
-        let streamFormat = format.streamFormat
+    /// The stream's format for an item of `format`: its own, or a fixed-format device's (decided by
+    /// the first item and kept).
+    private func outputFormat(for format: AudioFormat) -> AudioFormat {
+        guard let fix = output.fixedFormat else { return format.streamFormat }
+        if let fixed = feeder.fixedFormat { return fixed }
+        let fixed = fix(format.streamFormat)
+        feeder.fixedFormat = fixed
+        return fixed
+    }
+
+    private func openSink(format streamFormat: AudioFormat, title: String) -> PlaybackError? {
         let sink: any AudioSink
         do {
             sink = try output.makeSink(streamFormat, title)

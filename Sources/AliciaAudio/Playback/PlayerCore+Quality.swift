@@ -28,11 +28,11 @@ extension PlayerCore {
             + "a join at the output's format would lose what it has")
         closeSink()
         let frame = next.frame(for: next.item.start)
-        let speed = try prepareOutput(for: next, title: title, at: frame)
+        let ratio = try prepareOutput(for: next, title: title, at: frame)
         if let error = try positioned(next.position(at: frame)) { return error }
         try startEntry(next, at: frame, sameEntry: false, joined: false)
         shared.withLock { $0.commands.sleep.joined() }
-        began(next, title: title, at: frame, speed: speed)
+        began(next, title: title, at: frame, ratio: ratio)
         return nil
     }
 }

@@ -39,6 +39,7 @@ final class PlayerCore: @unchecked Sendable {
         self.hub = hub
         self.output = output
         feeder = FeederState(shared: shared, hub: hub, configuration: configuration, output: output)
+        if output.fixedFormat != nil { shared.withLock { $0.status.map.keepHistory() } }
     }
 
     func start() {
@@ -182,9 +183,9 @@ final class PlayerCore: @unchecked Sendable {
             // the header (a late answer to that request could underrun). Elsewhere the decoder's
             // first read moves the window there; fetching from the header on would waste the bytes.
             if frame == 0 { source.fetcher.fetchAhead() }
-            let speed = try prepareOutput(for: source, title: queued.item.title, at: frame)
+            let ratio = try prepareOutput(for: source, title: queued.item.title, at: frame)
             try startEntry(source, at: frame, sameEntry: sameEntry, joined: false)
-            began(source, title: queued.item.title, at: frame, speed: speed)
+            began(source, title: queued.item.title, at: frame, ratio: ratio)
             return feed(source)
         }
     }
@@ -280,11 +281,11 @@ final class PlayerCore: @unchecked Sendable {
 
     /// Maps what `source` writes from `frame` on and makes it the entry heard: posted as started
     /// (another entry) or as a seek.
-    func began(_ source: ItemSource, title: String, at frame: Int64, speed: Double) {
+    func began(_ source: ItemSource, title: String, at frame: Int64, ratio: Double) {
         guard let format = source.format else { return }
         let entry = source.entry
         let (changedEntry, state) = shared.update { s -> (Bool, PlayerState) in
-            s.status.map.begin(entry: entry, format: format, sourceStart: frame, ratio: speed)
+            s.status.map.begin(entry: entry, format: format, sourceStart: frame, ratio: ratio)
             s.status.lastHeardPlace = PlayerStatus.Resting(entry: entry, frame: frame, format: format)
             s.status.decodedFrame = frame
             s.status.taken = nil
