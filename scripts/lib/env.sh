@@ -13,7 +13,7 @@ if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
 fi
 
 # What building needs: pkg-config and the -dev packages of the system-library targets.
-build_packages=(pkg-config libcurl4-openssl-dev libsndfile1-dev libmpg123-dev libavformat-dev libavcodec-dev libfaad-dev libpulse-dev libmicrohttpd-dev libcjson-dev libsoxr-dev libsystemd-dev libutf8proc-dev libebur128-dev libxml2-dev libsqlite3-dev)
+build_packages=(pkg-config libcurl4-openssl-dev libsndfile1-dev libmpg123-dev libavformat-dev libavcodec-dev libfaad-dev libpulse-dev libmicrohttpd-dev libcjson-dev libsoxr-dev libsystemd-dev libutf8proc-dev libebur128-dev libxml2-dev libsqlite3-dev libogg-dev libflac-dev)
 # What playing needs: a PulseAudio server and pactl.
 audio_packages=(pulseaudio pulseaudio-utils)
 
