@@ -36,6 +36,7 @@ _alicia_player_options() {
         refresh) echo "--help --quiet --download" ;;
         episodes) echo "--help --new --json" ;;
         watch) echo "$backend --once --interval" ;;
+        render) echo "$backend -o --output --bitrate --quality --speed --skip-silence --loudness --start --keep-going --cacert" ;;
         help) echo "" ;;
         *) echo "$backend -h -V --device --quiet --volume --speed --version" ;;
     esac
@@ -82,7 +83,7 @@ _alicia_player() {
         cword=$COMP_CWORD
     fi
     COMPREPLY=()
-    local commands="studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config subscribe unsubscribe shows refresh episodes export watch help"
+    local commands="studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config subscribe unsubscribe shows refresh episodes export watch render help"
 
     case $prev in
         --device)

@@ -58,7 +58,7 @@ function __alicia_player_sinks
     pactl list short sinks 2>/dev/null | cut -f2
 end
 
-set -l commands studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config subscribe unsubscribe shows refresh episodes export watch help
+set -l commands studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config subscribe unsubscribe shows refresh episodes export watch render help
 set -l playing play queue script studio demo speak
 complete -c alicia-player -f
 
@@ -86,6 +86,7 @@ complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a refr
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a episodes -d 'the episodes of every show or one'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a export -d 'every subscription as OPML'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a watch -d 'her messages and new episodes as desktop notifications'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a render -d 'what play would play, into one file with chapters'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a help -d 'the usage of a command'
 complete -c alicia-player -n "__fish_seen_subcommand_from help" -a "$commands"
 
@@ -102,7 +103,10 @@ complete -c alicia-player -l quiet -n "__fish_seen_subcommand_from refresh" -d '
 complete -c alicia-player -l download -r -n "__fish_seen_subcommand_from refresh" -d 'keep the newest N unplayed episodes of each show downloaded'
 complete -c alicia-player -l once -n "__fish_seen_subcommand_from watch" -d 'one round, then exit: for cron'
 complete -c alicia-player -l interval -x -n "__fish_seen_subcommand_from watch" -d 'how often to ask the backend (60s, 5m)'
-complete -c alicia-player -l start -x -n "__fish_seen_subcommand_from play queue script" -d 'begin at T'
+complete -c alicia-player -s o -l output -r -F -n "__fish_seen_subcommand_from render" -d 'the file to make (.wav .flac .opus .mp3)'
+complete -c alicia-player -l bitrate -x -n "__fish_seen_subcommand_from render" -d 'kb/s of an Opus or a constant-rate MP3'
+complete -c alicia-player -l quality -x -n "__fish_seen_subcommand_from render" -d '0 to 10: a variable-rate MP3, a FLAC effort'
+complete -c alicia-player -l start -x -n "__fish_seen_subcommand_from play queue script render" -d 'begin at T'
 complete -c alicia-player -l read-ahead -x -n "__fish_seen_subcommand_from $playing voice" -d 'seconds to fetch ahead'
 complete -c alicia-player -l from-start -n "__fish_seen_subcommand_from $playing" -d 'every episode from its beginning'
 complete -c alicia-player -l loop -n "__fish_seen_subcommand_from play queue script" -d 'start again after the last item'
@@ -110,7 +114,7 @@ complete -c alicia-player -l shuffle -n "__fish_seen_subcommand_from play queue 
 complete -c alicia-player -l voice-at -x -n "__fish_seen_subcommand_from play script" -d 'a voice note at T (T=REF)'
 complete -c alicia-player -l voice-focus -x -a 'pause duck mix' -n "__fish_seen_subcommand_from $playing chat" -d 'the episode during a voice note'
 complete -c alicia-player -l note-rewind -x -n "__fish_seen_subcommand_from $playing" -d 'seconds to step back after a note'
-complete -c alicia-player -l keep-going -n "__fish_seen_subcommand_from queue" -d 'skip lines that cannot be played'
+complete -c alicia-player -l keep-going -n "__fish_seen_subcommand_from queue render" -d 'skip lines that cannot be played'
 complete -c alicia-player -l save -r -F -n "__fish_seen_subcommand_from queue" -d 'write the queue as M3U8'
 complete -c alicia-player -l check -n "__fish_seen_subcommand_from script" -d 'only check the script'
 complete -c alicia-player -l json -n "__fish_seen_subcommand_from playlists tracks shows episodes" -d 'as JSON'
@@ -134,10 +138,10 @@ complete -c alicia-player -l rate -r -n "__fish_seen_subcommand_from ctl" -d 'po
 complete -c alicia-player -l once -n "__fish_seen_subcommand_from ctl" -d 'end with the player'
 complete -c alicia-player -l give-up-after -x -n "__fish_seen_subcommand_from $playing" -d 'how long to retry a server'
 complete -c alicia-player -l stall-timeout -x -n "__fish_seen_subcommand_from $playing" -d 'seconds before a silent transfer is remade'
-complete -c alicia-player -l cacert -r -F -n "__fish_seen_subcommand_from $playing" -d 'a CA bundle for HTTPS'
-complete -c alicia-player -l skip-silence -n "__fish_seen_subcommand_from $playing" -d 'shorten pauses (=mild, medium, strong)'
+complete -c alicia-player -l cacert -r -F -n "__fish_seen_subcommand_from $playing render" -d 'a CA bundle for HTTPS'
+complete -c alicia-player -l skip-silence -n "__fish_seen_subcommand_from $playing render" -d 'shorten pauses (=mild, medium, strong)'
 complete -c alicia-player -l sleep -x -a '15m 30m 45m 1h end chapter' -n "__fish_seen_subcommand_from $playing" -d 'fade out and pause after T'
-complete -c alicia-player -l loudness -x -a 'off -16 -19 -23' -n "__fish_seen_subcommand_from $playing voice" -d 'match loudness (LUFS)'
+complete -c alicia-player -l loudness -x -a 'off -16 -19 -23' -n "__fish_seen_subcommand_from $playing voice render" -d 'match loudness (LUFS)'
 complete -c alicia-player -l auto-download -x -a '0 1 2 3' -n "__fish_seen_subcommand_from play queue script studio" -d 'download the next N queue items while playing'
 complete -c alicia-player -l accessible -n "__fish_seen_subcommand_from $playing tracks" -d 'linear text for screen readers'
 complete -c alicia-player -l progress-every -x -a '1m 5m 10m' -n "__fish_seen_subcommand_from $playing" -d 'with --accessible, say the progress each T'
