@@ -145,7 +145,7 @@ complete -c alicia-player -l loudness -x -a 'off -16 -19 -23' -n "__fish_seen_su
 complete -c alicia-player -l auto-download -x -a '0 1 2 3' -n "__fish_seen_subcommand_from play queue script studio" -d 'download the next N queue items while playing'
 complete -c alicia-player -l accessible -n "__fish_seen_subcommand_from $playing tracks" -d 'linear text for screen readers'
 complete -c alicia-player -l progress-every -x -a '1m 5m 10m' -n "__fish_seen_subcommand_from $playing" -d 'with --accessible, say the progress each T'
-complete -c alicia-player -l queue -r -F -n "__fish_seen_subcommand_from download" -d 'what a queue file names'
+complete -c alicia-player -l queue -r -F -n "__fish_seen_subcommand_from download render" -d 'what a queue file names'
 complete -c alicia-player -l pin -n "__fish_seen_subcommand_from download" -d 'keep until removed by hand'
 complete -c alicia-player -l rate -x -n "__fish_seen_subcommand_from download" -d 'at most this many bytes a second'
 complete -c alicia-player -l max-size -x -n "__fish_seen_subcommand_from cache" -d 'the cache bound'

@@ -57,12 +57,17 @@ extension Invocation {
             watch.backend = line.backend
             return .watch(watch)
         case "render":
-            guard !rest.isEmpty else { throw UsageError("render needs something to render: a URL, a path, an episode or playlist:NAME") }
+            let lists = line.download.queueFiles
+            guard !rest.isEmpty || !lists.isEmpty else {
+                throw UsageError("render needs something to render: a URL, a path, an episode, playlist:NAME or --queue FILE")
+            }
+            guard rest.isEmpty || lists.isEmpty else { throw UsageError("render takes references or --queue lists, not both") }
             guard let output = line.render.output else { throw UsageError("render needs the file to make: -o FILE (.wav, .flac, .opus or .mp3)") }
             if case .failure(let problem) = RenderFormat.forPath(output, bitrate: line.render.bitrate, quality: line.render.quality) {
                 throw UsageError(problem.message)
             }
-            play.references = rest
+            play.references = lists.isEmpty ? rest : lists
+            play.referencesAreLists = !lists.isEmpty
             return .render(play, line.render)
         case _ where PodcastCommand.names.contains(command):
             return .podcasts(try PodcastCommand.parse(command, rest, line))

@@ -198,7 +198,7 @@ extension OptionTable {
             guard !value.isEmpty else { throw UsageError("--react needs an emoji") }
             line.react = value
         },
-        option("--queue", .required("FILE"), ["download"], "every episode of a queue file; repeatable") { value, line in
+        option("--queue", .required("FILE"), ["download", "render"], "every episode of a queue file; repeatable") { value, line in
             line.download.queueFiles.append(value)
         },
         option("--pin", .none, ["download"], "keep these until removed by hand (cache clear REF)") { _, line in line.download.pin = true },

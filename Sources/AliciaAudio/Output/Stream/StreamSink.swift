@@ -76,10 +76,24 @@ package struct OutputTimeline: Sendable {
         package var ratio: Double
         /// The span goes on from the one before it after skipped silence (not a new entry).
         package var isCut: Bool
+
+        package init(entry: QueueEntryID, outputStart: Int64, sourceStart: Int64, sourceRate: Int, ratio: Double, isCut: Bool) {
+            self.entry = entry
+            self.outputStart = outputStart
+            self.sourceStart = sourceStart
+            self.sourceRate = sourceRate
+            self.ratio = ratio
+            self.isCut = isCut
+        }
     }
 
     package var spans: [Span] = []
     package var metadata: [QueueEntryID: ItemMetadata] = [:]
+
+    package init(spans: [Span] = [], metadata: [QueueEntryID: ItemMetadata] = [:]) {
+        self.spans = spans
+        self.metadata = metadata
+    }
 }
 
 extension Player {
