@@ -36,7 +36,7 @@ _alicia_player_options() {
         refresh) echo "--help --quiet --download" ;;
         episodes) echo "--help --new --json" ;;
         watch) echo "$backend --once --interval" ;;
-        render) echo "$backend -o --output --bitrate --quality --speed --skip-silence --loudness --start --keep-going --cacert --queue" ;;
+        render) echo "$backend -o --output --bitrate --quality --speed --skip-silence --loudness --start --keep-going --cacert --queue --script" ;;
         help) echo "" ;;
         *) echo "$backend -h -V --device --quiet --volume --speed --version" ;;
     esac

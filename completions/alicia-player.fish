@@ -106,6 +106,7 @@ complete -c alicia-player -l interval -x -n "__fish_seen_subcommand_from watch" 
 complete -c alicia-player -s o -l output -r -F -n "__fish_seen_subcommand_from render" -d 'the file to make (.wav .flac .opus .mp3)'
 complete -c alicia-player -l bitrate -x -n "__fish_seen_subcommand_from render" -d 'kb/s of an Opus or a constant-rate MP3'
 complete -c alicia-player -l quality -x -n "__fish_seen_subcommand_from render" -d '0 to 10: a variable-rate MP3, a FLAC effort'
+complete -c alicia-player -l script -r -F -n "__fish_seen_subcommand_from render" -d 'the queue a script builds'
 complete -c alicia-player -l start -x -n "__fish_seen_subcommand_from play queue script render" -d 'begin at T'
 complete -c alicia-player -l read-ahead -x -n "__fish_seen_subcommand_from $playing voice" -d 'seconds to fetch ahead'
 complete -c alicia-player -l from-start -n "__fish_seen_subcommand_from $playing" -d 'every episode from its beginning'

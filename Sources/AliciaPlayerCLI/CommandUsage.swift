@@ -311,11 +311,12 @@ enum CommandUsage {
             scripts/install adds a systemd user unit, alicia-player-watch.service, to enable.
             """,
         "render": """
-            Usage: alicia-player render <ref>... | --queue FILE... -o FILE [--speed X] [--skip-silence[=LEVEL]]
+            Usage: alicia-player render <ref>... | --queue FILE... | --script FILE -o FILE [--speed X] [--skip-silence[=LEVEL]]
                                         [--loudness off|TARGET] [--start T] [--bitrate K | --quality Q]
 
             Plays the queue play would make (URLs, paths, episodes, playlist:NAME, M3U lists,
-            speak:TEXT; or queue files, one reference a line, as queue takes them) into one file, as fast as it decodes and encodes, not in real time: what
+            speak:TEXT; queue files, one reference a line, as queue takes them; or the queue a
+            script's lines load, waits and settings left out) into one file, as fast as it decodes and encodes, not in real time: what
             you would hear, with the speed (pitch kept), the shortened pauses, the matched loudness
             and the gapless joins. The extension names the format: .wav, .flac, .opus (or .ogg:
             Ogg Opus) or .mp3. The file holds a chapter per item (its title from the backend, a

@@ -58,10 +58,11 @@ extension Invocation {
             return .watch(watch)
         case "render":
             let lists = line.download.queueFiles
-            guard !rest.isEmpty || !lists.isEmpty else {
-                throw UsageError("render needs something to render: a URL, a path, an episode, playlist:NAME or --queue FILE")
+            let sources = [!rest.isEmpty, !lists.isEmpty, line.render.script != nil].filter { $0 }.count
+            guard sources > 0 else {
+                throw UsageError("render needs something to render: a URL, a path, an episode, playlist:NAME, --queue FILE or --script FILE")
             }
-            guard rest.isEmpty || lists.isEmpty else { throw UsageError("render takes references or --queue lists, not both") }
+            guard sources == 1 else { throw UsageError("render takes references, --queue lists or --script, one of them") }
             guard let output = line.render.output else { throw UsageError("render needs the file to make: -o FILE (.wav, .flac, .opus or .mp3)") }
             if case .failure(let problem) = RenderFormat.forPath(output, bitrate: line.render.bitrate, quality: line.render.quality) {
                 throw UsageError(problem.message)

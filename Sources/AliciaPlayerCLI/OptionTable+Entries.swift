@@ -180,6 +180,10 @@ extension OptionTable {
             }
             line.render.bitrate = kbps
         },
+        option("--script", .required("FILE"), ["render"], "the queue a script builds, in the order its lines load it") { value, line in
+            guard !value.isEmpty else { throw UsageError("--script needs a script file (or - for standard input)") }
+            line.render.script = value
+        },
         option("--quality", .required("Q"), ["render"], "0 (smallest) to 10 (best): a variable-rate .mp3, or a .flac's effort") { value, line in
             guard let quality = Int(value), (0...10).contains(quality) else { throw UsageError("--quality '\(value)' is not a number from 0 to 10") }
             line.render.quality = quality

@@ -12,6 +12,8 @@ public struct RenderOptions: Equatable, Sendable {
     public var output: String?
     public var bitrate: Int?
     public var quality: Int?
+    /// `--script FILE`: the queue a script builds.
+    public var script: String?
 
     public init() {}
 }
@@ -22,11 +24,13 @@ final class RenderCommand {
     private let options: PlayOptions
     private let format: RenderFormat
     private let output: String
+    private let script: String?
 
     init(options: PlayOptions, render: RenderOptions, format: RenderFormat) {
         self.options = options
         self.format = format
         output = render.output ?? ""
+        script = render.script
     }
 
     func run() -> Int32 {
@@ -37,9 +41,16 @@ final class RenderCommand {
         }
         let signals = SignalWatcher()
         let items: [QueueItem]
-        switch PlayCommand(options: options).queueItems(signals: signals) {
-        case .success(let listed): items = listed
-        case .failure(let status): return status
+        if let script {
+            switch ScriptCommand(path: script, checkOnly: true, options: options).queue() {
+            case .success(let listed): items = listed
+            case .failure(let failure): return failure.status
+            }
+        } else {
+            switch PlayCommand(options: options).queueItems(signals: signals) {
+            case .success(let listed): items = listed
+            case .failure(let status): return status
+            }
         }
         guard !items.isEmpty else {
             Console.fail("nothing to render: the list is empty")

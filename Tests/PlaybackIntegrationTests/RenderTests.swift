@@ -1,3 +1,4 @@
+import AliciaDemoBackend
 import AliciaTestSupport
 import Foundation
 import Testing
@@ -100,6 +101,35 @@ struct RenderTests {
         #expect(result.stderr.contains("stopped: \(out) was not made"), "\(result.stderr)")
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "long.wav" }
         #expect(left.isEmpty, "left behind: \(left)")
+    }
+
+    @Test("a text read aloud renders as its chunks voice it (waited for, not real time), then an episode; the script and the list give the same queue")
+    func synthesisScriptAndList() async throws {
+        let voicing = DemoBackend.Voicing(chunkDelays: [.zero, .milliseconds(300), .milliseconds(600)])
+        let backend = try DemoBackend(token: "rr-\(UInt32.random(in: 1000...9999))", faults: .init(voicing: voicing))
+        defer { backend.stop() }
+        let directory = try TemporaryDirectory(prefix: "render")
+        let episode = try directory.write(Self.second.bytes, as: "episode.wav")
+        let text = "A few words read aloud before the episode, long enough to take three chunks of speech."
+        let environment = try BackendCommandTests.isolatedEnvironment(backend)
+        let out = directory.path + "/spoken.flac"
+        let result = try await Playback.run(["render", "speak:" + text, episode, "--loudness", "off", "-o", out],
+                                            environment: environment, timeout: .seconds(60))
+        expectRendered(result)
+        let probe = try Self.ffprobe(out)
+        #expect(probe.chapters.count == 2 && probe.chapters[0].start == 0, "\(probe)")
+        let spoken = probe.chapters.count == 2 ? probe.chapters[1].start : 0
+        #expect(spoken > 1 && abs(probe.duration - spoken - 2) <= 0.01, "the episode is not the last 2 s after the speech: \(probe)")
+        // The same two items from a script's lines and from a list: the same file.
+        let script = try directory.write(Array("loadfile \(episode)\nloadfile \(episode) append\nwait end\n".utf8), as: "two.script")
+        let list = try directory.write(Array("\(episode)\n\(episode)\n".utf8), as: "two.txt")
+        let fromScript = try await Playback.run(["render", "--script", script, "--loudness", "off", "-o", directory.path + "/s.wav"])
+        let fromList = try await Playback.run(["render", "--queue", list, "--loudness", "off", "-o", directory.path + "/l.wav"])
+        expectRendered(fromScript)
+        expectRendered(fromList)
+        let samples = try Self.wavSamples(directory.path + "/s.wav")
+        #expect(samples == Self.second.samples16 + Self.second.samples16, "the script's queue is not the episode twice")
+        #expect(try Self.wavSamples(directory.path + "/l.wav") == samples, "the list's render differs from the script's")
     }
 
     // MARK: Reading the results

@@ -60,6 +60,37 @@ final class ScriptCommand {
         }
     }
 
+    /// The queue the script builds, in the order its lines load it (a replace starts it again;
+    /// waits, seeks and settings left out): what `render --script` renders. The exit status after
+    /// saying why, line by line, when the script cannot run.
+    func queue() -> Result<[QueueItem], ExitStatus> {
+        let bytes: [UInt8]
+        switch QueueResolver.contents(of: path) {
+        case .success(let read): bytes = read
+        case .failure(let problem):
+            Console.fail(problem.message)
+            return .failure(ExitStatus(ExitCode.usage))
+        }
+        let script = Script.parse(bytes)
+        var problems = script.problems.map { (line: $0.line, text: "\(name):\($0.line): \($0.message)") }
+        let steps = check(script, problems: &problems)
+        guard problems.isEmpty, let steps else {
+            for problem in problems.sorted(by: { $0.line < $1.line }) { Console.fail(problem.text) }
+            return .failure(ExitStatus(ExitCode.usage))
+        }
+        var items: [QueueItem] = []
+        for case .load(let plan) in steps.map(\.step) {
+            items = plan.mode == .replace ? plan.items : items + plan.items
+        }
+        return .success(items)
+    }
+
+    /// An exit status, as an error.
+    struct ExitStatus: Error {
+        let status: Int32
+        init(_ status: Int32) { self.status = status }
+    }
+
     /// Every reference resolved, and `say` checked for a backend; nil (after saying why, line by
     /// line) when any line cannot run.
     private func check(_ script: Script, problems found: inout [(line: Int, text: String)]) -> [(line: Int, step: Step)]? {
