@@ -8,9 +8,9 @@ _alicia_player_cache() {
 }
 
 _alicia_player_options() {
-    local backend="--base-url --token --token-file --help"
+    local backend="--base-url --token --token-file --cacert --help"
     local playing="--start --speed --volume --device --read-ahead --from-start --skip-silence --sleep --loudness --auto-download --accessible --progress-every"
-    local network="--ipc --ipc-name --no-ipc --no-report --give-up-after --stall-timeout --cacert"
+    local network="--ipc --ipc-name --no-ipc --no-report --give-up-after --stall-timeout"
     local voice="--voice-at --voice-focus --note-rewind"
     case $1 in
         play) echo "$backend $playing $network $voice --loop --shuffle" ;;
@@ -36,7 +36,7 @@ _alicia_player_options() {
         refresh) echo "--help --quiet --download" ;;
         episodes) echo "--help --new --json" ;;
         watch) echo "$backend --once --interval" ;;
-        render) echo "$backend -o --output --bitrate --quality --speed --skip-silence --loudness --start --keep-going --cacert --queue --script" ;;
+        render) echo "$backend -o --output --bitrate --quality --speed --skip-silence --loudness --start --keep-going --queue --script" ;;
         help) echo "" ;;
         *) echo "$backend -h -V --device --quiet --volume --speed --version" ;;
     esac

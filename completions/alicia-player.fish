@@ -139,7 +139,7 @@ complete -c alicia-player -l rate -r -n "__fish_seen_subcommand_from ctl" -d 'po
 complete -c alicia-player -l once -n "__fish_seen_subcommand_from ctl" -d 'end with the player'
 complete -c alicia-player -l give-up-after -x -n "__fish_seen_subcommand_from $playing" -d 'how long to retry a server'
 complete -c alicia-player -l stall-timeout -x -n "__fish_seen_subcommand_from $playing" -d 'seconds before a silent transfer is remade'
-complete -c alicia-player -l cacert -r -F -n "__fish_seen_subcommand_from $playing render" -d 'a CA bundle for HTTPS'
+complete -c alicia-player -l cacert -r -F -d 'a CA bundle for HTTPS (a private CA)'
 complete -c alicia-player -l skip-silence -n "__fish_seen_subcommand_from $playing render" -d 'shorten pauses (=mild, medium, strong)'
 complete -c alicia-player -l sleep -x -a '15m 30m 45m 1h end chapter' -n "__fish_seen_subcommand_from $playing" -d 'fade out and pause after T'
 complete -c alicia-player -l loudness -x -a 'off -16 -19 -23' -n "__fish_seen_subcommand_from $playing voice render" -d 'match loudness (LUFS)'

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// `alicia-player config set KEY VALUE`: one key changed in the file's text, everything else
 /// (comments, order, other keys, unknown ones) kept as it was.
 extension ConfigFile {
@@ -25,6 +28,9 @@ extension ConfigFile {
         }
         if key == "report", !["on", "off", "true", "false", "yes", "no", "1", "0"].contains(value.lowercased()) {
             throw EditError(message: "report '\(value)' is not on or off")
+        }
+        if key == "ca_file", access(value, R_OK) != 0 {
+            throw EditError(message: "ca_file '\(value)' is not a readable file (a PEM bundle of CA certificates)")
         }
         if key == "base_url" {
             do {

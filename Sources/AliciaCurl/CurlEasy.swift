@@ -82,8 +82,9 @@ package final class CurlEasy {
         set(CURLOPT_USERAGENT, policy.userAgent)
     }
 
-    /// The URL of the next request. Wraps `CURLOPT_URL`.
-    package func setURL(_ url: String) { set(CURLOPT_URL, url) }
+    /// The URL of the next request, encoded as pasted URLs are (`URLText.encodedAsPasted`). Wraps
+    /// `CURLOPT_URL`.
+    package func setURL(_ url: String) { set(CURLOPT_URL, URLText.encodedAsPasted(url)) }
 
     /// Makes the next request a GET (after a POST on the same handle). Wraps `CURLOPT_HTTPGET`.
     package func setGet() { set(CURLOPT_HTTPGET, 1) }

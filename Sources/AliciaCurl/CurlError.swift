@@ -28,12 +28,14 @@ package struct CurlError: Error, Sendable, Equatable {
 
     package init(code: Int, detail: String?) {
         self.code = code
-        if let detail, !detail.isEmpty {
-            message = detail
-        } else {
-            message = String(cString: alicia_curl_easy_strerror(CURLcode(UInt32(code))))
-        }
+        let said = detail.flatMap { $0.isEmpty ? nil : $0 } ?? String(cString: alicia_curl_easy_strerror(CURLcode(UInt32(code))))
+        // Every command says the same fix for a certificate it cannot trust.
+        message = code == Self.peerFailedVerification ? said + " (" + Self.trustAdvice + ")" : said
     }
+
+    /// How to trust a private CA, in every command's words.
+    package static let trustAdvice = "to trust a private CA: --cacert FILE, ca_file in the config file, or SSL_CERT_FILE"
+
 
     /// The server cannot be reached now (refused, not found, unreachable) or the connection broke:
     /// what a player retries with patience, since laptops sleep and Wi-Fi comes back.

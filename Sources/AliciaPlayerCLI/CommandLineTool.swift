@@ -19,21 +19,22 @@ public enum CommandLineTool {
 
     public static func run(_ arguments: [String]) -> Int32 {
         let invocation: Invocation
+        let caFile: String?
         do {
-            invocation = try Invocation.parse(Array(arguments.dropFirst()))
+            (invocation, caFile) = try Invocation.parseWithTrust(Array(arguments.dropFirst()))
         } catch {
             Console.fail(error.line)
             Console.error(error.hint + "\n")
             return ExitCode.usage
         }
+        // TLS trust once, for every handle: the backend's API, the audio, feeds, downloads.
+        if let trusted = TLSTrust.caFile(given: caFile) { CurlEasy.caFile.withLock { $0 = trusted } }
         let status = run(invocation)
         // Output that could not be printed because its reader had gone ends the program quietly.
         return Console.stdoutWriteFailed ? ExitCode.success : status
     }
 
     private static func run(_ invocation: Invocation) -> Int32 {
-        // `--cacert`: every HTTPS handle trusts it, the backend's API calls as well as the audio.
-        if let caFile = invocation.playOptions?.network.caFile { CurlEasy.caFile.withLock { $0 = caFile } }
         switch invocation {
         case .help(let command):
             Console.out((command.flatMap(HelpTopics.text) ?? UsageText.rendered(command)) + "\n")

@@ -218,6 +218,12 @@ extension Invocation {
     /// Parses the arguments after the program name. An error names the command it is about, when
     /// that command has a usage of its own.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        try parseWithTrust(arguments).invocation
+    }
+
+    /// The invocation and `--cacert`, which every command that talks to a server takes and the
+    /// program applies once, to every handle (`CommandLineTool.run`).
+    static func parseWithTrust(_ arguments: [String]) throws(UsageError) -> (invocation: Invocation, caFile: String?) {
         do {
             return try parseArguments(arguments)
         } catch {
@@ -226,18 +232,18 @@ extension Invocation {
         }
     }
 
-    private static func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
-        if arguments.first == "ctl" { return try parseCtl(Array(arguments.dropFirst())) }
+    private static func parseArguments(_ arguments: [String]) throws(UsageError) -> (invocation: Invocation, caFile: String?) {
+        if arguments.first == "ctl" { return (try parseCtl(Array(arguments.dropFirst())), nil) }
         var (line, positionals, seen) = try scan(arguments)
         if !line.play.accessible { line.play.accessible = accessibleByDefault() }
         if line.help {
             let command = positionals.first.flatMap { CommandUsage.text(for: $0) != nil ? $0 : nil }
-            return .help(command: command == "help" ? positionals.dropFirst().first.flatMap { CommandUsage.text(for: $0) != nil ? $0 : nil } : command)
+            return (.help(command: command == "help" ? positionals.dropFirst().first.flatMap { CommandUsage.text(for: $0) != nil ? $0 : nil } : command), nil)
         }
-        if line.version { return .version }
+        if line.version { return (.version, nil) }
         let command = positionals.first ?? ""
         try check(seen, for: command, line)
-        return try invocation(command, Array(positionals.dropFirst()), line)
+        return (try invocation(command, Array(positionals.dropFirst()), line), line.caFile)
     }
 
     /// The options (through `OptionTable`) and the other words, in order; the options seen.
@@ -343,7 +349,7 @@ extension Invocation {
     }
 
     /// The keys `config set` takes.
-    static let configKeys = "base_url, token, token_file, cache_max_size, auto_download, accessible or report"
+    static let configKeys = "base_url, token, token_file, cache_max_size, auto_download, accessible, report or ca_file"
 
     /// `T=REF`: a time (as `--start` takes it) and a voice note; the reference may hold `=` itself.
     static func trigger(_ text: String) throws(UsageError) -> VoiceTrigger {

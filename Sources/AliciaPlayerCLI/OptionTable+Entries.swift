@@ -138,11 +138,12 @@ extension OptionTable {
             }
             line.play.network.stallTimeout = seconds
         },
-        option("--cacert", .required("FILE"), ["play", "queue", "script", "studio", "render"], "trust this CA bundle for HTTPS (a private CA)") { value, line in
+        option("--cacert", .required("FILE"), networkCommands, "trust this CA bundle for HTTPS (a private CA; or ca_file in the config file)") { value, line in
             guard !value.isEmpty, access(value, R_OK) == 0 else {
                 throw UsageError("--cacert '\(value)' is not a readable file (a PEM bundle of CA certificates)")
             }
             line.play.network.caFile = value
+            line.caFile = value
         },
     ]
 

@@ -16,7 +16,7 @@ extension RangeFetcher {
         case CurlError.sslConnect:
             return .network(url: location.display, reason: "secure connection failed: \(detail)")
         case CurlError.peerFailedVerification:
-            return .network(url: location.display, reason: "secure connection failed: \(detail) (--cacert FILE trusts a private CA)")
+            return .network(url: location.display, reason: "secure connection failed: \(detail)")
         case CurlError.tooManyRedirects:
             return .network(url: location.display, reason: "too many redirects")
         case CurlError.unsupportedProtocol, CurlError.malformedURL:

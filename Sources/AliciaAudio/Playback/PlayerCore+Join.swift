@@ -84,18 +84,14 @@ extension PlayerCore {
     private func prepareJoin(to next: ItemSource, format: AudioFormat, sinkFormat: AudioFormat, sink: any AudioSink) throws(Detour) -> PlaybackError? {
         // What the stages still hold of the last entry goes out first, so the map's boundary is exact.
         if let chain = feeder.chain { try wrote(chain.flush { self.write($0, to: sink) }, for: next.entry) }
-        var ratio = 1.0
+        let ratio: Double
+        do {
+            ratio = try convert(format, into: sinkFormat)
+        } catch {
+            return error
+        }
         if format.streamFormat != sinkFormat {
-            do {
-                let made = try FormatConverter(from: format, to: sinkFormat, maxInputFrames: Self.chunkFrames)
-                ratio = made.ratio
-                feeder.chain?.replaceFront(made) { $0 is FormatConverter }
-                Log.info(.engine, "join: \(next.entry) converted from \(format.sampleRate) Hz, \(format.channels) ch to \(sinkFormat.sampleRate) Hz, \(sinkFormat.channels) ch")
-            } catch {
-                return error
-            }
-        } else {
-            feeder.chain?.replaceFront(nil) { $0 is FormatConverter }
+            Log.info(.engine, "join: \(next.entry) converted from \(format.sampleRate) Hz, \(format.channels) ch to \(sinkFormat.sampleRate) Hz, \(sinkFormat.channels) ch")
         }
         let frame = next.frame(for: next.item.start)
         if let error = try positioned(next.position(at: frame)) { return error }

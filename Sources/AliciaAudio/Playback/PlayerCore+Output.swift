@@ -43,23 +43,29 @@ extension PlayerCore {
             }
             feeder.recovery.answered()
         }
-        var ratio = 1.0
-        if format.streamFormat != wanted {
-            do {
-                let made = try FormatConverter(from: format, to: wanted, maxInputFrames: Self.chunkFrames)
-                ratio = made.ratio
-                feeder.chain?.replaceFront(made) { $0 is FormatConverter }
-            } catch {
-                throw .next(entryFailed(source.entry, error: error))
-            }
-        } else {
-            feeder.chain?.replaceFront(nil) { $0 is FormatConverter }
+        let ratio: Double
+        do {
+            ratio = try convert(format, into: wanted)
+        } catch {
+            throw .next(entryFailed(source.entry, error: error))
         }
         let speed = shared.withLock { $0.commands.speed }
         guard feeder.speedStage?.setSpeed(speed) ?? false else {
             throw .next(entryFailed(source.entry, error: .audioOutput(reason: "out of memory changing the speed"), fatal: true))
         }
         return speed * ratio
+    }
+
+    /// The chain's front for an item of `format` into a stream of `streamFormat`: a converter where
+    /// they differ, none where they do not. Returns its ratio (source frames per stream frame).
+    func convert(_ format: AudioFormat, into streamFormat: AudioFormat) throws(PlaybackError) -> Double {
+        guard format.streamFormat != streamFormat else {
+            feeder.chain?.replaceFront(nil) { $0 is FormatConverter }
+            return 1
+        }
+        let made = try FormatConverter(from: format, to: streamFormat, maxInputFrames: Self.chunkFrames)
+        feeder.chain?.replaceFront(made) { $0 is FormatConverter }
+        return made.ratio
     }
 
     /// The stream's format for an item of `format`: its own, or a fixed-format device's (decided by
