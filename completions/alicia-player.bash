@@ -20,7 +20,7 @@ _alicia_player_options() {
         demo) echo "--help --serve --port --token --voicing --dialect --ipc --ipc-name --no-ipc --no-report --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --accessible --progress-every" ;;
         download) echo "$backend --queue --pin --rate" ;;
         cache) echo "$backend --max-size" ;;
-        ctl) echo "--ipc --player --json --help --format --waybar --rate --once" ;;
+        ctl) echo "--ipc --player --json --timeout --help --format --waybar --rate --once" ;;
         playlists) echo "$backend --json" ;;
         tracks) echo "$backend --json --accessible" ;;
         playlist) echo "$backend --text --file" ;;

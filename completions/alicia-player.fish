@@ -133,6 +133,7 @@ complete -c alicia-player -l no-ipc -n "__fish_seen_subcommand_from $playing" -d
 complete -c alicia-player -l no-report -n "__fish_seen_subcommand_from $playing" -d 'tell the backend nothing of what is heard'
 complete -c alicia-player -l ipc-name -r -n "__fish_seen_subcommand_from $playing" -d 'the control socket by name'
 complete -c alicia-player -l player -r -n "__fish_seen_subcommand_from ctl" -d 'the player by name or PID'
+complete -c alicia-player -l timeout -x -n "__fish_seen_subcommand_from ctl" -d 'seconds to wait for a reply (0: as long as it takes)'
 complete -c alicia-player -l format -r -n "__fish_seen_subcommand_from ctl" -d 'a follow line'
 complete -c alicia-player -l waybar -n "__fish_seen_subcommand_from ctl" -d 'waybar JSON'
 complete -c alicia-player -l rate -r -n "__fish_seen_subcommand_from ctl" -d 'position lines at most this often'

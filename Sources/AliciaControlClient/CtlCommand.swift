@@ -125,9 +125,16 @@ package final class CtlCommand {
         var reply: JSONValue = .null
         let lines = Self.commands(options.words, directory: Self.workingDirectory)
         for (index, line) in lines.enumerated() {
-            guard let answer = connection.request(line, id: Int64(index + 1)) else {
+            let answer: JSONValue
+            switch connection.request(line, id: Int64(index + 1), within: options.timeout > 0 ? options.timeout : nil) {
+            case .answer(let object): answer = object
+            case .closed:
                 Console.fail("the player closed the connection without replying")
                 return ExitCode.failure
+            case .timedOut:
+                Console.fail("the player on \(path) did not answer within \(TimeSpec.seconds(options.timeout)) s (stopped, or stuck?): "
+                    + "gave up (--timeout S waits longer, 0 as long as it takes)")
+                return Self.notListening
             }
             if options.json {
                 Console.out(String(decoding: IPCLines.text(answer), as: UTF8.self) + "\n")
@@ -269,17 +276,43 @@ final class LineConnection {
 
     /// Sends a request and waits for its reply (events before it are skipped).
     func request(_ command: [JSONValue], id: Int64) -> JSONValue? {
+        if case .answer(let object) = request(command, id: id, within: nil) { return object }
+        return nil
+    }
+
+    enum Reply {
+        case answer(JSONValue)
+        case closed
+        case timedOut
+    }
+
+    /// Sends a request and waits at most `seconds` (nil: however long it takes) for its reply.
+    func request(_ command: [JSONValue], id: Int64, within seconds: Double?) -> Reply {
         let line = IPCLines.text(.object([.init("command", .array(command)), .init("request_id", .number(Double(id)))])) + [10]
-        let sent = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard sent == line.count else { return nil }
-        while let object = readObject() {
-            if object["event"] != nil {
-                held.append(object)
-            } else if case .number(let number)? = object["request_id"], Int64(number) == id {
-                return object
+        // A player stopped (Ctrl-Z) with a full socket buffer would block the send too.
+        var fds = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        if let seconds, poll(&fds, 1, Int32((seconds * 1000).rounded(.up))) == 0 { return .timedOut }
+        let sent = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        guard sent == line.count else { return .closed }
+        let deadline = seconds.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
+        while true {
+            var left: Double?
+            if let deadline {
+                let remaining = deadline - ContinuousClock.now
+                left = max(0, Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18)
+                if left == 0 { return .timedOut }
+            }
+            switch readNext(within: left) {
+            case .timedOut: return .timedOut
+            case .closed: return .closed
+            case .object(let object):
+                if object["event"] != nil {
+                    held.append(object)
+                } else if case .number(let number)? = object["request_id"], Int64(number) == id {
+                    return .answer(object)
+                }
             }
         }
-        return nil
     }
 
     /// The next JSON object the player sends (events held back by `request` first); nil when the
@@ -298,6 +331,11 @@ final class LineConnection {
     /// The next object within `seconds` (nil: however long it takes; 0: only one already here).
     func next(within seconds: Double?) -> Next {
         if !held.isEmpty { return .object(held.removeFirst()) }
+        return readNext(within: seconds)
+    }
+
+    /// The next object from the socket within `seconds` (nil: however long it takes).
+    private func readNext(within seconds: Double?) -> Next {
         while let newline = buffer.firstIndex(of: 10) {
             let line = buffer[..<newline]
             defer { buffer.removeSubrange(...newline) }

@@ -11,6 +11,9 @@ public struct CtlOptions: Equatable, Sendable {
     public var json = false
     /// The command and its arguments, as typed.
     public var words: [String]
+    /// `--timeout S`: seconds to wait for a player's reply before giving up (exit 3); 0 waits
+    /// as long as it takes. `watch`, `wait`, `idle` and `follow` wait for events, not replies.
+    public var timeout = 5.0
 
     public init(ipcPath: String? = nil, player: String? = nil, json: Bool = false, words: [String]) {
         self.ipcPath = ipcPath
@@ -35,6 +38,13 @@ public struct CtlOptions: Equatable, Sendable {
             case "-h", "--help": return nil
             case "--json": options.json = true
             case "--": break
+            case "--timeout":
+                let value = inline ?? (index < arguments.count ? arguments[index] : "")
+                if inline == nil { index += 1 }
+                guard let seconds = Double(value.hasSuffix("s") ? String(value.dropLast()) : value), seconds >= 0, seconds <= 3600 else {
+                    throw UsageError("--timeout '\(value)' is not a number of seconds from 0 to 3600 (0 waits as long as it takes)")
+                }
+                options.timeout = seconds
             case "--ipc", "--player":
                 let value: String
                 if let inline {
@@ -47,7 +57,7 @@ public struct CtlOptions: Equatable, Sendable {
                 guard !value.isEmpty else { throw UsageError(name == "--ipc" ? "--ipc needs a socket path" : "--player needs a name or a PID") }
                 if name == "--ipc" { options.ipcPath = value } else { options.player = value }
             default:
-                throw UsageError("unknown option '\(name)' (ctl's options come before the command: --ipc PATH, --player NAME|PID, --json)")
+                throw UsageError("unknown option '\(name)' (ctl's options come before the command: --ipc PATH, --player NAME|PID, --json, --timeout S)")
             }
             if name == "--" { break }
         }

@@ -102,6 +102,10 @@ package final class PlaybackFrontEnd: HostedFrontEnd {
             checkedStart = true
             say(Self.failureLine(error, item: item, queueCount: queueCount))
             status = ExitCode.failure
+        case .finished(_, let item?, _) where item.growth?.state.failure != nil:
+            // A synthesis that stopped partway: what was voiced played, its line was said; a script
+            // can tell from the status.
+            status = ExitCode.failure
         case .finished(_, let item?, truncated: true):
             let played = TimeSpec.clock(host.session.view.snapshot().position)
             say("\(item.location.display) is truncated: its header promises more audio than it holds (played \(played))")

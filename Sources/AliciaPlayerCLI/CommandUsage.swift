@@ -162,7 +162,7 @@ enum CommandUsage {
             `message ID` chat prints).
             """,
         "ctl": """
-            Usage: alicia-player ctl [--ipc PATH | --player NAME|PID] [--json] COMMAND [ARGS...]
+            Usage: alicia-player ctl [--ipc PATH | --player NAME|PID] [--json] [--timeout S] COMMAND [ARGS...]
 
             Sends one command to the running player (play, queue, script, the Studio)
             over its control socket and prints the reply's data. The socket speaks
@@ -221,6 +221,8 @@ enum CommandUsage {
               --player NAME|PID   the player started with --ipc-name NAME, or the
                                   one with that PID (ctl list shows them)
               --json              print the raw replies (and events) as JSON lines
+              --timeout S         give up on a player that does not answer within S
+                                  seconds (default 5; 0 waits as long as it takes)
 
             Exit status: 0 success, 1 an error reply (its message on stderr),
             3 no player listening.

@@ -137,7 +137,7 @@ extension Invocation {
                alicia-player voice <ref> [--volume N] [--device SINK]
                alicia-player chat "text" [--voice] [--react EMOJI] [--volume N] | chat | messages [--json]
                alicia-player reply <id> TEXT... | react <id> EMOJI
-               alicia-player ctl [--ipc PATH | --player NAME|PID] [--json] COMMAND [ARGS...]
+               alicia-player ctl [--ipc PATH | --player NAME|PID] [--json] [--timeout S] COMMAND [ARGS...]
                alicia-player download <ref>... [--queue FILE] [--pin] [--rate LIMIT]
                alicia-player cache [--max-size SIZE] | cache clear [REF...]
                alicia-player config [--path] | config set KEY VALUE

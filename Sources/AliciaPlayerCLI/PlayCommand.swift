@@ -74,7 +74,7 @@ final class PlayCommand {
         case .success(let read): reference = read
         case .failure(let problem):
             Console.fail(problem.message)
-            return .failure(ExitCode.failure)
+            return .failure(problem.status)
         }
         if !options.referencesAreLists, let local = localItems(reference) { return local }
         if reference.hasPrefix("playlist:") || reference.hasPrefix(QueueResolver.speakPrefix) || Readings.names(reference) {

@@ -121,6 +121,9 @@ enum PlaylistCommands {
             Console.fail(problem.message)
         } catch let error as BackendError {
             Console.fail(error.message)
+        } catch let problem as SpeakText.Problem {
+            Console.fail(problem.message)
+            return problem.status
         } catch is AlreadySaid {
             // `find` has said why, with the candidates.
         } catch {
