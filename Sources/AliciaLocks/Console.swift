@@ -39,7 +39,8 @@ package enum Console {
     }
 
     private static func write(_ fd: Int32, _ text: String) {
-        var text = text
+        // Only a terminal gets ASCII stand-ins: a pipe (a script, --json) gets the text exactly.
+        var text = TextCharset.isUTF8 || isatty(fd) != 1 ? text : TextCharset.fitted(text)
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {

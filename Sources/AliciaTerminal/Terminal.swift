@@ -226,7 +226,7 @@ public final class Terminal: Sendable {
 
     /// Lock held.
     private func writeAll(_ text: String) {
-        var text = text
+        var text = TextCharset.fitted(text)
         text.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }
             var offset = 0
