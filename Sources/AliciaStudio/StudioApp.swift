@@ -219,7 +219,6 @@ package final class StudioApp: HostedFrontEnd {
             host.close()
             terminal.restore()
             rememberVolumeAndSpeed()
-            rememberQueue(exact: true)
         }
         refreshProactive()
         refreshReadings()
@@ -290,7 +289,10 @@ package final class StudioApp: HostedFrontEnd {
         if readable.contains(0) || decoder.pendingSince != nil { readKeys() }
         handleSignals(signals)
         collectEvents(notices)
-        rememberQueue(exact: view.snapshot().state != .playing)
+        // Ending (q, quit, SIGHUP, SIGTERM): the place exactly as heard now, while the player still
+        // has it; once the host has stopped it there is none, and the last step's is up to 5 s old.
+        let ending = !running || session.quitRequested != nil
+        rememberQueue(exact: ending || view.snapshot().state != .playing)
         guard running else { return exitStatus }
         // `quit` (q) ends with what the Studio has to say (a failed item), `quit N` with N.
         if let quit = session.quitRequested { return quit == 0 ? exitStatus : quit }

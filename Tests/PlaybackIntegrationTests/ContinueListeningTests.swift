@@ -61,6 +61,58 @@ struct ContinueListeningTests {
         _ = await capture.finish()
     }
 
+    @Test("q while playing, then SIGHUP (the terminal closed): each next Studio opens where the positions store says (within 1 s)")
+    func theExactPlaceAfterQuitAndHangup() async throws {
+        try StudioTests.requireTmux()
+        let backend = try DemoBackend(token: "continue-token")
+        defer { backend.stop() }
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        let state = try PlayerProcess.freshStateDirectory()
+        let environment = try StudioTests.environment([
+            "XDG_STATE_HOME": state, "ALICIA_BASE_URL": backend.baseURL, "ALICIA_TOKEN": backend.token,
+        ])
+        let command = "'\(player)' studio --device \(capture.sinkName)"
+        /// What continue listening kept, and what the positions store holds for the episode.
+        func places() throws -> (kept: Double, stored: Double) {
+            let kept = try String(contentsOfFile: state + "/alicia-player/continue.m3u8", encoding: .utf8)
+            let line = try #require(kept.split(separator: "\n").first { $0.hasPrefix("#ALICIA-POSITION:") })
+            let json = try String(contentsOfFile: state + "/alicia-player/positions.json", encoding: .utf8)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let entries = try #require(object["positions"] as? [String: [String: Any]])
+            let episode = try #require(entries.first { $0.key.contains("S1E02") }?.value)
+            let stored = try #require((episode["position_ms"] as? NSNumber)?.doubleValue) / 1000
+            return (try #require(Double(line.dropFirst("#ALICIA-POSITION:".count))), stored)
+        }
+
+        let first = try StudioTests.Tmux(command: command, environment: environment)
+        _ = try await first.waitFor("the Studio") { $0.contains("Alicia Studio") && $0.contains("Nothing playing") }
+        try first.keys("j")
+        try first.keys("Enter")
+        _ = try await first.waitFor("four seconds in, playing", timeout: .seconds(30)) { $0.contains("playing") && (StudioTests.elapsed($0) ?? 0) >= 4 }
+        try first.keys("q")
+        #expect(try await StudioTests.status(first) == "0")
+        let quit = try places()
+        #expect(quit.kept >= 4 && abs(quit.kept - quit.stored) <= 1, "q while playing: kept \(quit.kept) s, the store \(quit.stored) s")
+
+        let second = try StudioTests.Tmux(command: command, environment: environment)
+        _ = try await second.waitFor("the Studio on the episode, paused") { $0.contains("paused") && StudioTests.elapsed($0) != nil }
+        try second.keys("Space")
+        _ = try await second.waitFor("three seconds further", timeout: .seconds(30)) {
+            $0.contains("playing") && Double(StudioTests.elapsed($0) ?? 0) >= quit.kept + 3
+        }
+        // The terminal closes: the player (the pane's shell's child) gets SIGHUP.
+        let shell = try #require(pid_t(try second.run(["list-panes", "-t", "studio", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let children = try ChildProcess.runBlocking("pgrep", ["-P", String(shell)]).stdoutText
+        let studio = try #require(children.split(separator: "\n").compactMap { pid_t($0) }.first, "no player under the pane")
+        kill(studio, SIGHUP)
+        _ = try await StudioTests.status(second)
+        let hangup = try places()
+        #expect(hangup.kept >= quit.kept + 2.5 && abs(hangup.kept - hangup.stored) <= 1,
+                "SIGHUP: kept \(hangup.kept) s, the store \(hangup.stored) s (the first run left \(quit.kept) s)")
+        _ = await capture.finish()
+    }
+
     @Test("play without arguments on a terminal takes up the local queue last left, paused; none kept is one clear line")
     func playContinuesLocally() async throws {
         try StudioTests.requireTmux()
