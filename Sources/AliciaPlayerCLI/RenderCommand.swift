@@ -62,6 +62,8 @@ final class RenderCommand {
         request.silenceSkipping = options.skipSilence
         request.loudness = options.loudness ?? SessionSetup.defaultLoudness()
         request.configuration.readAheadSeconds = options.readAheadSeconds
+        // Nobody hears a render as it goes: every local file is measured whole before it starts.
+        request.configuration.wholeMeasureLimit = nil
         request.configuration.network = options.network
         request.title = options.references.count == 1 && options.references[0].hasPrefix("playlist:")
             ? String(options.references[0].dropFirst("playlist:".count)) : nil

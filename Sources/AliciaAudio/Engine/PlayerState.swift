@@ -89,6 +89,13 @@ public struct PlayerConfiguration: Sendable, Equatable {
     /// Matched loudness measures every item whole before it plays (voice notes: too short for a
     /// running estimate to settle), not only local files.
     public var measureLoudnessFirst = false
+    /// Seconds up to which a local file is measured whole before its first frame (a fraction of a
+    /// second for two minutes of audio); a longer one starts at once on the running estimate, as an
+    /// episode over HTTP does, and its whole measure, made meanwhile, is kept for its next play.
+    /// Decided by the file's length, never by how soon a measure is done, so what is played does not
+    /// depend on the machine's speed. Nil: every local file is measured first (a render, which
+    /// nobody hears as it goes).
+    public var wholeMeasureLimit: Double? = 120
 
     public init(device: String? = nil) {
         self.device = device

@@ -22,6 +22,10 @@ final class LoudnessMatcher {
     private var revisedAt: Int64 = 0
     /// Made when first needed.
     private var analyzer: LoudnessAnalyzer?
+    /// Entries that started on the running estimate while their whole measure was made: it is kept
+    /// for their next play, never applied partway through this one (when it would land depends on
+    /// the machine's speed).
+    private var measuredAside: Set<QueueEntryID> = []
 
     init(shared: ConditionLock<CoreState>, hub: EventHub, configuration: PlayerConfiguration) {
         self.shared = shared
@@ -106,14 +110,20 @@ final class LoudnessMatcher {
     }
 
     /// The entry's figures: the item's own, a measure done, or one started now, which a start
-    /// waits for (it is of a local file or a short note; a join goes on with a running estimate
-    /// until it is there).
+    /// waits for when the item is a note or a local file of at most `wholeMeasureLimit` seconds (a
+    /// join, or a longer file, goes on with a running estimate; the longer file's measure is only
+    /// kept, `measuredAside`).
     private func knownFigures(_ source: ItemSource, joined: Bool) -> Known {
         let entry = source.entry
         let figures = source.item.loudness ?? shared.withLock { $0.status.measured[entry]?.figures }
         guard figures == nil && wholeMeasureWanted(source.item) else { return .figures(figures) }
         loudnessAnalyzer().measure(entry, source.item)
         guard !joined || configuration.measureLoudnessFirst else { return .figures(nil) }
+        let seconds = source.format.flatMap { format in format.frames.map { Double($0) / Double(format.sampleRate) } } ?? .infinity
+        if !configuration.measureLoudnessFirst, let limit = configuration.wholeMeasureLimit, seconds > limit {
+            measuredAside.insert(entry)
+            return .figures(nil)
+        }
         if let request = shared.awaitRequest(orUntil: { $0.status.measured[entry] != nil }) { return .request(request) }
         return .figures(shared.withLock { $0.status.measured[entry]?.figures })
     }
@@ -135,7 +145,7 @@ final class LoudnessMatcher {
             if reduction < 0 { shared.withLock { $0.status.limiterReduction = min($0.status.limiterReduction, reduction) } }
         }
         guard let meter = runningMeter, case .target(let target) = shared.withLock({ $0.commands.loudness }) else { return }
-        if let measured = shared.withLock({ $0.status.measured[entry] }), let figures = measured.figures {
+        if !measuredAside.contains(entry), let measured = shared.withLock({ $0.status.measured[entry] }), let figures = measured.figures {
             runningMeter = nil
             aimGain(figures.gain(toward: target), immediately: false)
             return

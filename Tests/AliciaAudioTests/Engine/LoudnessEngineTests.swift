@@ -109,6 +109,34 @@ import AliciaTestSupport
         #expect(abs(player.snapshot().loudnessGain - (-16 - whole)) < 0.6, "gain \(player.snapshot().loudnessGain) dB for \(whole) LUFS")
     }
 
+    /// Issue 42: the first play of a long local file waited for a whole-file measure (3.2 s for an
+    /// hour of MP3). Up to `wholeMeasureLimit` seconds a local file is still measured first (one gain
+    /// from its first frame); past it, it starts on the running estimate (untouched for 3 s) and its
+    /// measure, made meanwhile, is posted for the next play, never applied partway through this one.
+    @Test(arguments: [60.0, 5.0]) func aLocalFileIsMeasuredFirstOnlyUpToTheLimit(limit: Double) throws {
+        let directory = try TemporaryDirectory(prefix: "loudness")
+        let episode = Self.scaled(SpeechLikeSignal(seed: 0x10C4).samples)
+        let path = try directory.write(Self.wav(episode), as: "episode.wav")
+        var configuration = PlayerConfiguration()
+        configuration.wholeMeasureLimit = limit
+        let sinks = RecordingSinks()
+        let player = Player(configuration: configuration, makeSink: sinks.maker)
+        player.setLoudness(.target(-16))
+        let seen = playOut([QueueItem(location: try MediaLocation(path), title: "episode")], on: player, sinks)
+        let output = AudioCompare.int16Samples(littleEndian: try #require(sinks.current()).bytes)
+        #expect(output.count == episode.count)
+        #expect(seen.contains { if case .loudnessMeasured = $0.kind { true } else { false } }, "no measure to keep: \(seen)")
+        let head = 3 * Self.rate * 2
+        if limit > Double(episode.count / 2) / Double(Self.rate) {
+            let ratios = stride(from: 0, to: head, by: 997).compactMap { i -> Double? in
+                abs(episode[i]) > 200 ? Double(output[i]) / Double(episode[i]) : nil
+            }
+            #expect((ratios.max() ?? 0) - (ratios.min() ?? 0) < 0.02 && (ratios.first ?? 1) > 1.5, "not one gain from the first frame: \(ratios.prefix(5))")
+        } else {
+            #expect(Array(output.prefix(head)) == Array(episode.prefix(head)), "a long file's start waited for, or took, its whole measure")
+        }
+    }
+
     @Test func cachedFiguresApplyAtOnce() throws {
         let server = try NginxServer()
         defer { server.stop() }
