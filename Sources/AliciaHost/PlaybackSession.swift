@@ -108,7 +108,9 @@ package final class PlaybackFrontEnd: HostedFrontEnd {
             status = ExitCode.failure
         case .finished(_, let item?, truncated: true):
             let played = TimeSpec.clock(host.session.view.snapshot().position)
-            say("\(item.location.display) is truncated: its header promises more audio than it holds (played \(played))")
+            // Said as what happened: the audio stopped before the length the file gave (its header,
+            // or its size when it was opened); why is the listener's to know (still being written, cut short).
+            say("\(item.location.display) ended at \(played), before the length it gave (a file still being written, or cut short)")
             status = ExitCode.failure
         case .voice(.failed(let title, let error)):
             say("voice note \(title): \(error.message)")
