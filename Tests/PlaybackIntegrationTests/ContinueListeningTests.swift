@@ -7,18 +7,32 @@ import Testing
 /// and the next Studio opens on it, paused, in a real terminal (tmux).
 @Suite("Continue listening", .serialized)
 struct ContinueListeningTests {
+    /// A Studio over the demo backend into a capture sink, with a state directory of its own.
+    struct Rig {
+        let backend: DemoBackend
+        let capture: PipeSinkCapture
+        let state: String
+        let environment: [String: String]
+        let command: String
+
+        init() async throws {
+            try StudioTests.requireTmux()
+            backend = try DemoBackend(token: "continue-token")
+            capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            let player = try PlayerProcess.executablePath()
+            state = try PlayerProcess.freshStateDirectory()
+            environment = try StudioTests.environment([
+                "XDG_STATE_HOME": state, "ALICIA_BASE_URL": backend.baseURL, "ALICIA_TOKEN": backend.token,
+            ])
+            command = "'\(player)' studio --device \(capture.sinkName)"
+        }
+    }
+
     @Test("the Studio restarted opens on the last episode at its position, paused; space resumes; Q shows the restored queue")
     func restartedStudio() async throws {
-        try StudioTests.requireTmux()
-        let backend = try DemoBackend(token: "continue-token")
-        defer { backend.stop() }
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        let player = try PlayerProcess.executablePath()
-        let state = try PlayerProcess.freshStateDirectory()
-        let environment = try StudioTests.environment([
-            "XDG_STATE_HOME": state, "ALICIA_BASE_URL": backend.baseURL, "ALICIA_TOKEN": backend.token,
-        ])
-        let command = "'\(player)' studio --device \(capture.sinkName)"
+        let rig = try await Rig()
+        defer { rig.backend.stop() }
+        let (capture, state, environment, command) = (rig.capture, rig.state, rig.environment, rig.command)
 
         var heardAt = 0
         do {
@@ -63,16 +77,9 @@ struct ContinueListeningTests {
 
     @Test("q while playing, then SIGHUP (the terminal closed): each next Studio opens where the positions store says (within 1 s)")
     func theExactPlaceAfterQuitAndHangup() async throws {
-        try StudioTests.requireTmux()
-        let backend = try DemoBackend(token: "continue-token")
-        defer { backend.stop() }
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        let player = try PlayerProcess.executablePath()
-        let state = try PlayerProcess.freshStateDirectory()
-        let environment = try StudioTests.environment([
-            "XDG_STATE_HOME": state, "ALICIA_BASE_URL": backend.baseURL, "ALICIA_TOKEN": backend.token,
-        ])
-        let command = "'\(player)' studio --device \(capture.sinkName)"
+        let rig = try await Rig()
+        defer { rig.backend.stop() }
+        let (capture, state, environment, command) = (rig.capture, rig.state, rig.environment, rig.command)
         /// What continue listening kept, and what the positions store holds for the episode.
         func places() throws -> (kept: Double, stored: Double) {
             let kept = try String(contentsOfFile: state + "/alicia-player/continue.m3u8", encoding: .utf8)
