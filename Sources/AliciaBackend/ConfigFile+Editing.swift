@@ -29,6 +29,12 @@ extension ConfigFile {
         if key == "report", !["on", "off", "true", "false", "yes", "no", "1", "0"].contains(value.lowercased()) {
             throw EditError(message: "report '\(value)' is not on or off")
         }
+        if key == "keep", Int(value).map({ (1...100).contains($0) }) != true {
+            throw EditError(message: "keep '\(value)' is not a count of downloads a show from 1 to 100")
+        }
+        if key == "delete_played_after", Int(value.hasSuffix("d") ? String(value.dropLast()) : value).map({ (0...3650).contains($0) }) != true {
+            throw EditError(message: "delete_played_after '\(value)' is not a number of days from 0 to 3650 (7, or 7d)")
+        }
         if key == "ca_file", access(value, R_OK) != 0 {
             throw EditError(message: "ca_file '\(value)' is not a readable file (a PEM bundle of CA certificates)")
         }

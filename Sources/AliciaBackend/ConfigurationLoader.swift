@@ -109,7 +109,7 @@ public enum ConfigFile {
     /// The keys alicia-player reads, in the order messages name them; any other gets a warning
     /// naming its file and line.
     public static let keyOrder = ["base_url", "token", "token_file", "cache_max_size", "auto_download", "accessible", "hook",
-                                  "hook_time_limit", "report", "ca_file"]
+                                  "hook_time_limit", "report", "ca_file", "keep", "delete_played_after"]
     public static let keys: Set<String> = Set(keyOrder)
 
     /// A `key = value` line: the key normalised (lower case, `_` for `-`), the line's number.

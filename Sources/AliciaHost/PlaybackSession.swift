@@ -110,7 +110,7 @@ package final class PlaybackFrontEnd: HostedFrontEnd {
             let played = TimeSpec.clock(host.session.view.snapshot().position)
             // Said as what happened: the audio stopped before the length the file gave (its header,
             // or its size when it was opened); why is the listener's to know (still being written, cut short).
-            say("\(item.location.display) ended at \(played), before the length it gave (a file still being written, or cut short)")
+            say("\(item.location.display) ended at \(played), before the length its header gave: truncated, or still being written")
             status = ExitCode.failure
         case .voice(.failed(let title, let error)):
             say("voice note \(title): \(error.message)")

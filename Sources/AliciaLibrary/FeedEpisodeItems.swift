@@ -55,6 +55,11 @@ package enum FeedEpisodeItems {
         item.album = listing.showTitle
         item.artist = listing.showTitle
         item.duration = listing.duration.map(Double.init)
+        // The episode's image, else the show's (as the feed was read): only http(s), so a remote
+        // feed can never point a desktop at a local file.
+        if let image = listing.imageURL, image.lowercased().hasPrefix("https://") || image.lowercased().hasPrefix("http://") {
+            item.artURL = image
+        }
         let details = (try? store.episodeDetails(showID: listing.showID))?[listing.id]
         let language = environment()["LANG"].map { String($0.prefix { $0 != "." && $0 != "@" }) }
         let extras = FeedExtras(cacheDirectory: OfflineCache.environment()["XDG_CACHE_HOME"].map { $0 + "/alicia-player/feeds" }

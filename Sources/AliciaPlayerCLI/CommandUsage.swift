@@ -240,8 +240,9 @@ enum CommandUsage {
             config get KEY prints one key's effective value (the token as ***; exit 1 when not set);
             --reveal prints the token itself, and only when standard output is a terminal.
             config set KEY VALUE sets base_url, token, token_file, cache_max_size, auto_download,
-            accessible, report (on or off: listening reports to the backend) or ca_file (a CA
-            bundle HTTPS trusts, for every command) in the config file
+            accessible, report (on or off: listening reports to the backend), ca_file (a CA
+            bundle HTTPS trusts, for every command), keep or delete_played_after (what refresh
+            --download leaves of each show: the newest N, none played DAYS ago) in the config file
             (made with mode 0600 if there is none); VALUE - reads it from standard input.
             """,
         "subscribe": """

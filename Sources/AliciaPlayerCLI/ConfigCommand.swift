@@ -60,7 +60,8 @@ struct ConfigCommand {
     }
 
     /// What a key not set means.
-    static let defaults = ["cache_max_size": "2G", "auto_download": "0", "report": "on", "ca_file": "the system's certificates"]
+    static let defaults = ["cache_max_size": "2G", "auto_download": "0", "report": "on", "ca_file": "the system's certificates",
+                           "keep": "every download", "delete_played_after": "never"]
 
     /// One line a setting: key, value (`***` for the token), where it came from.
     static func render(_ effective: ConfigurationLoader.Effective) -> String {

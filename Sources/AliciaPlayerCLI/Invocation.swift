@@ -349,7 +349,7 @@ extension Invocation {
     }
 
     /// The keys `config set` takes.
-    static let configKeys = "base_url, token, token_file, cache_max_size, auto_download, accessible, report or ca_file"
+    static let configKeys = "base_url, token, token_file, cache_max_size, auto_download, accessible, report, ca_file, keep or delete_played_after"
 
     /// `T=REF`: a time (as `--start` takes it) and a voice note; the reference may hold `=` itself.
     static func trigger(_ text: String) throws(UsageError) -> VoiceTrigger {

@@ -140,10 +140,21 @@ public enum PodcastCommand: Equatable, Sendable {
             }
             urls += rows.filter { $0.url != nil && !$0.isPlayed }.prefix(count).filter { !cached.contains($0.positionKey) }.compactMap(\.url)
         }
-        guard !urls.isEmpty else { return ExitCode.success }
-        var options = DownloadOptions(references: urls)
-        options.quiet = quiet
-        return DownloadCommand(options: options).run()
+        var status = ExitCode.success
+        if !urls.isEmpty {
+            var options = DownloadOptions(references: urls)
+            options.quiet = quiet
+            status = DownloadCommand(options: options).run()
+        }
+        // Then what stays: `keep` a show, and no download played long ago.
+        let rule = PodcastRetention.configured()
+        if let cache = try? OfflineCache.open().get() {
+            for show in shows {
+                guard let rows = try? subscriptions.store.episodes(.show(show.id)) else { continue }
+                rule.apply(withPositions(rows), cache: cache, quiet: quiet)
+            }
+        }
+        return status
     }
 
     /// Where each episode was left and whether it was played, as every player keeps it (`PositionStore`,

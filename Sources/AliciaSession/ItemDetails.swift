@@ -35,8 +35,9 @@ public struct ItemDetails: Sendable, Equatable {
     public var mediaAlbum: String? { album ?? (isAlicias ? "Alicia" : nil) }
     public var date: String? { tags.year }
     public var comment: String? { tags.comment }
-    /// The cover as a `file://` URL (extracted to the cache when the item opened).
-    public var artURL: String? { tags.coverArt.map(Self.fileURL) }
+    /// The cover as a `file://` URL (extracted to the cache when the item opened), else the one the
+    /// queue knows (a feed's image).
+    public var artURL: String? { tags.coverArt.map(Self.fileURL) ?? item.artURL }
 
     /// `file://` and the path, with what a URL cannot hold as it is escaped.
     static func fileURL(_ path: String) -> String {

@@ -41,7 +41,7 @@ extension StudioApp {
             if let item { model.played.insert(item.label ?? item.title) }
             if !truncated, let label = item?.label { offerNextEpisode(after: label) }
             if truncated {
-                setStatus("the file ended before the length it gave (still being written, or cut short): played what was there", error: true)
+                setStatus("the file ended before the length its header gave (truncated, or still being written): played what was there", error: true)
                 if setup.mode == .play { exitStatus = ExitCode.failure }
             }
         case .failed(_, let item, let error):

@@ -42,10 +42,10 @@ import Testing
                                                   configPath: "/nonexistent/alicia/config")
         var effective = try ConfigurationLoader.effective(sources)
         #expect(effective.fileExists == false)
-        #expect(effective.settings.map(\.origin) == [.flag("--base-url"), .environment("ALICIA_TOKEN")] + Array(repeating: .notSet, count: 8))
+        #expect(effective.settings.map(\.origin) == [.flag("--base-url"), .environment("ALICIA_TOKEN")] + Array(repeating: .notSet, count: 10))
         // Every key the config file takes is shown.
         #expect(effective.settings.map(\.key) == ["base_url", "token", "token_file", "accessible", "auto_download", "ca_file", "cache_max_size",
-                                                   "hook", "hook_time_limit", "report"])
+                                                   "delete_played_after", "hook", "hook_time_limit", "keep", "report"])
         sources.tokenFile = "/run/token"
         effective = try ConfigurationLoader.effective(sources)
         #expect(effective.settings[1].value == nil)

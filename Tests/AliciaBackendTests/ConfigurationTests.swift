@@ -90,7 +90,7 @@ import AliciaTestSupport
     @Test(arguments: [
         ("base_url = http://h:1\ntokn = abc\n", "config:2: unknown key 'tokn' (did you mean 'token'?)"),
         ("base-url = http://h:1\n\n# c\nTOKEN_FILES = /t\n", "config:4: unknown key 'token_files' (did you mean 'token_file'?)"),
-        ("base_url = http://h:1\ncolour = red\n", "config:2: unknown key 'colour' (the keys are base_url, token, token_file, cache_max_size, auto_download, accessible, hook, hook_time_limit, report and ca_file)"),
+        ("base_url = http://h:1\ncolour = red\n", "config:2: unknown key 'colour' (the keys are base_url, token, token_file, cache_max_size, auto_download, accessible, hook, hook_time_limit, report, ca_file, keep and delete_played_after)"),
     ])
     func anUnknownKeyIsAWarningNamingFileAndLine(text: String, warning: String) throws {
         let (directory, path) = try write(text)

@@ -21,7 +21,7 @@ import AliciaLocks
     }
 
     @Test(arguments: [
-        (["config", "set", "token"], "config set takes KEY VALUE (base_url, token, token_file, cache_max_size, auto_download, accessible, report or ca_file)"),
+        (["config", "set", "token"], "config set takes KEY VALUE (base_url, token, token_file, cache_max_size, auto_download, accessible, report, ca_file, keep or delete_played_after)"),
         (["config", "set", "token", "a", "--path"], "config does not take --path"),
         (["config", "x"], "config takes no arguments but get KEY or set KEY VALUE, got 'x'"),
         (["config", "--json"], "config does not take --json"),

@@ -53,6 +53,11 @@ struct AliciaTwoTests {
             try tmux.keys("-l", "Yes, a little")
             try tmux.keys("Enter")
             _ = try await tmux.waitFor("her answer on the panel") { $0.contains("You: Yes, a little") }
+            // The panel shows the answer as it is sent; the backend has it once the request is through
+            // (on a loaded machine, later): waited for, bounded.
+            for _ in 0..<300 where !backend.replies.contains(where: { $0.proactiveID == id }) {
+                try await Task.sleep(for: .milliseconds(100))
+            }
             #expect(backend.replies.contains { $0.proactiveID == id && $0.text == "Yes, a little" }, "\(backend.replies)")
             try tmux.keys("q")
             #expect(try await StudioTests.status(tmux) == "0", "\(tmux.screen())")

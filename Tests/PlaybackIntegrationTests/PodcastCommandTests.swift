@@ -23,6 +23,7 @@ struct PodcastCommandTests {
             <?xml version="1.0"?>
             <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:podcast="https://podcastindex.org/namespace/1.0">
             <channel><title>The Loopback Hour</title><link>https://example.org/</link><description>Tests</description>
+            <itunes:image href="https://example.org/cover.jpg"/>
             \(entries)
             </channel></rss>
             """.utf8)
@@ -148,6 +149,38 @@ struct PodcastCommandTests {
         #expect(fetched.count == 2, "\(fetched)")
     }
 
+    @Test("MPRIS offers a feed episode's itunes:image as mpris:artUrl (its file has no cover of its own)")
+    func mprisArtFromTheFeed() async throws {
+        try ControlSocketTests.requireTools(["dbus-daemon", "playerctl"])
+        let server = try NginxServer()
+        defer { server.stop() }
+        try Self.serve(server, items: [("e1", "First Light")])
+        var environment = try Self.environment()
+        #expect(try await Playback.run(["subscribe", server.url("/media/hour.xml")], environment: environment).status == 0)
+        let bus = try await ChildProcess.run("dbus-daemon", ["--session", "--print-address=1", "--print-pid=1", "--fork", "--nopidfile"], timeout: .seconds(30))
+        let printed = bus.stdoutText.split(separator: "\n").map(String.init)
+        try TestEnvironment.require(bus.status == 0 && printed.count >= 2, "dbus-daemon did not start: \(bus.stderrText)")
+        defer { if let pid = pid_t(printed[1]) { kill(pid, SIGTERM) } }
+        environment["DBUS_SESSION_BUS_ADDRESS"] = printed[0]
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let socket = try PlayerProcess.freshStateDirectory() + "/ipc.sock"
+        try await Playback.gated {
+            let player = try await Self.startPaused(["play", "Loopback: first light", "--device", capture.sinkName], socket: socket,
+                                                    environment: environment)
+            var art = ""
+            for _ in 0..<100 where art != "https://example.org/cover.jpg" {
+                let read = try await ChildProcess.run("playerctl", ["-p", "alicia_player", "metadata", "mpris:artUrl"],
+                                                      environment: ["DBUS_SESSION_BUS_ADDRESS": printed[0]], timeout: .seconds(30))
+                art = read.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+                if art != "https://example.org/cover.jpg" { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(art == "https://example.org/cover.jpg", "mpris:artUrl is '\(art)'")
+            _ = try await ControlSocketTests.ctl(socket, ["quit"])
+            _ = try await PlayerProcess.result(of: player, timeout: .seconds(30))
+        }
+        _ = await capture.finish(quietFor: .milliseconds(200))
+    }
+
     @Test("a feed episode left part way resumes there, and the episode list says where")
     func resumes() async throws {
         let server = try NginxServer()
@@ -208,6 +241,39 @@ struct PodcastCommandTests {
         let captured = await capture.finishInt16()
         expectSuccess(played)
         expectBitExact(captured: ScriptCommandTests.withoutSilentFrames(captured), expected: Self.episode.samples16, channels: 2)
+    }
+
+    @Test("retention: keep = 1 leaves a show's newest download; delete_played_after = 0 removes a played one")
+    func retention() async throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        try Self.serve(server, items: [("e2", "Second Wind"), ("e1", "First Light")])
+        let environment = try Self.environment()
+        #expect(try await Playback.run(["subscribe", server.url("/media/hour.xml")], environment: environment).status == 0)
+        #expect(try await Playback.run(["refresh", "--quiet", "--download", "2"], environment: environment).status == 0)
+        func downloaded() async throws -> [Bool?] {
+            try Self.json(try await Playback.run(["episodes", "--json"], environment: environment).stdout).map { $0["downloaded"] as? Bool }
+        }
+        #expect(try await downloaded() == [true, true])
+        let configDirectory = try #require(environment["XDG_CONFIG_HOME"]) + "/alicia"
+        try FileManager.default.createDirectory(atPath: configDirectory, withIntermediateDirectories: true)
+        func configure(_ text: String) throws {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: configDirectory + "/config"))
+            chmod(configDirectory + "/config", 0o600)
+        }
+        try configure("keep = 1\n")
+        let kept = try await Playback.run(["refresh", "--download", "1"], environment: environment)
+        #expect(kept.status == 0 && kept.stdout.contains("removed the download of The Loopback Hour: First Light"), "\(kept)")
+        #expect(try await downloaded() == [true, false])
+        // Second Wind heard to its end: played today; with delete_played_after = 0 its download goes.
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        expectSuccess(try await Playback.run(["play", "Second Wind", "--device", capture.sinkName], environment: environment))
+        _ = await capture.finish()
+        try configure("delete_played_after = 0\n")
+        let swept = try await Playback.run(["refresh", "--download", "1"], environment: environment)
+        #expect(swept.status == 0 && swept.stdout.contains("removed the download of The Loopback Hour: Second Wind"), "\(swept)")
+        // The newest unplayed one (First Light) is downloaded again by the same refresh.
+        #expect(try await downloaded() == [false, true])
     }
 
     @Test("the Studio shows a subscribed show as a shelf with its new count, and enter plays its episode")

@@ -349,6 +349,11 @@ struct WatchTests {
         // before the first round that could show anything counts as the backlog).
         try await bus.startServer()
         try await Self.waitFor(watcher) { $0.contains("notifications: working again") }
+        // That round lists her messages as the backlog after it says so: one added before the round
+        // has ended could be among them (a loaded machine did that). Added once it has.
+        try await Self.waitFor(watcher) { text in
+            text.components(separatedBy: "notifications: working again").last?.contains("watch: next round in") == true
+        }
         _ = backend.addProactive(text: "There you are.")
         let calls = try await bus.notifications(count: 1)
         #expect(calls.map(\.body) == ["There you are."], "\(watcher.stderrTextSoFar)")

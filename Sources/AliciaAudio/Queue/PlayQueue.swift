@@ -35,6 +35,9 @@ public struct QueueItem: Sendable, Equatable {
     public var transcript: [TranscriptCue] = []
     /// Chapters the item brings (a feed's `podcast:chapters`, fetched): used when the file has none.
     public var chapters: [Chapter] = []
+    /// A cover the queue knows (a feed's `itunes:image`, an http(s) URL): MPRIS `artUrl` when the
+    /// file has none of its own.
+    public var artURL: String?
 
     public init(location: MediaLocation, title: String, label: String? = nil, start: StartPosition? = nil,
                 positionKey: String? = nil, reference: String? = nil) {
