@@ -164,14 +164,16 @@ public enum PodcastCommand: Equatable, Sendable {
         let positions = PositionStore.defaultDirectory().map { PositionStore(directory: $0) }
         let cache = try? OfflineCache.open().get()
         let downloads = Dictionary((cache?.entries() ?? []).map { ($0.key, $0.fileName) }, uniquingKeysWith: { first, _ in first })
-        return rows.map { row in
-            var row = row
-            if let saved = positions?.position(for: row.positionKey) {
-                row.position = PositionRecord(position: saved.position, duration: saved.duration, played: saved.played, updated: saved.updated)
+        // In place: a list of 50,000 is not copied.
+        var rows = rows
+        for index in rows.indices {
+            let key = rows[index].positionKey
+            if let saved = positions?.position(for: key) {
+                rows[index].position = PositionRecord(position: saved.position, duration: saved.duration, played: saved.played, updated: saved.updated)
             }
-            if let name = downloads[row.positionKey] { row.downloadPath = cache?.path(of: name) }
-            return row
+            if let name = downloads[key] { rows[index].downloadPath = cache?.path(of: name) }
         }
+        return rows
     }
 
     private func say(_ report: Subscriptions.Report) -> Int32 {

@@ -7,6 +7,7 @@ extension LibraryStore {
             try database.withStatement(sql) { row throws(SQLiteError) in
                 if let showID { try row.bind(showID, at: 1) }
                 var details: [Int64: EpisodeDetails] = [:]
+                details.reserveCapacity(1024)
                 while try row.step() {
                     details[row.int64(at: 0)] = EpisodeDetails(chaptersURL: row.optionalString(at: 1), transcripts: row.optionalString(at: 2),
                                                                season: row.optionalInt64(at: 3), episode: row.optionalInt64(at: 4))

@@ -47,15 +47,15 @@ package enum SubscriptionLists {
     /// episodes are a few MiB of text.
     package static func writeEpisodesJSON(_ rows: [EpisodeListing], details: [Int64: EpisodeDetails], language: String?,
                                           to write: (String) -> Void) {
-        var text = "["
+        var out = JSONBytes(capacity: 1 << 17)
+        out.raw("[")
         for (index, row) in rows.enumerated() {
-            text += (index == 0 ? "\n" : ",\n") + episodeJSON(row, index: index, detail: details[row.id], language: language)
-            if text.utf8.count >= 1 << 16 {
-                write(text)
-                text = ""
-            }
+            out.raw(index == 0 ? "\n" : ",\n")
+            episodeJSON(row, index: index, detail: details[row.id], language: language, into: &out)
+            if out.bytes.count >= 1 << 16 { out.flush(to: write) }
         }
-        write(text + (rows.isEmpty ? "]\n" : "\n]\n"))
+        out.raw(rows.isEmpty ? "]\n" : "\n]\n")
+        out.flush(to: write)
     }
 
     /// The whole list as one text (tests, and lists of a few).
@@ -65,18 +65,29 @@ package enum SubscriptionLists {
         return text
     }
 
-    /// One episode: the fields scripts use (README, "Podcasts"), in this order.
-    static func episodeJSON(_ row: EpisodeListing, index: Int, detail: EpisodeDetails?, language: String?) -> String {
-        let transcript = FeedEpisodes.preferredTranscript(detail?.transcripts, language: language, feedLanguage: nil)
-        return JSONText.object([
-            "index": String(index + 1), "show": JSONText.quoted(row.showTitle), "title": JSONText.quoted(row.title),
-            "guid": JSONText.quoted(row.guid), "url": JSONText.quoted(row.url),
-            "published": JSONText.quoted(row.published.map(FeedDate.iso8601)), "duration": JSONText.number(row.duration),
-            "chapters_url": JSONText.quoted(detail?.chaptersURL), "transcript_url": JSONText.quoted(transcript),
-            "season": JSONText.number(detail?.season), "episode": JSONText.number(detail?.episode),
-            "position": JSONText.number(row.position?.position ?? 0), "played": row.isPlayed ? "true" : "false",
-            "downloaded": row.downloadPath != nil ? "true" : "false", "new": row.isUnheardNew ? "true" : "false",
-        ])
+    /// One episode: the fields scripts use (README, "Podcasts"), in this order, written into `out`.
+    static func episodeJSON(_ row: EpisodeListing, index: Int, detail: EpisodeDetails?, language: String?, into out: inout JSONBytes) {
+        out.beginObject()
+        out.member("index", integer: Int64(index + 1))
+        out.member("show", string: row.showTitle)
+        out.member("title", string: row.title)
+        out.member("guid", string: row.guid)
+        out.member("url", string: row.url)
+        if let published = row.published {
+            out.member("published", quotedASCII: { FeedDate.iso8601(published, appendingTo: &$0) })
+        } else {
+            out.member("published", string: nil)
+        }
+        out.member("duration", integer: row.duration)
+        out.member("chapters_url", string: detail?.chaptersURL)
+        out.member("transcript_url", string: FeedEpisodes.preferredTranscript(detail?.transcripts, language: language, feedLanguage: nil))
+        out.member("season", integer: detail?.season)
+        out.member("episode", integer: detail?.episode)
+        out.member("position", number: row.position?.position ?? 0)
+        out.member("played", bool: row.isPlayed)
+        out.member("downloaded", bool: row.downloadPath != nil)
+        out.member("new", bool: row.isUnheardNew)
+        out.endObject()
     }
 
     /// `1:02:03` or `4:05`.

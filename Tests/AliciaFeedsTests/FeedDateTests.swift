@@ -93,6 +93,14 @@ import Testing
         #expect(FeedDate.parse(text) == seconds)
     }
 
+    /// The byte writer `episodes --json` uses gives the string writer's text, to the second.
+    @Test(arguments: [Int64(0), 1_788_768_000, 1_788_771_661, 951_782_400, 4_102_444_799, -86_400])
+    func writesISO8601AsBytesAsTheStringDoes(seconds: Int64) {
+        var bytes: [UInt8] = []
+        FeedDate.iso8601(seconds, appendingTo: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == FeedDate.iso8601(seconds))
+    }
+
     @Test func formatsRFC822ForOPML() {
         #expect(FeedDate.rfc822(1_796_615_626) == "Mon, 07 Dec 2026 03:53:46 GMT")
         #expect(FeedDate.rfc822(0) == "Thu, 01 Jan 1970 00:00:00 GMT")

@@ -25,6 +25,34 @@ public enum FeedDate {
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(time / 3600, 2)):\(pad(time / 60 % 60, 2)):\(pad(time % 60, 2))Z"
     }
 
+    /// `iso8601(seconds)` appended to `bytes` as ASCII, with no `String` made (a list of thousands).
+    public static func iso8601(_ seconds: Int64, appendingTo bytes: inout [UInt8]) {
+        let (year, month, day, time) = civil(seconds)
+        func digits(_ value: Int64, _ width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = max(0, value)
+            if rest >= divisor * 10 { rest %= divisor * 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(time / 3600, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(time / 60 % 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(time % 60, 2)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
     /// `Mon, 07 Dec 2026 03:53:46 GMT` (RFC 1123: OPML's `dateCreated`).
     public static func rfc822(_ seconds: Int64) -> String {
         let (year, month, day, time) = civil(seconds)
