@@ -15,6 +15,16 @@ package enum FeedEpisodeItems {
     /// What `reference` names among the subscribed shows' episodes; nil when there is no library
     /// database or nothing in it matches (the reference is someone else's to resolve).
     package static func find(_ reference: String, title: String? = nil) -> Result<QueueItem, QueueFile.Problem>? {
+        switch listing(reference) {
+        case nil: return nil
+        case .failure(let problem)?: return .failure(problem)
+        case .success(let (listing, store))?: return item(listing, title: title, store: store)
+        }
+    }
+
+    /// The one episode `reference` names among the subscribed shows' (and the database it is in);
+    /// nil when there is no library database or nothing in it matches.
+    package static func listing(_ reference: String) -> Result<(EpisodeListing, LibraryStore), QueueFile.Problem>? {
         guard let store = openStore() else { return nil }
         let found: [EpisodeListing]
         do {
@@ -30,7 +40,7 @@ package enum FeedEpisodeItems {
             let names = found.prefix(5).map { "\($0.showTitle): \($0.title)" }.joined(separator: "; ")
             return .failure(.init(line: nil, "'\(reference)' names \(found.count) episodes of your shows: \(names)\(found.count > 5 ? "; …" : "")"))
         }
-        return item(listing, title: title, store: store)
+        return .success((listing, store))
     }
 
     /// `SHOW: piece` (the show's title holding SHOW, the episode's holding piece), else the whole

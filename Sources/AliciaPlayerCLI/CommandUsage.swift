@@ -114,7 +114,9 @@ enum CommandUsage {
         "notes": """
             Usage: alicia-player notes <ref>
 
-            Prints an episode's show notes as plain text. <ref> is a label, an index or a piece of a title.
+            Prints an episode's show notes as plain text. <ref> is a label, an index or a piece of a title;
+            a subscribed show's episode (SHOW: piece, or a piece of its title) prints its date, length,
+            season and episode, the feed's notes as words, who is in it and how to support the show.
             """,
         "speak": """
             Usage: alicia-player speak TEXT... [options]

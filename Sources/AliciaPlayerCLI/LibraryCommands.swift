@@ -3,6 +3,7 @@ import AliciaSession
 import AliciaLocks
 import AliciaLibrary
 import AliciaHost
+import AliciaSubscriptions
 
 /// `alicia-player tracks [--json]` and `alicia-player notes <ref>`.
 enum LibraryCommands {
@@ -40,6 +41,7 @@ enum LibraryCommands {
     }
 
     static func notes(reference: String, backend options: BackendOptions) -> Int32 {
+        if let status = feedNotes(reference, backend: options) { return status }
         do {
             let backend = try BackendSession(options)
             guard let entry = backend.find(reference) else { return ExitCode.failure }
@@ -53,6 +55,25 @@ enum LibraryCommands {
         } catch {
             Console.fail(error.message)
             return ExitCode.failure
+        }
+    }
+
+    /// A subscribed show's episode: its notes from the library database. Alicia's come first unless
+    /// the reference names a show (`SHOW: piece`), as `play` takes them; nil when it is not one.
+    private static func feedNotes(_ reference: String, backend options: BackendOptions) -> Int32? {
+        if !reference.contains(": "), let backend = try? BackendSession(options), case .success = backend.episode(reference) { return nil }
+        switch FeedEpisodeItems.listing(reference) {
+        case nil: return nil
+        case .failure(let problem)?:
+            Console.fail(problem.message)
+            return ExitCode.failure
+        case .success(let (listing, store))?:
+            guard let episode = try? store.episode(listing.id) else {
+                Console.fail("'\(listing.title)' is no longer in the library")
+                return ExitCode.failure
+            }
+            Console.out(FeedEpisodeNotes.text(episode, show: listing.showTitle))
+            return ExitCode.success
         }
     }
 }

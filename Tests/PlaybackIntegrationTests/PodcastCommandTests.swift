@@ -16,7 +16,10 @@ struct PodcastCommandTests {
             <itunes:duration>0:03</itunes:duration><itunes:season>2</itunes:season><itunes:episode>7</itunes:episode>
             <enclosure url="\(item.guid).wav" type="audio/wav" length="\(episode.bytes.count)"/>
             <podcast:chapters url="\(item.guid).chapters.json" type="application/json+chapters"/>
-            <podcast:transcript url="\(item.guid).vtt" type="text/vtt"/></item>
+            <podcast:transcript url="\(item.guid).vtt" type="text/vtt"/>
+            <description>&lt;p&gt;Notes with &lt;b&gt;bold&lt;/b&gt; &amp;amp; more&lt;/p&gt;</description>
+            <podcast:person role="host">Ada</podcast:person>
+            <podcast:funding url="https://example.org/support">Support us</podcast:funding></item>
             """
         }.joined(separator: "\n")
         return Array("""
@@ -179,6 +182,23 @@ struct PodcastCommandTests {
             _ = try await PlayerProcess.result(of: player, timeout: .seconds(30))
         }
         _ = await capture.finish(quietFor: .milliseconds(200))
+    }
+
+    @Test("notes of a feed episode: show and title, date, length, season and episode, the notes as words, who is in it, how to support it")
+    func notesOfAFeedEpisode() async throws {
+        let server = try NginxServer()
+        defer { server.stop() }
+        try Self.serve(server, items: [("e1", "First Light")])
+        let environment = try Self.environment()
+        #expect(try await Playback.run(["subscribe", server.url("/media/hour.xml")], environment: environment).status == 0)
+        let notes = try await Playback.run(["notes", "Loopback: first light"], environment: environment)
+        #expect(notes.status == 0, "\(notes)")
+        for expected in ["The Loopback Hour: First Light\n", "2026-09-01, 0:03, season 2, episode 7", "Notes with bold & more",
+                         "With: Ada (host)", "Support us: https://example.org/support"] {
+            #expect(notes.stdout.contains(expected), "\(expected) is not in:\n\(notes.stdout)")
+        }
+        let none = try await Playback.run(["notes", "Loopback: nothing like it"], environment: environment)
+        #expect(none.status == 1, "\(none)")
     }
 
     @Test("a feed episode left part way resumes there, and the episode list says where")

@@ -6,8 +6,8 @@
 /// whether text "looks like HTML"): RSS titles are plain text by the spec and HTML in practice,
 /// and `Q&amp;A &lt;live&gt;` means the words `Q&A <live>`, while `&lt;b&gt;` means bold. So
 /// `<live>`, `a < b` and `<3` stay text, and so does a `&` that starts no reference (`Q&A`).
-enum PlainText {
-    static func from(html: String) -> String {
+package enum PlainText {
+    package static func from(html: String) -> String {
         let utf8 = Array(html.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count)
