@@ -56,24 +56,30 @@ extension Invocation {
             var watch = line.watch
             watch.backend = line.backend
             return .watch(watch)
-        case "render":
-            let lists = line.download.queueFiles
-            let sources = [!rest.isEmpty, !lists.isEmpty, line.render.script != nil].filter { $0 }.count
-            guard sources > 0 else {
-                throw UsageError("render needs something to render: a URL, a path, an episode, playlist:NAME, --queue FILE or --script FILE")
-            }
-            guard sources == 1 else { throw UsageError("render takes references, --queue lists or --script, one of them") }
-            guard let output = line.render.output else { throw UsageError("render needs the file to make: -o FILE (.wav, .flac, .opus or .mp3)") }
-            if case .failure(let problem) = RenderFormat.forPath(output, bitrate: line.render.bitrate, quality: line.render.quality) {
-                throw UsageError(problem.message)
-            }
-            play.references = lists.isEmpty ? rest : lists
-            play.referencesAreLists = !lists.isEmpty
-            return .render(play, line.render)
+        case "render": return try render(rest, play, line)
         case _ where PodcastCommand.names.contains(command):
             return .podcasts(try PodcastCommand.parse(command, rest, line))
         default: throw UsageError("unknown command '\(command)': the commands are \(commandNames)")
         }
+    }
+
+    /// `render REF… | --queue FILE… | --script FILE -o FILE`: the output's name and format checked
+    /// before anything is fetched.
+    private static func render(_ rest: [String], _ options: PlayOptions, _ line: ParsedLine) throws(UsageError) -> Invocation {
+        var play = options
+        let lists = line.download.queueFiles
+        let sources = [!rest.isEmpty, !lists.isEmpty, line.render.script != nil].filter { $0 }.count
+        guard sources > 0 else {
+            throw UsageError("render needs something to render: a URL, a path, an episode, playlist:NAME, --queue FILE or --script FILE")
+        }
+        guard sources == 1 else { throw UsageError("render takes references, --queue lists or --script, one of them") }
+        guard let output = line.render.output else { throw UsageError("render needs the file to make: -o FILE (.wav, .flac, .opus or .mp3)") }
+        if case .failure(let problem) = RenderFormat.forPath(output, bitrate: line.render.bitrate, quality: line.render.quality) {
+            throw UsageError(problem.message)
+        }
+        play.references = lists.isEmpty ? rest : lists
+        play.referencesAreLists = !lists.isEmpty
+        return .render(play, line.render)
     }
 
     /// `messages`, `reply ID TEXT…`, `react ID EMOJI`: her messages and answers to them.
