@@ -57,7 +57,9 @@ struct PodcastRetention {
         let entries = Dictionary(cache.entries().map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        for row in leaving(rows, nowMS: Int64(now.tv_sec) * 1000) {
+        // To the millisecond, as the positions store keeps `updated`: whole seconds would leave a
+        // download played a moment ago for `delete_played_after = 0`.
+        for row in leaving(rows, nowMS: Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000) {
             guard let entry = entries[row.positionKey], !entry.pinned else { continue }
             if case .removed = cache.remove(entry), !quiet { Console.out("removed the download of \(row.showTitle): \(row.title)\n") }
         }

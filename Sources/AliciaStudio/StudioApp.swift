@@ -80,6 +80,8 @@ package final class StudioApp: HostedFrontEnd {
     /// Continue listening: where the queue is kept, and what was last written there.
     package let continuePath: String
     package var continued: ContinueListening?
+    /// The position key of the entry `continued` names as heard (to read back what the store saved).
+    package var continuedKey: String?
     /// The queue continued without a backend: what the list shows then.
     package var restoredItems: [QueueItem] = []
     /// What the backend has to read, as last asked (`refreshReadings`).
@@ -217,6 +219,7 @@ package final class StudioApp: HostedFrontEnd {
             quitting.set()
             for worker in workers { worker.thread.join() }
             host.close()
+            settleQueuePosition()
             terminal.restore()
             rememberVolumeAndSpeed()
         }
