@@ -739,6 +739,22 @@ def summary(values, unit, scale=1.0, digits=1):
     return f"{median:.{digits}f} {unit} ({min(values):.{digits}f}-{max(values):.{digits}f})", median
 
 
+def write_section(path, heading, section):
+    """Replaces the `## heading` section of the Markdown file at `path` with `section` (added at
+    the end when there is none), keeping every other section as it is: bench/faults and bench/feeds
+    write theirs this way."""
+    text = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
+    start = text.find(f"\n## {heading}\n")
+    if start >= 0:
+        end = text.find("\n## ", start + 1)
+        rest = text[end:] if end >= 0 else ""
+        text = text[:start].rstrip("\n") + "\n\n" + section.rstrip("\n") + "\n" + rest
+    else:
+        text = text.rstrip("\n") + "\n\n" + section.rstrip("\n") + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)

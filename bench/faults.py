@@ -13,7 +13,7 @@ import argparse, array, asyncio, datetime, itertools, json, os, re, shutil, sign
 import tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import Nginx  # noqa: E402 (the same loopback nginx as bench/run)
+from bench import Nginx, write_section  # noqa: E402 (the same loopback nginx as bench/run)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -648,19 +648,6 @@ def cell(row, r):
     return "; ".join(parts)
 
 
-def write_section(path, section):
-    text = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
-    start = text.find("\n## Faults\n")
-    if start >= 0:
-        end = text.find("\n## ", start + 1)
-        rest = text[end:] if end >= 0 else ""
-        text = text[:start].rstrip("\n") + "\n\n" + section.rstrip("\n") + "\n" + rest
-    else:
-        text = text.rstrip("\n") + "\n\n" + section.rstrip("\n") + "\n"
-    with open(path, "w") as f:
-        f.write(text)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--proxy", action="store_true", help=argparse.SUPPRESS)
@@ -734,7 +721,7 @@ def main():
     section = "\n".join(lines) + "\n"
     print(section)
     if not args.only:
-        write_section(args.out, section)
+        write_section(args.out, "Faults", section)
         log(f"wrote the Faults section of {args.out}")
 
 

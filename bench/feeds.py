@@ -14,6 +14,8 @@ import argparse, datetime, email.utils, gzip, json, os, platform, re, shutil, si
 import subprocess, sys, tempfile, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from bench import write_section  # noqa: E402 (one way to replace a section of BENCHMARKS.md)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ALICIA = os.path.join(ROOT, ".build", "release", "alicia-player")
 TIME = "/usr/bin/time"
@@ -518,19 +520,6 @@ def versions():
             "gPodder": f"gPodder {gpodder}", "python": platform.python_version()}
 
 
-def write_section(path, section):
-    text = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
-    start = text.find("\n## Feeds\n")
-    if start >= 0:
-        end = text.find("\n## ", start + 1)
-        rest = text[end:] if end >= 0 else ""
-        text = text[:start].rstrip("\n") + "\n\n" + section.rstrip("\n") + "\n" + rest
-    else:
-        text = text.rstrip("\n") + "\n\n" + section.rstrip("\n") + "\n"
-    with open(path, "w") as f:
-        f.write(text)
-
-
 def table(results, args):
     """The rows: each figure of each scenario, alicia-player beside the others, with ratios."""
     scenarios = [
@@ -744,7 +733,7 @@ def main():
     with open(os.path.join(ROOT, "bench", "out", "feeds.json"), "w") as f:
         json.dump(results, f, indent=1, default=str)
     if not args.only:
-        write_section(args.out, section)
+        write_section(args.out, "Feeds", section)
         log(f"wrote the Feeds section of {args.out}")
 
 
