@@ -59,6 +59,9 @@ struct EventTranslator {
             seekedSinceRefresh = true
         case .sleepTimerEnded:
             said.append(("alicia-sleep-ended", []))
+        case .metadataChanged:
+            // mpv's word for a stream's new title (ICY StreamTitle).
+            said.append(("metadata-update", []))
         case .stateChanged, .cueReached, .queueChanged, .loudnessMeasured, .outputMoved, .ownerChanged:
             break
         }

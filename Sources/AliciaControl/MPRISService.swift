@@ -165,7 +165,7 @@ final class MPRISService {
             "CanGoPrevious": "\(view.hasItem)",
             "CanPlay": "\(!view.queue.isEmpty)",
             "CanPause": "\(view.hasItem)",
-            "CanSeek": "\(view.hasItem && snapshot.format != nil)",
+            "CanSeek": "\(view.hasItem && snapshot.format != nil && snapshot.format?.isLive != true)",
         ]
     }
 

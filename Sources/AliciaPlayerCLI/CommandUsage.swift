@@ -26,12 +26,15 @@ enum CommandUsage {
             that cannot be opened, decoded or started where asked fails before the Studio opens.
             A <ref> is an http://, https:// or file:// URL, a path, an episode label (S11E04), an index
             as `tracks` prints it (3), or a piece of a title.
-            A LIST.m3u or LIST.m3u8 among the references plays as `queue` plays it.
+            A LIST.m3u, LIST.m3u8 or LIST.pls among the references plays as `queue` plays it; one
+            on the web (a station list) is fetched and its streams play in order. A live stream
+            (internet radio: ICY headers) plays as it is sent, its titles shown as they come; it
+            keeps no place and cannot seek.
             """,
         "queue": """
             Usage: alicia-player queue <list>... [options]
 
-            Plays lists as one queue: M3U/M3U8 (#EXTINF gives the title) or one reference a line, a
+            Plays lists as one queue: M3U/M3U8 (#EXTINF gives the title), PLS, or one reference a line, a
             URL, a path (relative to the list), an episode (label, index, title piece) or voice:REF;
             # comments and blank lines are skipped; - reads standard input. Every line is checked
             before anything plays: a bad one is LIST:LINE: why, exit 2.

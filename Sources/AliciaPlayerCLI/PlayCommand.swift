@@ -86,6 +86,14 @@ final class PlayCommand {
                 return .failure(signals.signal.map { 128 + $0 } ?? ExitCode.failure)
             }
         }
+        if StationList.names(reference) {
+            switch StationList.items(reference) {
+            case .success(let listed): return .success(listed)
+            case .failure(let problem):
+                Console.fail(problem.message)
+                return .failure(ExitCode.failure)
+            }
+        }
         if options.referencesAreLists || Self.isList(reference) { return list(reference) }
         switch resolve(reference) {
         case .success(let item): return .success([item])
@@ -137,10 +145,10 @@ final class PlayCommand {
         }
     }
 
-    /// `.m3u` and `.m3u8` files are lists wherever a reference is taken.
+    /// `.m3u`, `.m3u8` and `.pls` files are lists wherever a reference is taken.
     static func isList(_ reference: String) -> Bool {
         let lower = reference.lowercased()
-        return (lower.hasSuffix(".m3u") || lower.hasSuffix(".m3u8")) && !reference.hasURLScheme
+        return (lower.hasSuffix(".m3u") || lower.hasSuffix(".m3u8") || lower.hasSuffix(".pls")) && !reference.hasURLScheme
     }
 
     /// The items of the list at `path`: every line checked before anything plays; a line that

@@ -248,6 +248,9 @@ extension ListeningSession {
         if (snapshot.item ?? player.queue.entry(asked)?.item)?.isOnceThrough == true {
             return .refused("standard input plays once through: it cannot seek")
         }
+        if snapshot.entry == asked, snapshot.format?.isLive == true {
+            return .refused("a live stream cannot seek: it plays as it is sent")
+        }
         switch target {
         case .by(let seconds): player.seek(by: seconds)
         case .to(let seconds) where seconds < 0:

@@ -277,7 +277,8 @@ public final class ListeningSession {
     private func noteHeard() {
         guard let positions else { return }
         let snapshot = player.snapshot()
-        guard let entry = snapshot.entry, let key = snapshot.item?.positionKey else { return }
+        // A live stream has no place to keep.
+        guard let entry = snapshot.entry, let key = snapshot.item?.positionKey, snapshot.format?.isLive != true else { return }
         if let last = lastHeard, last.entry != entry {
             positions.record(last.key, position: last.position, duration: last.duration)
         }
@@ -369,7 +370,7 @@ public final class ListeningSession {
             return []
         case .outputMoved(let move):
             return [.outputMoved(move)]
-        case .stateChanged, .queueChanged, .stopped, .silenceSkipped, .ownerChanged:
+        case .stateChanged, .queueChanged, .stopped, .silenceSkipped, .ownerChanged, .metadataChanged:
             return []
         }
     }

@@ -1,4 +1,4 @@
-/// A list of things to play: M3U/M3U8 (`#EXTM3U`, `#EXTINF:secs,title`) or a plain list, one
+/// A list of things to play: M3U/M3U8 (`#EXTM3U`, `#EXTINF:secs,title`), PLS, or a plain list, one
 /// reference a line; `#` comments and blank lines are skipped. Pure: what each line names (a URL,
 /// a path, an episode, `voice:REF`, `playlist:NAME`) is decided by whoever resolves it.
 public struct QueueFile: Equatable, Sendable {
@@ -44,6 +44,7 @@ public struct QueueFile: Equatable, Sendable {
 
     /// Reads `bytes`: every line, and every problem with its line number.
     public static func parse(_ bytes: [UInt8]) -> QueueFile {
+        if let pls = parsePLS(bytes) { return pls }
         var file = QueueFile()
         var pending: (title: String?, duration: Double?)?
         var number = 0

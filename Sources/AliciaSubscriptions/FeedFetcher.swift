@@ -72,7 +72,7 @@ package struct FeedFetcher: Sendable {
                 }
             }
             let failure = easy.perform()
-            if tooLarge.withLock({ $0 }) { return .failed("the feed is larger than \(limit >> 20) MiB", retryAt: nil) }
+            if tooLarge.withLock({ $0 }) { return .failed("the document is larger than " + (limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"), retryAt: nil) }
             if let failure { return .failed(Self.describe(failure), retryAt: nil) }
             let status = easy.responseCode
             let movedTo = permanent && url != request.url ? url : nil

@@ -4,6 +4,19 @@ import Testing
 @Suite struct QueueFileTests {
     private func parse(_ text: String) -> QueueFile { QueueFile.parse(Array(text.utf8)) }
 
+    @Test func plsStationListsInTheOrderOfTheirNumbers() {
+        let file = parse("\u{FEFF}\r\n[Playlist]\r\nNumberOfEntries=3\r\nFile2=http://b/stream\r\nTitle2=B mirror\r\n"
+            + "File1=http://a/stream\r\nTitle1=A (128k)\r\nLength1=-1\r\nLength2=30\r\n; a comment\r\nTitle9=orphan\r\nVersion=2\r\n")
+        #expect(file.lines == [
+            .init(number: 6, reference: "http://a/stream", title: "A (128k)"),
+            .init(number: 4, reference: "http://b/stream", title: "B mirror", duration: 30),
+        ])
+        #expect(file.problems.map(\.message) == ["Title9 or Length9 without a File9"])
+        #expect(parse("[playlist]\nNumberOfEntries=0\n").problems.map(\.message) == ["the list names nothing to play"])
+        // Not a PLS unless it says so first: an M3U line that looks like a key stays a reference.
+        #expect(parse("File1=x.wav\n").lines.map(\.reference) == ["File1=x.wav"])
+    }
+
     @Test func m3u8WithExtinfTitlesCommentsAndBlankLines() {
         let file = parse("#EXTM3U\n#EXTINF:183,Morning Light\nhttp://h/a.wav\n\n# a comment\r\nS1E02\r\n  b.wav  \n")
         #expect(file.problems.isEmpty)

@@ -52,10 +52,11 @@ public enum PodcastFixture {
         do { return try TemporaryDirectory(prefix: "podcast-fixtures") } catch { fatalError("\(error)") }
     }()
 
-    /// An MP3 of `seconds` (mono pink noise at `sampleRate`), tagged with `tags` when given.
+    /// An MP3 of `seconds` (mono pink noise at `sampleRate`), tagged with `tags` when given;
+    /// `infoFrame` false: without the Xing/Info frame (as older encoders wrote VBR files).
     public static func mp3(seconds: Double, sampleRate: Int = 22_050, rate: Rate = .constant(32), tags: Tags? = nil,
-                           seed: Int = 7) async throws -> String {
-        let name = "mp3-\(seconds)-\(sampleRate)-\(rate)-\(tags == nil ? "plain" : "tagged")-\(seed).mp3"
+                           seed: Int = 7, infoFrame: Bool = true) async throws -> String {
+        let name = "mp3-\(seconds)-\(sampleRate)-\(rate)-\(tags == nil ? "plain" : "tagged")-\(seed)\(infoFrame ? "" : "-noinfo").mp3"
         return try await cached(name) { path in
             let chunkSeconds = min(seconds, 61)
             let chunk = directory.file("chunk-" + name)
@@ -70,7 +71,7 @@ public enum PodcastFixture {
             var inputs = ["-stream_loop", "\(loops)", "-i", chunk]
             var maps = ["-map", "0:a", "-c:a", "copy", "-t", "\(seconds)"]
             if let tags { try addTags(tags, inputs: &inputs, maps: &maps, coverIndex: 2) }
-            try ffmpeg(inputs + maps + ["-id3v2_version", "4", "-write_xing", "1", path])
+            try ffmpeg(inputs + maps + ["-id3v2_version", "4", "-write_xing", infoFrame ? "1" : "0", path])
         }
     }
 

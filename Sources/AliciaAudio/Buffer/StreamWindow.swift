@@ -66,6 +66,9 @@ struct StreamWindow: ~Copyable {
     /// head is fetched: a decoder that opens and then jumps to a start position
     /// must not have made us fetch the bytes in between.
     private(set) var streaming = false
+    /// A live stream (no length, no ranges): read once through, in order. Nothing is fetched
+    /// twice and nothing behind the reader is kept; a reader ahead of the ring waits for the stream.
+    private(set) var isLive = false
 
     init(readAhead: Int, headCapacity: Int = 64 * 1024, tailCapacity: Int = 64 * 1024) {
         ring = ByteRing(capacity: readAhead)
@@ -108,6 +111,12 @@ struct StreamWindow: ~Copyable {
         if !sizeResolved {
             return .wait
         }
+        if isLive {
+            // Behind the ring, the stream has moved on: what was there is gone.
+            guard offset >= ringStart else { return .endOfFile }
+            discardRing(before: offset)
+            return .wait
+        }
         if offset >= ringStart && offset <= ringEnd + Self.skipAheadLimit {
             // On the ring's own path: let the transfer get there, dropping what is skipped.
             // Bytes still inside the header probe do not count as going past the header.
@@ -143,8 +152,9 @@ struct StreamWindow: ~Copyable {
         if let total = totalSize, from >= total { return nil }
         var end: Int64
         if streaming {
-            // Refill in big steps: only once half the ring is free (or it ran dry).
-            guard ring.isEmpty || ring.free >= ring.capacity / 2 else { return nil }
+            // Refill in big steps: only once half the ring is free (or it ran dry). A live stream
+            // that dropped is asked for again at once: it does not wait while the ring drains.
+            guard ring.isEmpty || ring.free >= (isLive ? 1 : ring.capacity / 2) else { return nil }
             end = from + Int64(ring.free)
         } else {
             // The header probe: the first bytes only.
@@ -152,7 +162,8 @@ struct StreamWindow: ~Copyable {
             end = min(Int64(head.count), from + Int64(ring.free))
         }
         if let total = totalSize { end = min(end, total) }
-        return RangeRequest(start: from, end: end, purpose: .ring, generation: generation)
+        // A live stream is asked for once (again after a drop), from where the ring ends, unbounded.
+        return RangeRequest(start: from, end: isLive ? nil : end, purpose: .ring, generation: generation)
     }
 
     /// Whether a running ring transfer should make way for the tail a reader waits for.
@@ -199,6 +210,15 @@ struct StreamWindow: ~Copyable {
     /// prefetched entry's first seconds are then in the ring when its decoder opens at a join.
     mutating func streamFromStart() {
         streaming = true
+    }
+
+    /// The first answer showed a live stream: no size, and from now on no ranges.
+    mutating func goLive() {
+        isLive = true
+        streaming = true
+        sizeResolved = true
+        totalSize = nil
+        wantsTail = false
     }
 
     /// Grows (or shrinks, keeping what is buffered) the read-ahead.

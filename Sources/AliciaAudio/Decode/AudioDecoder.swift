@@ -18,6 +18,13 @@ protocol AudioDecoder: AnyObject {
     func clearInterruption() -> Bool
     /// The header promises more audio than the file holds.
     var isTruncated: Bool { get }
+    /// The encoded bytes a second its headers state (MP3's bitrate), when they do: how much to read
+    /// ahead of a stream whose length is not known.
+    var nominalByteRate: Double? { get }
+}
+
+extension AudioDecoder {
+    var nominalByteRate: Double? { nil }
 }
 
 /// Why a decoder did not open.

@@ -25,6 +25,11 @@ public struct AudioFormat: Sendable, Equatable {
     /// The decoder's name of the container and encoding, e.g. "WAV (Microsoft) · Signed 16 bit PCM",
     /// "MPEG-1 Layer III · 128 kb/s".
     public var description: String
+    /// A live stream (internet radio): no length, no seeking, no place to keep.
+    public var isLive = false
+    /// `frames` is an estimate (a VBR MP3 without an info frame): shown, and used to seek, but the
+    /// item ends where its audio does, neither cut there nor truncated short of it.
+    public var framesEstimated = false
 
     public init(sampleRate: Int, channels: Int, sampleType: SampleType, frames: Int64?, description: String = "") {
         self.sampleRate = sampleRate

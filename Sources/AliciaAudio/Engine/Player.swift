@@ -302,6 +302,8 @@ public final class Player: Sendable {
     public func seek(to seconds: Double) {
         core.command { c, s in
             switch aim(c, s) {
+            case .frame(_, _, let format?) where format.isLive:
+                break
             case .frame(let entry, _, let format?):
                 var frame = FrameCount.of(seconds: max(0, seconds), rate: format.sampleRate)
                 if let frames = format.frames { frame = min(frame, frames) }
@@ -319,6 +321,8 @@ public final class Player: Sendable {
     public func seek(by delta: Double) {
         core.command { c, s in
             switch aim(c, s) {
+            case .frame(_, _, let format?) where format.isLive:
+                break
             case .frame(let entry, let frame, let format?):
                 var target = max(0, frame + FrameCount.of(seconds: delta, rate: format.sampleRate))
                 if let frames = format.frames { target = min(target, frames) }
@@ -341,6 +345,8 @@ public final class Player: Sendable {
         let fraction = min(max(fraction, 0), 1)
         core.command { c, s in
             switch aim(c, s) {
+            case .frame(_, _, let format?) where format.isLive:
+                break
             case .frame(let entry, _, let format?):
                 guard let frames = format.frames else { return }
                 c.ask(.play(entry, .frame(FrameCount.clamped(Double(frames) * fraction))))

@@ -39,6 +39,9 @@ public struct PlayerEvent: Sendable, Equatable, CustomStringConvertible {
         /// The output moved to another device (its sink went away: the server moved the stream to
         /// the default one; or a mixer moved it). Playback goes on there.
         case outputMoved(SinkMove)
+        /// What the entry is about changed as it played (a live stream's title): its metadata is
+        /// read again.
+        case metadataChanged
         /// Something its owner keeps beside the player changed (the listener's volume, mute,
         /// shuffle): subscribers that show it read it again. Posted by `announceChange()`.
         case ownerChanged

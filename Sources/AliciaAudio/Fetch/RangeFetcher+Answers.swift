@@ -25,6 +25,8 @@ extension RangeFetcher {
             // Ranges were honoured before: a whole answer now means If-Range found another file.
             fail(.changedOnServer(url: location.display))
             return .noBody
+        case 200 where isLive || Self.isLiveAnswer(easy):
+            return takeLiveAnswer(request, easy)
         case 200:
             // The server ignored Range and sends the whole resource: keep it correct by
             // skipping up to where we asked (the window does that), at the cost of bytes.

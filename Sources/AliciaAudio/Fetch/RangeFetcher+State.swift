@@ -35,6 +35,16 @@ extension RangeFetcher {
         var gateReceivedAtArm: Int64 = 0
         /// The audio's bytes a second (0: unknown).
         var byteRate: Double = 0
+        /// A live stream's name and titles (nil: a file).
+        var live: LiveState?
+
+        /// What a waiting reader waits for: the refill mark; a live stream's start, a second (its
+        /// server's burst, usually more, is all the margin it will have: it comes at the rate it
+        /// plays, so waiting longer only delays the first sound).
+        var gateBytes: Int64 {
+            guard startGate, !rebuffering, live != nil, byteRate > 0 else { return refillBytes }
+            return min(refillBytes, Int64(byteRate))
+        }
 
         /// Whether a reader that was being fed, reading at `offset`, finds nothing there: dry at
         /// the end of the ring it has been reading on (not a seek elsewhere, not the end of the
@@ -63,6 +73,8 @@ extension RangeFetcher {
         var wholeResource = false
         /// It answered with a status worth asking again (5xx, 429).
         var retryStatus: Int?
+        /// A live stream's titles, taken out of the body (`icy-metaint`).
+        var icy: ICYMetadata?
     }
 
     /// What the first answer said the file is; every later answer must say the same.

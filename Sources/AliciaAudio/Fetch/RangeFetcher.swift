@@ -23,7 +23,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     private var thread: NativeThread?
 
     // Fetch thread only.
-    private var transfer: Transfer?
+    var transfer: Transfer?
     private var attempts = 0
     private var retryAt: Int64?
     var identity: Identity?
@@ -101,7 +101,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
                 let ahead = s.window.bufferedAhead(of: offset)
                 let rest = s.window.totalSize.map { $0 - offset }
                 s.waitingAt = offset
-                if ahead >= s.refillBytes || rest.map({ ahead >= $0 }) == true || s.failure != nil
+                if ahead >= s.gateBytes || rest.map({ ahead >= $0 }) == true || s.failure != nil
                     || (s.startGate && !s.rebuffering && Self.linkIsFast(s, ahead: ahead)) {
                     s.rebuffering = false
                     s.startGate = false
@@ -115,6 +115,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
             case .copied(let n):
                 outcome = .bytes(n)
                 s.fedGeneration = s.window.generation
+                s.live?.reached(offset)
                 if !s.wakePending, Self.fetchThreadHasWork(s) { wake(&s) }
                 return true
             case .endOfFile:
@@ -138,7 +139,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
     var rebufferProgress: Double? {
         shared.withLock { s in
             guard s.rebuffering || s.startGate, s.refillBytes > 0 else { return nil }
-            return min(1, Double(s.window.bufferedAhead(of: s.waitingAt)) / Double(s.refillBytes))
+            return min(1, Double(s.window.bufferedAhead(of: s.waitingAt)) / Double(s.gateBytes))
         }
     }
 
@@ -367,12 +368,17 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
         transfer = Transfer(request: request, offset: request.start)
         easy.resetErrorDetail()
         easy.setURL(requestURL)
-        easy.setRange(start: request.start, end: request.end)
+        // A live stream is asked for whole: it has no bytes to range over.
+        let live = shared.withLock { $0.live != nil }
+        if live { easy.clearRange() } else { easy.setRange(start: request.start, end: request.end) }
+        // In-band titles, as mpv and cmus ask: only a SHOUTcast or Icecast server acts on it.
+        var headers = ["Icy-MetaData: 1"]
         // Never splice two files: a later range is taken only from the same file as the first
         // answer (the date form first: aiohttp, Alicia's server, ignores an ETag in If-Range).
         if let identity, identity.ranges, let validator = identity.lastModified ?? identity.etag {
-            easy.setHeaders(["If-Range: \(validator)"])
+            headers.append("If-Range: \(validator)")
         }
+        easy.setHeaders(headers)
         Log.debug(.fetch, "GET \(location.display) bytes=\(request.start)-\(request.end.map { String($0 - 1) } ?? "") (\(request.purpose))")
         multi.add(easy)
     }
@@ -387,6 +393,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
             case .body(let offset):
                 current.offset = offset
                 current.wholeResource = offset != current.request.start || (offset == 0 && easy.responseCode == 200)
+                if isLive { current.icy = ICYMetadata(header: easy.header("icy-metaint")) }
             case .noBody:
                 current.abandoned = true
                 return 0
@@ -395,6 +402,11 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
                 current.abandoned = true
                 return 0
             }
+        }
+        if let icy = transfer?.icy, let offset = transfer?.offset {
+            let (answer, next) = receiveInterleaved(bytes, icy, at: offset)
+            if let next { transfer?.icy = next }
+            return answer
         }
         switch take(bytes) {
         case .consumed: return bytes.count
@@ -405,7 +417,7 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
 
     /// Puts body bytes of the running transfer into the window (a full ring pauses it; bytes for a
     /// window that moved on end it).
-    private func take(_ bytes: UnsafeRawBufferPointer) -> StreamWindow.Acceptance {
+    func take(_ bytes: UnsafeRawBufferPointer) -> StreamWindow.Acceptance {
         guard var current = transfer else { return .stale }
         defer { transfer = current }
         let acceptance = shared.withLock { s -> StreamWindow.Acceptance in
@@ -467,6 +479,11 @@ final class RangeFetcher: ByteSource, @unchecked Sendable {
             return
         }
         if done.abandoned { return }
+        if result == CurlError.ok, done.validated, isLive {
+            // A live stream has no end: the server dropped it, and it is asked for again.
+            retry(after: .network(url: location.display, reason: "the live stream was cut off"))
+            return
+        }
         if result == CurlError.ok {
             if !done.validated {
                 // An empty body: the status alone says what happened.

@@ -15,6 +15,8 @@ final class FeederState {
     var prefetched: QueueEntryID?
     /// `PlayerCommands.gainChanges` as last applied to the gain stage.
     var gainChangesApplied = 0
+    /// The live stream's change count last put in the entry's metadata.
+    var liveChangesSeen: (entry: QueueEntryID, changes: Int)?
     private var buffer: UnsafeMutableRawPointer?
     private var bufferBytes = 0
 

@@ -141,11 +141,15 @@ final class ItemSource {
                 return outcome
             }
         }
+        if fetcher.isLive {
+            format.isLive = true
+            format.frames = nil
+        }
         decoder = first
         needsPosition = false
         self.format = format
         fresh = true
-        byteRate = sourceByteRate(first.format)
+        byteRate = sourceByteRate(first)
         // The read-ahead is all the audio fetched ahead of what is heard: the sink's buffer and the
         // chunk the feeder holds keep some of it, the ring the rest.
         let ringSeconds = max(0, readAheadSeconds - downstreamSeconds)
@@ -331,6 +335,37 @@ final class ItemSource {
     }
 
     /// Makes `fetcher` the one being read (closing the old one), carrying an interrupt over.
+    /// A live stream goes neither back nor ahead: a reposition (a speed change replays from what was
+    /// heard) goes on from where the stream is; a decoder that cannot starts again on a new
+    /// connection, at the live point.
+    private func goOnLive() -> Opened {
+        fresh = false
+        needsPosition = false
+        if let decoder, !decoder.interrupted || decoder.clearInterruption() {
+            return format.map { .opened($0) } ?? .interrupted
+        }
+        decoder = nil
+        let made: RangeFetcher
+        do {
+            made = try makeFetcher(parts[0], readAhead: readAhead)
+        } catch {
+            return .failed(error)
+        }
+        made.start()
+        switchFetcher(to: made)
+        switch openDecoder(made, part: 0, as: decoderKind) {
+        case .stopped(let outcome):
+            return outcome
+        case .opened(let opened):
+            decoder = opened.decoder
+            decoderKind = opened.kind
+            return format.map { .opened($0) } ?? .opened(opened.format)
+        }
+    }
+
+    /// A live stream's name and title now, and a count that changes with them; nil for a file.
+    var liveStream: (info: LiveStreamInfo, changes: Int)? { fetcher.liveStream }
+
     private func switchFetcher(to fetcher: RangeFetcher) {
         let old = reading.withLock { r -> RangeFetcher in
             defer { r.fetcher = fetcher }
@@ -344,6 +379,7 @@ final class ItemSource {
     /// is then unknown; the header comes from the fetcher's cache, so that costs no request).
     func position(at frame: Int64) -> Opened {
         atEndOfKnownParts = false
+        if format?.isLive == true { return goOnLive() }
         let target: (part: Int, offset: Int64) = isMultiPart ? partAndOffset(of: frame) : (0, frame)
         if target.part != part {
             nextFetcher?.close()
@@ -450,10 +486,12 @@ final class ItemSource {
     }
 
     /// Size over duration where both are known (right for compressed formats too), else the PCM rate.
-    private func sourceByteRate(_ format: AudioFormat) -> Double {
+    private func sourceByteRate(_ decoder: AudioDecoder) -> Double {
+        let format = decoder.format
         if let size = fetcher.length(), let duration = format.duration, duration > 0 {
             return Double(size) / duration
         }
-        return Double(format.sampleRate * format.bytesPerFrame)
+        // No length (a live stream): the rate the headers state, else the decoded one (PCM).
+        return decoder.nominalByteRate ?? Double(format.sampleRate * format.bytesPerFrame)
     }
 }

@@ -269,6 +269,11 @@ final class PlayerCore: @unchecked Sendable {
     }
 
     private func startFrame(_ start: Start, source: ItemSource) -> Int64 {
+        // A live stream starts where it is now: a kept position means nothing in it.
+        if source.format?.isLive == true {
+            if case .frame(let frame) = start { return max(0, frame) }
+            return 0
+        }
         switch start {
         case .itemStart, .heard: return source.frame(for: source.item.start)
         case .position(let position): return source.frame(for: position)
@@ -391,6 +396,7 @@ final class PlayerCore: @unchecked Sendable {
     private func afterChunk(_ source: ItemSource, sink: any AudioSink) {
         markPlaying()
         observe(sink)
+        followLive(source)
         if let move = sink.takeMove() {
             Log.info(.output, "the stream moved from sink '\(move.from)' to '\(move.to)'")
             post(source.entry, .outputMoved(move))
@@ -410,7 +416,8 @@ final class PlayerCore: @unchecked Sendable {
             shared.withLock { $0.status.map.end(at: decoded) }
             throw .next(endOfQueue(after: source, sink: sink, failure: fetchFailure))
         }
-        let truncated = source.isTruncated || (format.frames.map { decoded < $0 } ?? false)
+        // Short of an estimated length is no truncation: the estimate was off, not the file.
+        let truncated = source.isTruncated || (!format.framesEstimated && format.frames.map { decoded < $0 } ?? false)
         let sleepsHere = shared.withLock { s -> Bool in
             s.status.map.end(at: decoded)
             if truncated { s.status.truncated.insert(source.entry) }

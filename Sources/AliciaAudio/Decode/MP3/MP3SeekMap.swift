@@ -8,7 +8,9 @@
 /// - a Xing table of contents: a point per percent of the duration, each at a 256th of the
 ///   stream's bytes (rounded down by the encoder: half a step is added back), so a frame found
 ///   between them is an estimate (see DECISIONS.md, "MP3 seeking");
-/// - the frame and byte counts alone: one line at the mean bitrate, an estimate.
+/// - the frame and byte counts alone: one line at the mean bitrate, an estimate;
+/// - neither (a VBR file without an info frame): one line at the mean of the frames walked at its
+///   start, an estimate.
 struct MP3SeekMap: Equatable, Sendable {
     /// The first audio frame (after any info frame).
     let audioStart: Int64
@@ -21,7 +23,8 @@ struct MP3SeekMap: Equatable, Sendable {
     /// A map for a stream whose first audio frame is at `audioStart`, whose info frame (if any)
     /// starts at `tagStart`, with `header` the first audio frame's. `constantBitrate`: the first
     /// frames all had one bitrate and no tag says otherwise. Nil when nothing gives a rate.
-    init?(audioStart: Int64, tagStart: Int64, header: MPEGAudioHeader, info: MP3InfoFrame?, constantBitrate: Bool) {
+    init?(audioStart: Int64, tagStart: Int64, header: MPEGAudioHeader, info: MP3InfoFrame?, constantBitrate: Bool,
+          sampledFrameBytes: Double? = nil) {
         self.audioStart = audioStart
         let start = Double(audioStart)
         if constantBitrate && info?.kind != .xing && info?.kind != .vbri {
@@ -58,10 +61,10 @@ struct MP3SeekMap: Equatable, Sendable {
             bytes = [start, max(start + 1, end)]
             return
         }
-        // No counts: the first frames' mean, the best there is.
+        // No counts: the mean of the frames walked at the start (else the first one's), the best there is.
         guard header.bitrate > 0 else { return nil }
         frames = [0, 1]
-        bytes = [start, start + header.meanFrameBytes]
+        bytes = [start, start + (sampledFrameBytes ?? header.meanFrameBytes)]
     }
 
     /// The byte offset at which MPEG frame `frame` starts (or, for an estimate, is thought to).

@@ -22,6 +22,9 @@ struct MP3Stream: Equatable, Sendable {
     let skipStart: Int64
     /// PCM frames heard: the frames' samples less the delay and the padding, when known.
     let itemFrames: Int64?
+    /// A VBR file without an info frame: the PCM frames its length holds at the mean bitrate of its
+    /// first frames. An estimate, for the duration shown and for seeking; never where decoding stops.
+    var estimatedFrames: Int64? = nil
 
     /// libmpg123's synthesis delay, which its own gapless decoding adds to LAME's figures.
     static let decoderDelay: Int64 = 529
@@ -92,11 +95,35 @@ struct MP3Stream: Equatable, Sendable {
             skip = Int64(delay) + decoderDelay
             itemFrames = itemFrames.map { max(0, $0 - Int64(delay) - Int64(padding)) }
         }
-        let map = MP3SeekMap(audioStart: audioStart, tagStart: first, header: header, info: info, constantBitrate: constant)
+        // A VBR file that says nothing of its length: its first frames' mean bitrate stands for the rest.
+        let sampled = frames == nil ? meanFrameBytes(source, from: audioStart, header: header) : nil
+        let map = MP3SeekMap(audioStart: audioStart, tagStart: first, header: header, info: info, constantBitrate: constant,
+                             sampledFrameBytes: sampled)
             ?? MP3SeekMap(audioStart: audioStart, tagStart: first, header: header, info: nil, constantBitrate: true)!
-        return MP3Stream(tagsEnd: tagsEnd, firstFrame: first, audioStart: audioStart, header: header, info: info,
-                         constantBitrate: constant, audioEnd: audioEnd, map: map, mpegFrames: frames,
-                         skipStart: skip, itemFrames: itemFrames)
+        var stream = MP3Stream(tagsEnd: tagsEnd, firstFrame: first, audioStart: audioStart, header: header, info: info,
+                               constantBitrate: constant, audioEnd: audioEnd, map: map, mpegFrames: frames,
+                               skipStart: skip, itemFrames: itemFrames)
+        if let sampled, let audioEnd, audioEnd > audioStart {
+            stream.estimatedFrames = Int64((Double(audioEnd - audioStart) / sampled).rounded()) * samples
+        }
+        return stream
+    }
+
+    /// Frames walked at the start to measure a VBR stream's mean frame size: about five seconds,
+    /// within the header probe's bytes.
+    static let sampleFrames = 192
+    static let sampleBytes: Int64 = 56 * 1024
+
+    /// The mean size of the frames from `offset` (up to `sampleFrames` of them, within
+    /// `sampleBytes`); nil when fewer than 8 could be walked.
+    private static func meanFrameBytes(_ source: ByteSource, from offset: Int64, header: MPEGAudioHeader) -> Double? {
+        var at = offset, count = 0
+        while count < sampleFrames, at + 4 <= offset + sampleBytes,
+              let bytes = source.bytes(at: at, count: 4), let next = MPEGAudioHeader(bytes), next.isCompatible(with: header) {
+            at += Int64(next.frameBytes)
+            count += 1
+        }
+        return count >= 8 ? Double(at - offset) / Double(count) : nil
     }
 
     /// Where the frames of a file of `length` bytes end: before an ID3v1 tag (`TAG`, 128 bytes)

@@ -67,8 +67,10 @@ final class Mpg123Decoder: AudioDecoder {
         silence.initialize(repeating: 0, count: silenceCount)
         endSample = stream.itemFrames.map { $0 + stream.skipStart }
         let header = stream.header
-        format = AudioFormat(sampleRate: header.sampleRate, channels: header.channels, sampleType: .float32,
-                             frames: stream.itemFrames, description: Self.describe(stream))
+        var format = AudioFormat(sampleRate: header.sampleRate, channels: header.channels, sampleType: .float32,
+                                 frames: stream.itemFrames ?? stream.estimatedFrames, description: Self.describe(stream))
+        format.framesEstimated = stream.itemFrames == nil && stream.estimatedFrames != nil
+        self.format = format
     }
 
     deinit {
@@ -78,6 +80,8 @@ final class Mpg123Decoder: AudioDecoder {
     }
 
     private var samplesPerFrame: Int64 { Int64(stream.header.samplesPerFrame) }
+
+    var nominalByteRate: Double? { Double(stream.header.bitrate) / 8 }
 
     /// Decodes up to `frames` frames of interleaved float samples into `buffer`.
     func read(into buffer: UnsafeMutableRawPointer, frames: Int) -> Int {
@@ -283,7 +287,7 @@ final class Mpg123Decoder: AudioDecoder {
         let header = stream.header
         let version = header.version == .mpeg1 ? "MPEG-1" : header.version == .mpeg2 ? "MPEG-2" : "MPEG-2.5"
         let layer = ["", "I", "II", "III"][header.layer]
-        let rate = stream.constantBitrate ? "\(header.bitrate / 1000) kb/s" : "VBR"
+        let rate = stream.constantBitrate ? "\(header.bitrate / 1000) kb/s" : stream.estimatedFrames != nil ? "VBR (length estimated)" : "VBR"
         return "\(version) Layer \(layer) · \(rate)"
     }
 }
