@@ -46,7 +46,7 @@ public enum PlaybackError: Error, Sendable, Equatable {
         case .cannotDecode(let url, let reason):
             return "cannot decode \(url): \(reason)"
         case .noAudioServer(let reason):
-            return "no PulseAudio server (\(reason)): start one with `pulseaudio --start`, or point PULSE_SERVER at one"
+            return "no PulseAudio server (\(reason)): \(SoundServerAdvice.installed.words), or point PULSE_SERVER at one"
         case .audioOutput(let reason):
             return "PulseAudio: \(reason)"
         case .changedOnServer(let url):

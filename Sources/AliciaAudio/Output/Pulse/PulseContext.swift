@@ -132,6 +132,21 @@ final class PulseContext: @unchecked Sendable {
         return pa_operation_get_state(operation) == PA_OPERATION_DONE
     }
 
+    /// Whether the server has a sink named `name`: asked before a stream is connected to it, since
+    /// pipewire-pulse accepts any name and plays on the default sink instead. Call with the lock held.
+    func hasSink(named name: String) -> Bool {
+        final class Answer { var found = false; var mainloop: OpaquePointer?; init(_ m: OpaquePointer?) { mainloop = m } }
+        let answer = Answer(mainloop)
+        let user = Unmanaged.passUnretained(answer).toOpaque()
+        let asked = pa_context_get_sink_info_by_name(context, name, { _, info, _, user in
+            let answer = Unmanaged<Answer>.fromOpaque(user!).takeUnretainedValue()
+            if info != nil { answer.found = true }
+            pa_threaded_mainloop_signal(answer.mainloop, 0)
+        }, user)
+        finish(asked)
+        return answer.found
+    }
+
     /// A success callback that wakes waiters; its user data is the mainloop.
     static let signalOnCompletion: pa_stream_success_cb_t = { _, _, user in
         pa_threaded_mainloop_signal(OpaquePointer(user), 0)

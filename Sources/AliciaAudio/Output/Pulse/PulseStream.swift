@@ -124,6 +124,10 @@ final class PulseStream: AudioSink, @unchecked Sendable {
                 me.move = SinkMove(from: me.move?.from ?? me.device, to: now)
                 me.device = now
             }, user)
+            // A named sink must be there (an index is the server's to check).
+            if let device, !device.allSatisfy(\.isNumber), !context.hasSink(named: device) {
+                return "No such entity"
+            }
             if pa_stream_connect_playback(stream, device, &attributes, flags, nil, nil) < 0 {
                 return context.lastError
             }
