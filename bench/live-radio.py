@@ -1,9 +1,10 @@
 """Internet radio (issue 42): an endless ICY station (Tests/Servers/icy_server.py: 128 kb/s, a
 second's burst, a title every 2 s of audio) played by alicia-player and by mpv, in one run: first
 audio (from launch to the first non-silent byte a pipe sink emits), and a minute of playing, quiet
-and then beside two busy loops, counted for silent runs (underflows: the stream is pink noise, which
-has no silent frame), with the peak RSS. Started by bench/live-radio, which builds the release binary
-and makes sure a PulseAudio server answers. Prints the table; writes nothing."""
+and then beside two busy loops, counted for silent runs of 256 frames or more (underflows: the
+sink fills one with a render block of about 1,000 frames; decoded MP3 noise has the odd zero
+sample, never a run), with the peak RSS. Started by bench/live-radio, which builds the release
+binary and makes sure a PulseAudio server answers. Prints the table; writes nothing."""
 import argparse, os, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -48,8 +49,8 @@ def main():
             for _ in range(args.runs):
                 result = bench.run(player, url, play_for=0.3)
                 times.append(result["ttfa"] * 1000 if result["ttfa"] is not None else float("nan"))
-            quiet = bench.gaps_run(player, url, speed=None, seconds=args.seconds, loops=0)
-            busy = bench.gaps_run(player, url, speed=None, seconds=args.seconds, loops=2)
+            quiet = bench.gaps_run(player, url, speed=None, seconds=args.seconds, loops=0, min_frames=256)
+            busy = bench.gaps_run(player, url, speed=None, seconds=args.seconds, loops=2, min_frames=256)
             print(f"  {player:16} {statistics.median(times):8.0f} ms ({min(times):.0f}-{max(times):.0f})"
                   f" {quiet['gaps']:>18} {busy['gaps']:>6} {(quiet['rss'] or 0) / 1024:8.1f} MiB")
     finally:

@@ -95,8 +95,10 @@ struct MP3Stream: Equatable, Sendable {
             skip = Int64(delay) + decoderDelay
             itemFrames = itemFrames.map { max(0, $0 - Int64(delay) - Int64(padding)) }
         }
-        // A VBR file that says nothing of its length: its first frames' mean bitrate stands for the rest.
-        let sampled = frames == nil ? meanFrameBytes(source, from: audioStart, header: header) : nil
+        // A VBR file that says nothing of its length: its first frames' mean bitrate stands for the
+        // rest. Not a stream without a length (a live one): its bytes come as they play, and
+        // walking five seconds of them would hold its start back that long.
+        let sampled = frames == nil && !constant && audioEnd != nil ? meanFrameBytes(source, from: audioStart, header: header) : nil
         let map = MP3SeekMap(audioStart: audioStart, tagStart: first, header: header, info: info, constantBitrate: constant,
                              sampledFrameBytes: sampled)
             ?? MP3SeekMap(audioStart: audioStart, tagStart: first, header: header, info: nil, constantBitrate: true)!
