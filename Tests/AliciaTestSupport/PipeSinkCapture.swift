@@ -99,8 +99,12 @@ public final class PipeSinkCapture: Sendable {
     }
 
     private static func moduleArguments(_ fifo: String, _ sink: String, _ format: SampleFormat, _ rate: Int, _ channels: Int) -> [String] {
+        // node.always-process: under pipewire-pulse an idle sink is suspended, and a stream that
+        // started it again lost its first quantum now and then (a capture short by 2,048 frames at
+        // its start); kept running, it renders as PulseAudio's does. PulseAudio keeps the property
+        // and nothing more.
         ["file=\(fifo)", "sink_name=\(sink)", "format=\(format.rawValue)", "rate=\(rate)", "channels=\(channels)",
-         "use_system_clock_for_timing=yes"]
+         "use_system_clock_for_timing=yes", "sink_properties=node.always-process=true"]
     }
 
     /// Loads the sink again, on the same FIFO (which keeps what was read): after its server was

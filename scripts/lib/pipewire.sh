@@ -3,7 +3,7 @@
 #   pipewire_packages   what start_pipewire needs installed (pactl comes with audio_packages)
 #   start_pipewire      start a private, headless PipeWire sound server (pipewire, wireplumber,
 #                       pipewire-pulse) as the PulseAudio server the tests talk to; exports
-#                       PULSE_SERVER; stopped on exit
+#                       PULSE_SERVER (the caller's EXIT trap calls stop_pipewire)
 #   stop_pipewire       stop it and remove its temp dir (idempotent)
 #
 # Everything lives in one temp dir: the configuration files, the runtime dir with PipeWire's socket
@@ -178,10 +178,8 @@ stream_defaults.enabled = false
 EOF
 }
 
+# The caller stops it (stop_pipewire in its EXIT trap): this sets no trap of its own.
 start_pipewire() {
-    trap 'stop_pipewire; stop_pulse' EXIT
-    trap 'exit 130' INT
-    trap 'exit 143' TERM
     command -v pipewire >/dev/null && command -v wireplumber >/dev/null &&
         command -v pipewire-pulse >/dev/null && command -v pactl >/dev/null ||
         die "PipeWire is not installed (${pipewire_packages[*]} and pulseaudio-utils)"
