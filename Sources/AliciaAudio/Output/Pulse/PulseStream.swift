@@ -135,6 +135,7 @@ final class PulseStream: AudioSink, @unchecked Sendable {
                 let state = pa_stream_get_state(stream)
                 if state == PA_STREAM_READY {
                     self.device = pa_stream_get_device_name(stream).map { String(cString: $0) } ?? device ?? ""
+                    extendShortBuffer(asked: attributes)
                     let granted = pa_stream_get_buffer_attr(stream)?.pointee
                     let prebuf = Int(granted?.prebuf ?? 0)
                     let target = Int(granted?.tlength ?? 0)
@@ -152,6 +153,20 @@ final class PulseStream: AudioSink, @unchecked Sendable {
             }
             throw .audioOutput(reason: "cannot open a playback stream: \(failure)")
         }
+    }
+
+    /// pipewire-pulse grants an adjusted-latency stream the latency asked for less its graph's
+    /// quantum (500 ms asked: 329 ms of buffer, 171 ms of quantum), and a stall the buffer was asked
+    /// to ride out is heard. A buffer granted short is asked again, larger by what was taken, once:
+    /// PulseAudio grants what is asked and never gets here. Lock held.
+    private func extendShortBuffer(asked: pa_buffer_attr) {
+        guard let granted = pa_stream_get_buffer_attr(stream)?.pointee, granted.tlength > 0,
+              granted.tlength < asked.tlength / 10 * 9 else { return }
+        var larger = asked
+        larger.tlength = asked.tlength + (asked.tlength - granted.tlength)
+        context.finish(pa_stream_set_buffer_attr(stream, &larger, PulseContext.signalOnCompletion, context.completionUserData))
+        let now = pa_stream_get_buffer_attr(stream)?.pointee.tlength ?? 0
+        Log.info(.output, "the server granted \(granted.tlength) bytes of the \(asked.tlength) asked; asked \(larger.tlength), granted \(now)")
     }
 
     private static func from(_ user: UnsafeMutableRawPointer?) -> PulseStream {
