@@ -18,6 +18,13 @@ BYTE_RATE = RATE * CHANNELS * WIDTH
 SINK_TICK = 4096 / BYTE_RATE
 
 
+def media_dir():
+    """bench/out, where the benchmarks keep the media they make (made once, kept between runs)."""
+    path = os.path.join(ROOT, "bench", "out")
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
 def log(text):
     print(f"bench: {text}", file=sys.stderr, flush=True)
 

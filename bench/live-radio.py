@@ -30,8 +30,7 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=60)
     args = parser.parse_args()
-    media = os.path.join(bench.ROOT, "bench", "out")
-    os.makedirs(media, exist_ok=True)
+    media = bench.media_dir()
     # Longer than a minute's play, so that no loop point (a new encoder delay) falls inside it; no
     # ID3 and no info frame, so that the loop is frames only.
     mp3 = os.path.join(media, "radio-128k.mp3")

@@ -14,8 +14,7 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--hours", type=float, default=2)
     args = parser.parse_args()
-    media = os.path.join(bench.ROOT, "bench", "out")
-    os.makedirs(media, exist_ok=True)
+    media = bench.media_dir()
     path = os.path.join(media, f"speech-{args.hours:g}h.mp3")
     if not os.path.exists(path):
         bench.log(f"making {path}")

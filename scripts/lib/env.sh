@@ -51,15 +51,18 @@ install_packages() {
 
 pulse_dir=""
 pulse_pid=""
+# stop_process PID: TERM, then up to 5 s for it to go, then KILL.
+stop_process() {
+    kill "$1" 2>/dev/null || return 0
+    for _ in $(seq 50); do
+        kill -0 "$1" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -9 "$1" 2>/dev/null || true
+}
+
 stop_pulse() {
-    if [[ -n $pulse_pid ]] && kill -0 "$pulse_pid" 2>/dev/null; then
-        kill "$pulse_pid" 2>/dev/null || true
-        for _ in $(seq 50); do
-            kill -0 "$pulse_pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -9 "$pulse_pid" 2>/dev/null || true
-    fi
+    if [[ -n $pulse_pid ]]; then stop_process "$pulse_pid"; fi
     if [[ -n $pulse_dir ]]; then
         rm -rf "$pulse_dir"
     fi

@@ -38,12 +38,7 @@ stop_pipewire() {
     # pipewire-pulse first (its streams and modules are its own), then WirePlumber, then PipeWire.
     for ((index = ${#pipewire_pids[@]} - 1; index >= 0; index--)); do
         pid=${pipewire_pids[index]}
-        kill "$pid" 2>/dev/null || continue
-        for _ in $(seq 50); do
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -9 "$pid" 2>/dev/null || true
+        stop_process "$pid"
         wait "$pid" 2>/dev/null || true
     done
     pipewire_pids=()
@@ -63,10 +58,15 @@ stop_pipewire() {
 # Writes the three daemons' configuration files into $pipewire_dir.
 write_pipewire_config() {
     local dir=$pipewire_dir
+    # The SPA plugins every one of the three daemons loads.
+    local pipewire_spa_libs='context.spa-libs = {
+    audio.convert.* = audioconvert/libspa-audioconvert
+    support.*       = support/libspa-support
+}'
     mkdir -p "$dir/config/wireplumber/main.lua.d"
     # The PipeWire daemon: the stock pipewire.conf without real-time scheduling (as PulseAudio runs
     # with --realtime=no), the portal, X11 bell and profiler modules and the device SPA plugins.
-    cat >"$dir/pipewire.conf" <<'EOF'
+    cat >"$dir/pipewire.conf" <<EOF
 context.properties = {
     core.daemon = true
     core.name = pipewire-0
@@ -80,10 +80,7 @@ context.properties = {
         default.clock.min-quantum = 1024
     }
 }
-context.spa-libs = {
-    audio.convert.* = audioconvert/libspa-audioconvert
-    support.*       = support/libspa-support
-}
+$pipewire_spa_libs
 context.modules = [
     { name = libpipewire-module-protocol-native }
     { name = libpipewire-module-metadata }
@@ -122,10 +119,7 @@ context.properties = {
     support.dbus = false
     log.level = 2
 }
-context.spa-libs = {
-    audio.convert.* = audioconvert/libspa-audioconvert
-    support.*       = support/libspa-support
-}
+$pipewire_spa_libs
 context.modules = [
     { name = libpipewire-module-protocol-native }
     { name = libpipewire-module-client-node }
@@ -144,16 +138,13 @@ EOF
     # WirePlumber reads wireplumber.conf and main.lua.d/ from XDG_CONFIG_HOME/wireplumber first;
     # the other main.lua.d/ and policy.lua.d/ fragments still come from /usr/share/wireplumber.
     # (WIREPLUMBER_CONFIG_DIR would make it read nothing else.) No bluetooth.lua component.
-    cat >"$dir/config/wireplumber/wireplumber.conf" <<'EOF'
+    cat >"$dir/config/wireplumber/wireplumber.conf" <<EOF
 context.properties = {
     log.level = 2
     wireplumber.script-engine = lua-scripting
     support.dbus = false
 }
-context.spa-libs = {
-    audio.convert.* = audioconvert/libspa-audioconvert
-    support.*       = support/libspa-support
-}
+$pipewire_spa_libs
 context.modules = [
     { name = libpipewire-module-protocol-native }
     { name = libpipewire-module-client-node }

@@ -102,28 +102,7 @@ final class PulseStream: AudioSink, @unchecked Sendable {
             PA_STREAM_START_CORKED.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue |
             PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_NOT_MONOTONIC.rawValue)
         let failure: String? = context.withLock {
-            pa_stream_set_state_callback(stream, { _, user in PulseStream.from(user).context.signal() }, user)
-            pa_stream_set_write_callback(stream, { _, _, user in PulseStream.from(user).context.signal() }, user)
-            pa_stream_set_underflow_callback(stream, { _, user in
-                let me = PulseStream.from(user)
-                // A test's capture shows the silence the sink mixed in; the log says why it is there.
-                if !me.starved { Log.info(.output, "underflow: the server ran out of this stream's audio") }
-                me.starved = true
-                me.context.signal()
-            }, user)
-            pa_stream_set_started_callback(stream, { _, user in
-                let me = PulseStream.from(user)
-                me.starved = false
-                me.context.signal()
-            }, user)
-            // The server moves a stream whose sink goes away (unplugged, unloaded) to the default
-            // one, and a mixer can move it any time: the player says where it plays now.
-            pa_stream_set_moved_callback(stream, { stream, user in
-                let me = PulseStream.from(user)
-                let now = pa_stream_get_device_name(stream).map { String(cString: $0) } ?? "?"
-                me.move = SinkMove(from: me.move?.from ?? me.device, to: now)
-                me.device = now
-            }, user)
+            setCallbacks(user)
             // A named sink must be there (an index is the server's to check).
             if let device, !device.allSatisfy(\.isNumber), !context.hasSink(named: device) {
                 return "No such entity"
@@ -153,6 +132,33 @@ final class PulseStream: AudioSink, @unchecked Sendable {
             }
             throw .audioOutput(reason: "cannot open a playback stream: \(failure)")
         }
+    }
+
+    /// The stream's callbacks: state and room wake the waiters; an underflow is logged once and
+    /// marked until the stream starts again; a move says where it plays now. Lock held.
+    private func setCallbacks(_ user: UnsafeMutableRawPointer) {
+        pa_stream_set_state_callback(stream, { _, user in PulseStream.from(user).context.signal() }, user)
+        pa_stream_set_write_callback(stream, { _, _, user in PulseStream.from(user).context.signal() }, user)
+        pa_stream_set_underflow_callback(stream, { _, user in
+            let me = PulseStream.from(user)
+            // A test's capture shows the silence the sink mixed in; the log says why it is there.
+            if !me.starved { Log.info(.output, "underflow: the server ran out of this stream's audio") }
+            me.starved = true
+            me.context.signal()
+        }, user)
+        pa_stream_set_started_callback(stream, { _, user in
+            let me = PulseStream.from(user)
+            me.starved = false
+            me.context.signal()
+        }, user)
+        // The server moves a stream whose sink goes away (unplugged, unloaded) to the default
+        // one, and a mixer can move it any time: the player says where it plays now.
+        pa_stream_set_moved_callback(stream, { stream, user in
+            let me = PulseStream.from(user)
+            let now = pa_stream_get_device_name(stream).map { String(cString: $0) } ?? "?"
+            me.move = SinkMove(from: me.move?.from ?? me.device, to: now)
+            me.device = now
+        }, user)
     }
 
     /// pipewire-pulse grants an adjusted-latency stream the latency asked for less its graph's
