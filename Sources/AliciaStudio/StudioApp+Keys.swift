@@ -148,6 +148,8 @@ extension StudioApp {
         if case .refused(let why) = reply {
             switch command {
             case .next, .previous, .replayVoiceNote, .chapter, .skipVoiceNote: return why
+            // A live stream or standard input cannot seek: ←/→ say why rather than do nothing.
+            case .seek where view.snapshot().format?.isLive == true || view.snapshot().item?.isOnceThrough == true: return why
             default: return nil
             }
         }

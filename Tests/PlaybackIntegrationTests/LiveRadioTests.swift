@@ -88,6 +88,26 @@ struct LiveRadioTests {
         #expect(!positions.contains("127.0.0.1"), "a place was kept for a live stream: \(positions)")
     }
 
+    @Test("in the Studio: the song and the station as they come, no length, and → says a live stream cannot seek")
+    func inTheStudio() async throws {
+        try TestEnvironment.requirePulseAudio()
+        try StudioTests.requireTmux()
+        let directory = try TemporaryDirectory(prefix: "live-studio")
+        let (server, port, _) = try await Self.startServer(in: directory)
+        defer { server.send(SIGKILL) }
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        let tmux = try StudioTests.Tmux(command: "'\(player)' play http://127.0.0.1:\(port)/stream --device \(capture.sinkName)",
+                                        environment: try StudioTests.environment())
+        _ = try await tmux.waitFor("a song and its station playing") { $0.contains("Song ") && $0.contains("· Test Radio") && $0.contains("playing") }
+        try tmux.keys("Right")
+        let refused = try await tmux.waitFor("why → did nothing") { $0.contains("a live stream cannot seek") }
+        #expect(refused.firstMatch(of: /\d:\d\d \/ \d/) == nil, "a live stream shows no length: \(refused)")
+        try tmux.keys("q")
+        #expect(try await StudioTests.status(tmux) == "0")
+        _ = await capture.finish(quietFor: .milliseconds(200))
+    }
+
     @Test("a station list on the web (.pls) names its streams; one that names a local file, or an HLS playlist, is refused in one line")
     func stationLists() async throws {
         let directory = try TemporaryDirectory(prefix: "station-list")

@@ -15,7 +15,7 @@ struct ICYMetadata: Sendable {
 
     /// nil when `header` (the `icy-metaint` value) is not a usable interval.
     init?(header: String?) {
-        guard let header, let interval = Int(header.trimmingSpaces), interval > 0, interval <= 1 << 20 else { return nil }
+        guard let header, let interval = Int(header.trimmed), interval > 0, interval <= 1 << 20 else { return nil }
         self.interval = interval
         audioLeft = interval
     }
@@ -74,17 +74,7 @@ struct ICYMetadata: Sendable {
         while let last = text.last, last == 0 { text.removeLast() }
         let decoded = String(validating: text, as: UTF8.self)
             ?? String(String.UnicodeScalarView(text.map { Unicode.Scalar($0) }))
-        let title = String(String.UnicodeScalarView(decoded.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })).trimmingSpaces
+        let title = String(String.UnicodeScalarView(decoded.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })).trimmed
         return title.isEmpty ? nil : title
-    }
-}
-
-extension String {
-    /// Without leading and trailing spaces and tabs.
-    fileprivate var trimmingSpaces: String {
-        var scalars = Substring(self).unicodeScalars
-        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
-        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
-        return String(scalars)
     }
 }

@@ -51,7 +51,8 @@ struct LiveState {
     }
 }
 
-/// Live streams (internet radio, as Icecast and SHOUTcast serve it): an answer with ICY headers. It is read once through at the network's rate: no ranges, no size, no tail;
+/// Live streams (internet radio, as Icecast and SHOUTcast serve it): an answer with ICY headers.
+/// It is read once through at the network's rate: no ranges, no size, no tail;
 /// `Icy-MetaData: 1` is asked on every request, and a server that says `icy-metaint` has its
 /// titles taken out of the audio; a dropped connection asks for the stream again (it goes on from
 /// the live point, not from a byte offset).
@@ -74,7 +75,7 @@ extension RangeFetcher {
     /// ends. The first one turns the window live.
     func takeLiveAnswer(_ request: RangeRequest, _ easy: CurlEasy) -> Validation {
         if identity == nil { _ = sameFile(total: nil, ranges: false, easy) }
-        let name = easy.header("icy-name").map(\.trimmedHeaderValue).flatMap { $0.isEmpty ? nil : $0 }
+        let name = easy.header("icy-name").map(\.trimmed).flatMap { $0.isEmpty ? nil : $0 }
         let first = shared.withLock { s -> Bool in
             guard s.live == nil else { return false }
             s.window.goLive()
@@ -111,15 +112,5 @@ extension RangeFetcher {
         case .full: return (CurlEasy.pauseTransfer, nil)
         case .stale: return (0, nil)
         }
-    }
-}
-
-extension String {
-    /// A header value without the spaces around it.
-    fileprivate var trimmedHeaderValue: String {
-        var scalars = Substring(self).unicodeScalars
-        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
-        while let last = scalars.last, last == " " || last == "\t" || last == "\r" || last == "\n" { scalars.removeLast() }
-        return String(scalars)
     }
 }
