@@ -246,7 +246,7 @@ let package = Package(
         .target(
             name: "AliciaHost",
             dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaControl", "AliciaBackend", "AliciaLibrary",
-                           "AliciaTerminal", "AliciaReports"],
+                           "AliciaTerminal", "AliciaReports", "AliciaSync"],
             swiftSettings: functionSections
         ),
         // The interactive Studio (a front end of the host) and the plain one off a terminal.
@@ -270,6 +270,14 @@ let package = Package(
             dependencies: ["AliciaLocks", "AliciaNotify", "AliciaBackend", "AliciaStore", "AliciaSubscriptions"],
             swiftSettings: functionSections
         ),
+        // Sync with the listener's phone: subscriptions and episode actions over the gpodder.net API or
+        // Nextcloud's GPodder Sync, the state in the library database, a pass on a thread of its own.
+        .target(
+            name: "AliciaSync",
+            dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON", "AliciaBackend", "AliciaAudio", "AliciaSession", "AliciaStore",
+                           "AliciaSubscriptions"],
+            swiftSettings: functionSections
+        ),
         // `ctl`, the control socket's client front end: a command line's words as one socket command,
         // the reply as text for a shell; `follow`, `idle`, `watch`, `wait`, and the running players.
         .target(
@@ -282,7 +290,7 @@ let package = Package(
             name: "AliciaPlayerCLI",
             dependencies: ["AliciaLocks", "AliciaAudio", "AliciaSession", "AliciaControl", "AliciaControlClient", "AliciaBackend", "AliciaCache",
                            "AliciaCurl", "AliciaDemoBackend", "AliciaTerminal", "AliciaLibrary", "AliciaHost", "AliciaStudio",
-                           "AliciaStore", "AliciaSubscriptions", "AliciaWatch", "AliciaRender"],
+                           "AliciaStore", "AliciaSubscriptions", "AliciaWatch", "AliciaRender", "AliciaSync"],
             swiftSettings: functionSections
         ),
         .executableTarget(
@@ -394,6 +402,10 @@ let package = Package(
         .testTarget(
             name: "AliciaSubscriptionsTests",
             dependencies: ["AliciaSubscriptions", "AliciaStore", "AliciaFeeds", "AliciaTestSupport"]
+        ),
+        .testTarget(
+            name: "AliciaSyncTests",
+            dependencies: ["AliciaSync", "AliciaStore", "AliciaSession", "AliciaJSON", "AliciaTestSupport"]
         ),
         .testTarget(
             name: "AliciaWatchTests",

@@ -183,6 +183,15 @@ package final class CurlEasy {
         }
     }
 
+    /// Authenticates with HTTP Basic (`user`, `password`), which libcurl sends to the first host
+    /// only, never on a redirect to another. Wraps `CURLOPT_HTTPAUTH`, `CURLOPT_USERNAME` and
+    /// `CURLOPT_PASSWORD`.
+    package func setBasicAuth(user: String, password: String) {
+        set(CURLOPT_HTTPAUTH, Int(alicia_curlauth_basic()))
+        set(CURLOPT_USERNAME, user)
+        set(CURLOPT_PASSWORD, password)
+    }
+
     /// Runs the transfer on this thread. Wraps `curl_easy_perform`.
     package func perform() -> CurlError? {
         resetErrorDetail()

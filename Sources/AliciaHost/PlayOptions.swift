@@ -65,6 +65,8 @@ public struct PlayOptions: Equatable, Sendable {
     public var progressEvery: Double?
     /// `--no-report`: no listening reports to Alicia's backend (as `report = off` in the config file).
     public var noReport = false
+    /// `--no-sync`: no sync with the gpodder.net-API server `alicia-player sync setup` named.
+    public var noSync = false
 
     public init(reference: String) {
         references = reference.isEmpty ? [] : [reference]

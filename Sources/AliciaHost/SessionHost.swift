@@ -7,6 +7,7 @@ import AliciaControl
 import AliciaLocks
 import AliciaReports
 import AliciaSession
+import AliciaSync
 import AliciaLibrary
 
 /// A front end of a listening session: the `play` progress line, a script, the plain Studio, the
@@ -36,6 +37,7 @@ package final class SessionHost {
     private var downloads: AutoDownloader?
     private var hooks: HookRunner?
     private var reports: ListeningReports?
+    private var sync: SyncAgent?
     private var closed = false
     /// The backend listening reports go to, for a front end that has one of its own (the demo's);
     /// nil: the one the options, the environment and the config file name. Set before `start`.
@@ -85,6 +87,7 @@ package final class SessionHost {
             reports = ListeningReports.start(backend: reportBackend ?? Self.configuredBackend(options.backend), turnedOff: options.noReport,
                                              notify: notify)
         }
+        if sync == nil { sync = SyncAgent.start(turnedOff: options.noSync, environment: SyncAccount.environment(), notify: notify) }
     }
 
     /// The listener chose `item` explicitly (not what plays next by itself): reported as `selected`
@@ -116,6 +119,7 @@ package final class SessionHost {
             let status = frontEnd.turn(notices, readable: readable, signals: pending)
             // After the front end's turn: a seek or a skip it just asked shows as pending.
             reports?.update(notices, session.view.snapshot())
+            sync?.update(notices, session.view.snapshot())
             // A stopping signal wins over what the front end made of the same turn's notices (an
             // item that ended just as Ctrl-C came is still an interrupt: 130, not 0).
             if let signal = signals.signal {
@@ -158,6 +162,8 @@ package final class SessionHost {
         Log.info(.cli, "closing the session")
         session.close()
         reports?.finish()
+        // After the session saved its position: the last pass sends it.
+        sync?.close()
         Log.info(.cli, "closed")
     }
 }

@@ -83,6 +83,8 @@ public enum CommandLineTool {
             return command.run()
         case .watch(let options):
             return WatchCommand(options: options).run()
+        case .sync(let options):
+            return SyncCommand(options: options).run()
         case .render(let options, let render):
             guard case .success(let format) = RenderFormat.forPath(render.output ?? "", bitrate: render.bitrate, quality: render.quality) else {
                 return ExitCode.usage

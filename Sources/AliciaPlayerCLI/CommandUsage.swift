@@ -15,7 +15,7 @@ enum CommandUsage {
     static let withTableOptions: Set<String> = ["play", "queue", "script", "studio", "demo", "playlists", "playlist", "tracks",
                                                 "messages", "reply", "react",
                                                 "download", "cache", "notes", "speak", "voice", "chat", "config",
-                                                "subscribe", "unsubscribe", "shows", "refresh", "episodes", "export", "watch", "render"]
+                                                "subscribe", "unsubscribe", "shows", "refresh", "episodes", "export", "watch", "sync", "render"]
 
     static let texts: [String: String] = [
         "play": """
@@ -319,6 +319,25 @@ enum CommandUsage {
             --once runs one round and exits (1 with the line when anything failed): for cron.
             scripts/install adds a systemd user unit, alicia-player-watch.service, to enable.
             """,
+        "sync": """
+            Usage: alicia-player sync setup URL --user NAME [--device ID] | sync | sync status
+
+            Keeps the place and the subscriptions the same as on the listener's phone, through the
+            server AntennaPod, Kasts and gPodder sync with: gpodder.net's API (gpodder.net, mygpo,
+            opodsync, gpodder-fastapi-router) or Nextcloud's GPodder Sync app; which one is found
+            by asking. setup takes the password from ALICIA_SYNC_PASSWORD, standard input, or the
+            terminal (not echoed), keeps the account in a 0600 file
+            ($XDG_CONFIG_HOME/alicia-player/sync.json) and syncs once; the device id defaults to
+            alicia-player-HOSTNAME. sync syncs now: the server's subscription changes are taken
+            here and this library's are sent; the account's episode positions are taken where
+            they are newer than the one heard here (never an older one), and what was heard here
+            since is sent, with each episode's GUID beside its URL. A player syncs on its own at
+            start (never holding up first audio), on pause, at an item's end, once a minute while
+            playing and when it quits; --no-sync turns that off for one run. Offline, what was
+            heard waits and goes with the next sync that reaches the server. sync status shows the
+            server, the device, the last sync, what waits and the last error. The password is
+            never shown (***), and nothing with Alicia's token in it is ever sent.
+            """,
         "render": """
             Usage: alicia-player render <ref>... | --queue FILE... | --script FILE -o FILE [--speed X] [--skip-silence[=LEVEL]]
                                         [--loudness off|TARGET] [--start T] [--bitrate K | --quality Q]
@@ -342,7 +361,7 @@ enum CommandUsage {
 
             Prints the usage of alicia-player, or of one command: studio, play, queue, script,
             playlists, playlist, tracks, notes, download, cache, demo, voice, chat, ctl, config,
-            subscribe, unsubscribe, shows, refresh, episodes, export, watch, render.
+            subscribe, unsubscribe, shows, refresh, episodes, export, watch, sync, render.
             help commands lists the one grammar the control socket, scripts, ctl and the
             Studio's keys speak; help keys the Studio's keys in effect.
             """,

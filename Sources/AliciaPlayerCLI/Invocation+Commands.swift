@@ -56,6 +56,7 @@ extension Invocation {
             var watch = line.watch
             watch.backend = line.backend
             return .watch(watch)
+        case "sync": return .sync(try SyncCommand.parse(rest, line))
         case "render": return try render(rest, play, line)
         case _ where PodcastCommand.names.contains(command):
             return .podcasts(try PodcastCommand.parse(command, rest, line))

@@ -47,6 +47,8 @@ public enum Invocation: Equatable, Sendable {
     case podcasts(PodcastCommand)
     /// `watch [--once] [--interval DURATION]`: her messages and new episodes as desktop notifications.
     case watch(WatchOptions)
+    /// `sync [setup URL --user NAME [--device ID] | status]`: positions and subscriptions with a gpodder.net-API server.
+    case sync(SyncOptions)
     /// `render REF… -o FILE`: the queue played into a file, with a chapter per item.
     case render(PlayOptions, RenderOptions)
     /// `play` without arguments on a terminal: the Studio on the queue last left (against the
@@ -144,6 +146,7 @@ extension Invocation {
                alicia-player subscribe <url|file>... | unsubscribe <show>... | shows [--json] | export
                alicia-player refresh [<show>...] [--quiet] [--download N] | episodes [<show>] [--new] [--json]
                alicia-player watch [--once] [--interval DURATION]
+               alicia-player sync [setup URL --user NAME [--device ID] | status]
                alicia-player render <ref>... -o FILE [--speed X] [--skip-silence] [--bitrate K | --quality Q]
                alicia-player help [COMMAND] | COMMAND --help | --version
 
@@ -196,6 +199,8 @@ extension Invocation {
           export                 every subscription as OPML 2.0 on standard output
           watch                  a quiet background process: her messages and new episodes as desktop
                                  notifications (Read aloud, Play); --once for cron
+          sync                   positions and subscriptions with the listener's phone, through a
+                                 gpodder.net-API server or Nextcloud; sync setup URL --user NAME
           render <ref>... -o F   what play would play, into one WAV, FLAC, Opus or MP3 file with a
                                  chapter per item, as fast as it decodes
         """
@@ -336,7 +341,7 @@ extension Invocation {
     public static func loudness(_ text: String) -> LoudnessMatching? { LevelText.loudness(text) }
 
     /// The commands, for an unknown one.
-    static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, speak, voice, chat, messages, reply, react, ctl, config, subscribe, unsubscribe, shows, refresh, episodes, export, watch, render and help"
+    static let commandNames = "studio, play, queue, script, playlists, playlist, tracks, notes, download, cache, demo, speak, voice, chat, messages, reply, react, ctl, config, subscribe, unsubscribe, shows, refresh, episodes, export, watch, sync, render and help"
 
     /// `ACCESSIBLE` set to anything but empty or 0 (the convention of charmbracelet/huh and the
     /// clack prompts), or `accessible = true` in the config file.

@@ -124,6 +124,8 @@ extension OptionTable {
         option("--no-ipc", .none, playing.union([""]), "no control socket (see: alicia-player ctl --help)") { _, line in line.play.noIPC = true },
         option("--no-report", .none, playing.union([""]),
                "tell Alicia's backend nothing of what is heard (or report = off in the config file)") { _, line in line.play.noReport = true },
+        option("--no-sync", .none, playing.union([""]),
+               "no sync with the server alicia-player sync setup named, this run") { _, line in line.play.noSync = true },
         option("--give-up-after", .required("T"), ["play", "queue", "script", "studio", "demo"],
                "retry an unreachable server this long (default 2m; 0: never give up)") { value, line in
             guard let seconds = Invocation.duration(value), seconds >= 0 else {
@@ -235,6 +237,9 @@ extension OptionTable {
             guard let dialect = DemoBackend.Dialect(rawValue: value) else { throw UsageError("--dialect '\(value)' is not v1 or v2") }
             line.demo.dialect = dialect
         },
+        option("--user", .required("NAME"), ["sync"], "sync setup: the account's user name") { value, line in line.sync.user = value },
+        option("--device", .required("ID"), ["sync"],
+               "sync setup: this machine's device id (default: alicia-player-HOSTNAME)") { value, line in line.sync.device = value },
         option("--once", .none, ["watch"], "one round, then exit (1 when anything failed): for cron") { _, line in line.watch.once = true },
         option("--interval", .required("DURATION"), ["watch"], "how often to ask the backend (60s, 5m; at least 2s; default 60s)") { value, line in
             guard let seconds = Invocation.duration(value), seconds >= 2, seconds <= 86_400 else {

@@ -79,6 +79,8 @@ struct ParsedLine: Sendable {
     var downloadNewest: Int?
     /// `watch --once`, `watch --interval DURATION`.
     var watch = WatchOptions()
+    /// `sync setup --user NAME --device ID`.
+    var sync = SyncOptions()
     /// `render -o FILE --bitrate K --quality Q`.
     var render = RenderOptions()
     /// `--cacert FILE`, for every command that talks to a server.
@@ -90,7 +92,7 @@ enum OptionTable {
     static let playing: Set<String> = ["play", "queue", "script", "studio", "demo", "speak"]
     static let queueing: Set<String> = ["play", "queue", "script"]
     /// Every command that talks to a server (over HTTPS, perhaps behind a private CA).
-    static let networkCommands: Set<String> = backendCommands.union(["download", "subscribe", "refresh", "render", "demo"]).subtracting(["config", ""])
+    static let networkCommands: Set<String> = backendCommands.union(["download", "subscribe", "refresh", "render", "demo", "sync"]).subtracting(["config", ""])
     static let backendCommands: Set<String> = ["play", "queue", "script", "studio", "speak", "voice", "chat", "playlists", "playlist",
                                                "tracks", "download", "notes", "config", "messages", "reply", "react", "watch", "render", ""]
 

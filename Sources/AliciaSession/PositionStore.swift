@@ -131,6 +131,17 @@ public final class PositionStore {
         changed.insert(key)
     }
 
+    /// Takes `saved` for `key` when it is newer than what is known here (a position heard on
+    /// another device, from a sync server); `save()` writes it, by the same newer-wins rule. Whether
+    /// it was taken: an older one never replaces a newer one.
+    @discardableResult
+    public func adopt(_ key: String, _ saved: SavedPosition) -> Bool {
+        if let known = positions[key], known.updated >= saved.updated { return false }
+        positions[key] = saved
+        changed.insert(key)
+        return true
+    }
+
     /// Notes that `key` was heard to its end: it starts from the beginning next time.
     public func markPlayed(_ key: String, duration: Double?) {
         positions[key] = SavedPosition(position: 0, duration: duration, played: true, updated: Self.now())

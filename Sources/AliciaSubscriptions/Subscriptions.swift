@@ -60,7 +60,7 @@ package final class Subscriptions {
     }
 
     /// How a URL or path shows in a line: no token of anyone's (`URLRedaction`).
-    static func shown(_ source: String) -> String { URLRedaction.redact(source) }
+    package static func shown(_ source: String) -> String { URLRedaction.redact(source) }
 
     // MARK: Finding shows
 

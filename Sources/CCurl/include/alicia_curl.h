@@ -48,5 +48,6 @@ static inline size_t alicia_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE;
 
 /* CURLAUTH_BEARER is a macro of an unsigned long shift. */
 static inline unsigned long alicia_curlauth_bearer(void) { return CURLAUTH_BEARER; }
+static inline unsigned long alicia_curlauth_basic(void) { return CURLAUTH_BASIC; }
 
 #endif

@@ -1,0 +1,34 @@
+/// An episode as a sync server names it: its show's feed URL, its media URL and GUID, and the key
+/// its position is kept under here.
+package struct SyncReference: Equatable, Sendable {
+    package var positionKey: String
+    package var episodeURL: String
+    package var guid: String
+    package var showURL: String
+
+    package init(positionKey: String, episodeURL: String, guid: String, showURL: String) {
+        self.positionKey = positionKey
+        self.episodeURL = episodeURL
+        self.guid = guid
+        self.showURL = showURL
+    }
+}
+
+extension LibraryStore {
+    /// Every episode that has a media URL, as `SyncReference`s (one query, one index walk).
+    package func syncReferences() throws(LibraryError) -> [SyncReference] {
+        try guarded { () throws(SQLiteError) in
+            try database.withStatement("""
+                SELECT e.position_key, e.url, e.guid, s.url FROM episodes AS e JOIN shows AS s ON s.id = e.show_id
+                WHERE e.url IS NOT NULL
+                """) { statement throws(SQLiteError) in
+                var references: [SyncReference] = []
+                while try statement.step() {
+                    references.append(SyncReference(positionKey: statement.string(at: 0), episodeURL: statement.string(at: 1),
+                                                    guid: statement.string(at: 2), showURL: statement.string(at: 3)))
+                }
+                return references
+            }
+        }
+    }
+}

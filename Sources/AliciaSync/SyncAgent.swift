@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AliciaAudio
+import AliciaLocks
+import AliciaSession
+import AliciaStore
+
+/// Sync for a session host, on a thread of its own (`alicia-sync`), so that first audio never
+/// waits for the network: a pass at start, on pause, at an item's end, at most once a minute while
+/// playing, and a last one when the session closes, after its position is saved (bounded: the
+/// exit waits at most `closeGrace`). A pass that fails is said in one line, and its recovery in
+/// one more; what it did not send waits in the positions and goes with the next pass.
+///
+/// | thread | owns | waits on |
+/// | --- | --- | --- |
+/// | the host's loop | `update`, `close` (a lock and a flag: no I/O) | nothing, but `close`'s bounded join |
+/// | `alicia-sync` | its `LibraryStore`, `PositionStore` and `SyncClient` | `shared`: a pass asked for, the close |
+package final class SyncAgent: Sendable {
+    /// While playing, a pass at most this often (seconds).
+    package static let playingInterval = 60.0
+    /// How long a closing session waits for its last pass (seconds).
+    package static let closeGrace = 3.0
+
+    struct Shared {
+        var wanted = true
+        var closing = false
+        var closeBy: Double?
+        var passes = 0
+        var failures = 0
+    }
+
+    private let shared: ConditionLock<Shared>
+    private let thread: NativeThread
+    private let watch = Locked(Watch())
+
+    /// What `update` follows between turns.
+    private struct Watch {
+        var state: PlayerState = .idle
+        var lastPass = MonotonicClock.seconds()
+    }
+
+    /// The agent for the sync account set up (`alicia-player sync setup`), or nil when there is
+    /// none, or when `turnedOff` (`--no-sync`). `notify` says a failure once and its recovery once.
+    package static func start(turnedOff: Bool, environment: [String: String],
+                              notify: @escaping @Sendable (String) -> Void) -> SyncAgent? {
+        guard !turnedOff, let path = SyncAccount.defaultPath(environment: environment),
+              let databasePath = LibraryStore.defaultPath(environment: environment) else { return nil }
+        let account: SyncAccount?
+        do {
+            account = try SyncAccount.load(from: path)
+        } catch {
+            notify(error.message)
+            return nil
+        }
+        guard let account, let positions = PositionStore.defaultDirectory() else { return nil }
+        return SyncAgent(SyncJob(account: account, databasePath: databasePath, positionsDirectory: positions), notify: notify)
+    }
+
+    init(_ job: SyncJob, notify: @escaping @Sendable (String) -> Void) {
+        let shared = ConditionLock(Shared())
+        self.shared = shared
+        thread = NativeThread(name: "alicia-sync") { SyncAgent.run(job, shared: shared, notify: notify) }
+    }
+
+    /// One turn of the host: a pass when the episode paused or ended, or a minute has passed while
+    /// it plays.
+    package func update(_ notices: [SessionNotice], _ snapshot: PlayerSnapshot) {
+        let ended = notices.contains { if case .finished = $0 { return true } else { return false } }
+        let now = MonotonicClock.seconds()
+        let due = watch.withLock { watch -> Bool in
+            defer { watch.state = snapshot.state }
+            let paused = snapshot.state == .paused && watch.state != .paused
+            let minute = snapshot.state == .playing && now - watch.lastPass >= Self.playingInterval
+            guard ended || paused || minute else { return false }
+            watch.lastPass = now
+            return true
+        }
+        if due { shared.update { $0.wanted = true } }
+    }
+
+    /// A last pass (the session has saved its position), waited for at most `closeGrace`.
+    package func close() {
+        let closeBy = MonotonicClock.seconds() + Self.closeGrace
+        shared.update { state in
+            state.wanted = true
+            state.closing = true
+            state.closeBy = closeBy
+        }
+        if !thread.join(within: .milliseconds(Int(Self.closeGrace * 1000) + 500)) {
+            Log.info(.cli, "sync: the last pass did not end in time; what it had not sent goes with the next")
+        }
+    }
+
+    /// Passes run and failed so far (for tests).
+    package var counts: (passes: Int, failures: Int) { shared.withLock { ($0.passes, $0.failures) } }
+
+    private static func run(_ job: SyncJob, shared: ConditionLock<Shared>, notify: @Sendable (String) -> Void) {
+        var failing = false
+        while true {
+            let closing = shared.withLock(waitingUntil: { $0.wanted }) { state -> Bool in
+                state.wanted = false
+                return state.closing
+            }
+            let cancelled: @Sendable () -> Bool = {
+                shared.withLock { state in state.closeBy.map { MonotonicClock.seconds() >= $0 } ?? false }
+            }
+            switch job.run(cancelled: cancelled) {
+            case .success:
+                if failing { notify("sync reaches \(job.account.server) again") }
+                failing = false
+                shared.update { $0.passes += 1 }
+            case .failure(let error):
+                Log.info(.cli, error.message)
+                if !failing { notify("\(error.message); what was heard here waits and goes with the next sync") }
+                failing = true
+                shared.update { $0.failures += 1 }
+            }
+            if closing { return }
+        }
+    }
+}
+
+/// One sync pass from scratch: its own database connection and positions read fresh, so that it
+/// sees what the session saved a moment ago. Only one pass runs at a time on a machine (a lock
+/// beside the database); another that finds it taken does nothing and says so.
+package struct SyncJob: Sendable {
+    package let account: SyncAccount
+    package let databasePath: String
+    package let positionsDirectory: String
+
+    package init(account: SyncAccount, databasePath: String, positionsDirectory: String) {
+        self.account = account
+        self.databasePath = databasePath
+        self.positionsDirectory = positionsDirectory
+    }
+
+    package func run(cancelled: (@Sendable () -> Bool)? = nil) -> Result<SyncPass.Report, SyncError> {
+        let lock = open(databasePath + ".sync-lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { return .failure(SyncError("sync: cannot open \(databasePath).sync-lock")) }
+        defer { close(lock) }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return .failure(SyncError("sync: another sync is running")) }
+        do throws(SyncError) {
+            let store: LibraryStore
+            do {
+                store = try LibraryStore(path: databasePath)
+            } catch {
+                throw SyncError("sync: \(error.message)")
+            }
+            let client = try SyncClient(account)
+            client.cancel(when: cancelled)
+            return .success(try SyncPass(client: client, store: store, positions: PositionStore(directory: positionsDirectory)).run())
+        } catch {
+            return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import AliciaJSON
+import AliciaStore
+
+/// What a sync remembers between passes, as one JSON value in the library database's `kv`
+/// (`sync.state`), for one account (`identity`): a new server, user or device starts afresh.
+package struct SyncState: Codable, Equatable, Sendable {
+    package static let key = "sync.state"
+
+    package var identity: String
+    /// The server's timestamps from its last replies: where the next pass asks from.
+    package var subscriptionsSince: Int64 = 0
+    package var actionsSince: Int64 = 0
+    /// The feed URLs the account and this library agreed on at the last pass: what was added or
+    /// removed here since is the difference.
+    package var known: [String] = []
+    /// Positions saved here up to this time (UNIX ms) were uploaded; downloads likewise.
+    package var uploadedMS: Int64 = 0
+    package var downloadsMS: Int64 = 0
+    /// Per position key, the last position sent or taken (its save time and where it stood): a
+    /// position taken from the server is not sent back, and the next `play` action starts there.
+    package var last: [String: Mark] = [:]
+    /// When the last pass ended (UNIX ms), and what went wrong in the last that failed (nil once
+    /// one succeeds).
+    package var lastSyncMS: Int64?
+    package var lastError: String?
+    /// A failure was said (one line) and no pass has succeeded since.
+    package var failing = false
+
+    package struct Mark: Codable, Equatable, Sendable {
+        /// The position's save time, UNIX ms.
+        package var ms: Int64
+        /// Where it stood, seconds.
+        package var at: Int
+    }
+
+    package init(identity: String) {
+        self.identity = identity
+    }
+
+    /// The state kept for `account`, or a fresh one.
+    package static func load(_ store: LibraryStore, for account: SyncAccount) throws(SyncError) -> SyncState {
+        do {
+            if let text = try store.value(forKey: key), let state = try? JSON.decode(SyncState.self, from: Array(text.utf8)),
+               state.identity == account.identity {
+                return state
+            }
+        } catch {
+            throw SyncError("sync: \(error.message)")
+        }
+        return SyncState(identity: account.identity)
+    }
+
+    package func save(_ store: LibraryStore) throws(SyncError) {
+        do {
+            let bytes = try JSON.encode(self)
+            try store.setValue(String(decoding: bytes, as: UTF8.self), forKey: Self.key)
+        } catch let error as LibraryError {
+            throw SyncError("sync: \(error.message)")
+        } catch {
+            throw SyncError("sync: its state could not be encoded")
+        }
+    }
+}
