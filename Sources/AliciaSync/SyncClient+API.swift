@@ -40,6 +40,13 @@ extension SyncClient {
                 Self.timestamp(reply) ?? since)
     }
 
+    /// Every subscription of the account, whichever device made it: what a new device starts from
+    /// (gpodder.net keeps subscriptions per device; Nextcloud's are the account's already).
+    package func allSubscriptions() throws(SyncError) -> [String] {
+        guard account.dialect == .gpodderNet else { return [] }
+        return Self.urls(try Self.json(try send(.allSubscriptions), "the account's subscriptions"))
+    }
+
     /// Tells the server this device's subscription changes; its timestamp, and the URLs it
     /// rewrote (`update_urls`: old to new, which the library should take).
     package func upload(_ changes: SubscriptionChanges) throws(SyncError) -> (timestamp: Int64?, updated: [(String, String)]) {

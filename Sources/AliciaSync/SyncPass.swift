@@ -63,7 +63,8 @@ package struct SyncPass {
 
     /// Subscriptions: the server's changes applied here, then this library's sent.
     func syncSubscriptions(_ state: inout SyncState, _ report: inout Report) throws(SyncError) {
-        let (remote, timestamp) = try client.subscriptions(since: state.subscriptionsSince)
+        var (remote, timestamp) = try client.subscriptions(since: state.subscriptionsSince)
+        if state.subscriptionsSince == 0 { remote.add = Array(Set(remote.add).union(try client.allSubscriptions())).sorted() }
         var known = Set(state.known)
         let local = try showURLs()
         let wanted = remote.add.filter { !local.contains($0) && !remote.remove.contains($0) }
