@@ -55,10 +55,13 @@ extension OptionTable {
             }
             line.play.volume = percent
         },
-        option("--device", .required("SINK"), playing.union(["voice", "chat", ""]),
-               "the PulseAudio sink to play to (see: pactl list short sinks)") { value, line in
-            guard !value.isEmpty else { throw UsageError("--device needs a sink name") }
+        // One option, two meanings by command: the sink a player plays to; the device id sync setup
+        // names this machine by (gpodder.net's word for it).
+        option("--device", .required("SINK|ID"), playing.union(["voice", "chat", "sync", ""]),
+               "the PulseAudio sink to play to (see: pactl list short sinks); for sync setup, this machine's device id") { value, line in
+            guard !value.isEmpty else { throw UsageError("--device needs a sink name (or, for sync setup, a device id)") }
             line.play.device = value
+            line.sync.device = value
         },
         option("--read-ahead", .required("SECONDS"), playing.union(["voice"]),
                "audio to fetch ahead, more than 0 and at most 600 (default 10)") { value, line in
@@ -238,8 +241,6 @@ extension OptionTable {
             line.demo.dialect = dialect
         },
         option("--user", .required("NAME"), ["sync"], "sync setup: the account's user name") { value, line in line.sync.user = value },
-        option("--device", .required("ID"), ["sync"],
-               "sync setup: this machine's device id (default: alicia-player-HOSTNAME)") { value, line in line.sync.device = value },
         option("--once", .none, ["watch"], "one round, then exit (1 when anything failed): for cron") { _, line in line.watch.once = true },
         option("--interval", .required("DURATION"), ["watch"], "how often to ask the backend (60s, 5m; at least 2s; default 60s)") { value, line in
             guard let seconds = Invocation.duration(value), seconds >= 2, seconds <= 86_400 else {

@@ -127,9 +127,12 @@ package struct SyncError: Error, Equatable, Sendable {
     package var message: String
     /// The server answered 401: the user or password is wrong (trying again will not help).
     package var unauthorized = false
+    /// Another pass holds the machine's sync lock: nothing failed.
+    package var busy = false
 
-    package init(_ message: String, unauthorized: Bool = false) {
+    package init(_ message: String, unauthorized: Bool = false, busy: Bool = false) {
         self.message = message
         self.unauthorized = unauthorized
+        self.busy = busy
     }
 }

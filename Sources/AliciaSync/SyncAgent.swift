@@ -24,6 +24,8 @@ package final class SyncAgent: Sendable {
 
     struct Shared {
         var wanted = true
+        /// Alicia's episodes heard in this session, by label.
+        var aliases: [String: SyncAlias] = [:]
         var closing = false
         var closeBy: Double?
         var passes = 0
@@ -66,6 +68,12 @@ package final class SyncAgent: Sendable {
     /// One turn of the host: a pass when the episode paused or ended, or a minute has passed while
     /// it plays.
     package func update(_ notices: [SessionNotice], _ snapshot: PlayerSnapshot) {
+        let heard = notices.compactMap { notice -> (String, SyncAlias)? in
+            guard case .started(_, let item) = notice, let label = item.label, !item.location.isFile,
+                  let alias = SyncAlias(label: label, url: PositionStore.key(label: nil, location: item.location)) else { return nil }
+            return (label, alias)
+        }
+        if !heard.isEmpty { shared.update { $0.aliases.merge(heard) { _, new in new } } }
         let ended = notices.contains { if case .finished = $0 { return true } else { return false } }
         let now = MonotonicClock.seconds()
         let due = watch.withLock { watch -> Bool in
@@ -98,18 +106,20 @@ package final class SyncAgent: Sendable {
     private static func run(_ job: SyncJob, shared: ConditionLock<Shared>, notify: @Sendable (String) -> Void) {
         var failing = false
         while true {
-            let closing = shared.withLock(waitingUntil: { $0.wanted }) { state -> Bool in
+            let (closing, aliases) = shared.withLock(waitingUntil: { $0.wanted }) { state -> (Bool, [String: SyncAlias]) in
                 state.wanted = false
-                return state.closing
+                return (state.closing, state.aliases)
             }
             let cancelled: @Sendable () -> Bool = {
                 shared.withLock { state in state.closeBy.map { MonotonicClock.seconds() >= $0 } ?? false }
             }
-            switch job.run(cancelled: cancelled) {
+            switch job.run(aliases: aliases, cancelled: cancelled) {
             case .success:
                 if failing { notify("sync reaches \(job.account.server) again") }
                 failing = false
                 shared.update { $0.passes += 1 }
+            case .failure(let error) where error.busy:
+                Log.info(.cli, "\(error.message): this pass left to it")
             case .failure(let error):
                 Log.info(.cli, error.message)
                 if !failing { notify("\(error.message); what was heard here waits and goes with the next sync") }
@@ -135,11 +145,7 @@ package struct SyncJob: Sendable {
         self.positionsDirectory = positionsDirectory
     }
 
-    package func run(cancelled: (@Sendable () -> Bool)? = nil) -> Result<SyncPass.Report, SyncError> {
-        let lock = open(databasePath + ".sync-lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { return .failure(SyncError("sync: cannot open \(databasePath).sync-lock")) }
-        defer { close(lock) }
-        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return .failure(SyncError("sync: another sync is running")) }
+    package func run(aliases: [String: SyncAlias] = [:], cancelled: (@Sendable () -> Bool)? = nil) -> Result<SyncPass.Report, SyncError> {
         do throws(SyncError) {
             let store: LibraryStore
             do {
@@ -147,9 +153,16 @@ package struct SyncJob: Sendable {
             } catch {
                 throw SyncError("sync: \(error.message)")
             }
+            // Beside the database, whose directory opening it made.
+            let lock = open(databasePath + ".sync-lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard lock >= 0 else { throw SyncError("sync: cannot open \(databasePath).sync-lock: \(String(cString: strerror(errno)))") }
+            defer { close(lock) }
+            guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { throw SyncError("sync: another sync is running", busy: true) }
             let client = try SyncClient(account)
             client.cancel(when: cancelled)
-            return .success(try SyncPass(client: client, store: store, positions: PositionStore(directory: positionsDirectory)).run())
+            var pass = SyncPass(client: client, store: store, positions: PositionStore(directory: positionsDirectory))
+            pass.aliases = aliases
+            return .success(try pass.run())
         } catch {
             return .failure(error)
         }

@@ -9,7 +9,7 @@ extension SyncPass {
         let (actions, timestamp, skipped) = try client.actions(since: state.actionsSince)
         report.actionsReceived = actions.count
         report.skipped = skipped
-        let index = try ReferenceIndex(store)
+        let index = try ReferenceIndex(store, aliases: state.aliases)
         var newest: [String: (ms: Int64, action: EpisodeAction)] = [:]
         for action in actions where action.action == .play && action.position != nil {
             guard let ms = action.milliseconds else { continue }
@@ -37,7 +37,7 @@ extension SyncPass {
     /// What was heard (and downloaded) here since the last upload, as `play` (and `download`)
     /// actions of this device, oldest first, in batches; the marks move after each batch taken.
     func sendActions(_ state: inout SyncState, _ report: inout Report) throws(SyncError) {
-        let index = try ReferenceIndex(store)
+        let index = try ReferenceIndex(store, aliases: state.aliases)
         let plays = SyncQueue.plays(positions: positions, state: state, index: index, device: client.account.device)
         for start in stride(from: 0, to: plays.count, by: batch) {
             let part = plays[start..<min(plays.count, start + batch)]
@@ -82,14 +82,15 @@ struct ReferenceIndex {
     var byURL: [String: SyncReference] = [:]
     var byGUID: [String: SyncReference] = [:]
 
-    init(_ store: LibraryStore) throws(SyncError) {
+    init(_ store: LibraryStore, aliases: [String: SyncAlias] = [:]) throws(SyncError) {
         let references: [SyncReference]
         do {
             references = try store.syncReferences()
         } catch {
             throw SyncError("sync: \(error.message)")
         }
-        for reference in references {
+        let spoken = aliases.map { SyncReference(positionKey: $0.key, episodeURL: $0.value.episode, guid: $0.value.guid, showURL: $0.value.podcast) }
+        for reference in references + spoken {
             byKey[reference.positionKey] = reference
             byURL[reference.episodeURL] = reference
             byGUID[reference.showURL + "\n" + reference.guid] = reference
@@ -97,11 +98,12 @@ struct ReferenceIndex {
     }
 
     /// Where `action`'s position is kept here: its episode's key when the library has it (by GUID
-    /// within its show, then by URL), else its media URL, the key any URL plays under.
+    /// within its show, then by URL), else her episode's label, else its media URL, the key any URL
+    /// plays under.
     func key(for action: EpisodeAction) -> String {
         if let guid = action.guid, let reference = byGUID[action.podcast + "\n" + guid] { return reference.positionKey }
         if let reference = byURL[action.episode] { return reference.positionKey }
-        return action.episode
+        return SyncAlias.label(of: action) ?? action.episode
     }
 }
 
@@ -110,7 +112,7 @@ struct ReferenceIndex {
 package enum SyncQueue {
     /// How many positions wait (`sync status`).
     package static func waiting(store: LibraryStore, positions: PositionStore, state: SyncState) throws(SyncError) -> Int {
-        plays(positions: positions, state: state, index: try ReferenceIndex(store), device: "").count
+        plays(positions: positions, state: state, index: try ReferenceIndex(store, aliases: state.aliases), device: "").count
     }
 
     /// The `play` actions of what waits, oldest first, with the keys and save times they come from.

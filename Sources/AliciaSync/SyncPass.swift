@@ -16,6 +16,8 @@ package struct SyncPass {
     package var subscriptions: Subscriptions
     /// Batches of this many actions (AntennaPod uploads 30 at a time).
     package var batch = 30
+    /// Alicia's episodes heard in this session, by label (`SyncAgent` gathers them).
+    package var aliases: [String: SyncAlias] = [:]
 
     /// What a pass did, for `sync` and `sync status`.
     package struct Report: Equatable, Sendable {
@@ -44,6 +46,10 @@ package struct SyncPass {
     /// kept in it as the last error.
     package func run(now: () -> Int64 = { LibraryStore.nowMilliseconds() }) throws(SyncError) -> Report {
         var state = try SyncState.load(store, for: client.account)
+        state.aliases.merge(aliases) { _, new in new }
+        if state.aliases.count > SyncState.aliasLimit {
+            state.aliases = state.aliases.filter { aliases[$0.key] != nil }
+        }
         var report = Report()
         do throws(SyncError) {
             try client.registerDevice(caption: "alicia-player on \(client.account.device)")

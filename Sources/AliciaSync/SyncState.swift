@@ -19,6 +19,9 @@ package struct SyncState: Codable, Equatable, Sendable {
     /// Per position key, the last position sent or taken (its save time and where it stood): a
     /// position taken from the server is not sent back, and the next `play` action starts there.
     package var last: [String: Mark] = [:]
+    /// Alicia's episodes heard here, by label: the names they are synced under (her backend has no
+    /// feed, so the list they come from, `/api/tracks`, stands for one; their URLs have no token).
+    package var aliases: [String: SyncAlias] = [:]
     /// When the last pass ended (UNIX ms), and what went wrong in the last that failed (nil once
     /// one succeeds).
     package var lastSyncMS: Int64?
@@ -32,6 +35,9 @@ package struct SyncState: Codable, Equatable, Sendable {
         /// Where it stood, seconds.
         package var at: Int
     }
+
+    /// At most this many aliases are kept (the newest win): a season or two of her episodes.
+    static let aliasLimit = 2_000
 
     package init(identity: String) {
         self.identity = identity
@@ -59,5 +65,41 @@ package struct SyncState: Codable, Equatable, Sendable {
         } catch {
             throw SyncError("sync: its state could not be encoded")
         }
+    }
+}
+
+/// How one of Alicia's episodes is named to a sync server.
+package struct SyncAlias: Codable, Equatable, Sendable {
+    /// Her backend's `/api/tracks` (scheme, host and port of where it plays from).
+    package var podcast: String
+    /// Its media URL, without the token.
+    package var episode: String
+    /// `episode:<label>`, as her own app names it.
+    package var guid: String
+
+    package init(podcast: String, episode: String, guid: String) {
+        self.podcast = podcast
+        self.episode = episode
+        self.guid = guid
+    }
+
+    /// The alias of an item with `label` playing from `url` (its token already taken out); nil for
+    /// anything that is not an http(s) URL.
+    package init?(label: String, url: String) {
+        let lower = url.lowercased()
+        guard !label.isEmpty, lower.hasPrefix("http://") || lower.hasPrefix("https://"), !lower.contains("token="),
+              let colon = url.firstIndex(of: ":") else { return nil }
+        let afterScheme = url.index(colon, offsetBy: 3)
+        let host = url[afterScheme...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        self.init(podcast: String(url[..<afterScheme]) + host + "/api/tracks", episode: url, guid: Self.guidPrefix + label)
+    }
+
+    static let guidPrefix = "episode:"
+
+    /// The label an action names, when it is one of her episodes by this player's naming.
+    static func label(of action: EpisodeAction) -> String? {
+        guard let guid = action.guid, guid.hasPrefix(guidPrefix), action.podcast.hasSuffix("/api/tracks"), guid.count > guidPrefix.count
+        else { return nil }
+        return String(guid.dropFirst(guidPrefix.count))
     }
 }

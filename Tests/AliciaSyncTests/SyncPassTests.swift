@@ -117,6 +117,28 @@ struct SyncPassTests {
         #expect(try again.actions().contains { $0["episode"]?.stringValue == Self.episodes[1] && $0["position"]?.integerValue == 61 })
     }
 
+    @Test("Alicia's episodes sync by label under her /api/tracks and their URL without the token, and come back to their label")
+    func aliciasEpisodes() async throws {
+        let server = try await FakeSyncServer()
+        defer { server.stop() }
+        let desk = try Device("desk", port: server.port)
+        #expect(SyncAlias(label: "S11E04", url: "http://alicia.local:8766/media/s11e04.wav?token=abc") == nil)
+        let alias = try #require(SyncAlias(label: "S11E04", url: "http://alicia.local:8766/media/s11e04.wav"))
+        let positions = desk.positions
+        positions.record("S11E04", position: 95, duration: 1900)
+        #expect(positions.save())
+        var pass = SyncPass(client: try SyncClient(desk.account), store: desk.store, positions: desk.positions)
+        pass.aliases = ["S11E04": alias]
+        #expect(try pass.run().actionsSent == 1)
+        let sent = try #require(try server.actions().first)
+        #expect(sent["podcast"]?.stringValue == "http://alicia.local:8766/api/tracks" && sent["guid"]?.stringValue == "episode:S11E04"
+                && sent["episode"]?.stringValue == "http://alicia.local:8766/media/s11e04.wav" && sent["position"]?.integerValue == 95)
+
+        let phone = try Device("phone", port: server.port)
+        #expect(try phone.sync().positionsTaken == 1)
+        #expect(phone.positions.position(for: "S11E04")?.position == 95)
+    }
+
     @Test("a wrong password is said as such, without the password")
     func wrongPassword() async throws {
         let server = try await FakeSyncServer()

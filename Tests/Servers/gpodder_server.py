@@ -6,18 +6,20 @@ gpodder_episode_actions, ...). Run it with the venv python that scripts/lib/gpod
 
 It makes (or, on a second run over the same DATA_DIR, resets the password of) the account USER
 through the package's own user service, listens on a free port, and writes that port to PORT_FILE
-(through a temp file and a rename) once the server accepts connections. It exits when its standard
-input closes (so give it a pipe: a harness that dies closes it) or on SIGTERM/SIGINT. Everything it
+(through a temp file and a rename) once the server accepts connections. It exits when its parent
+goes (a harness that died) or on SIGTERM/SIGINT. Everything it
 says, uvicorn's access log included, goes to DATA_DIR/server.log; the raw body and headers of every
 episode-action upload go to DATA_DIR/episode-uploads.jsonl (the router's own debug hook), so a test
 can check what the player sent byte for byte.
 
-usage: gpodder_server.py DATA_DIR PORT_FILE USER PASSWORD"""
+usage: gpodder_server.py DATA_DIR PORT_FILE USER PASSWORD [PORT]"""
 import asyncio, os, socket, sys, threading, time
 
-if len(sys.argv) != 5:
+if len(sys.argv) not in (5, 6):
     sys.exit(__doc__.rsplit("\n", 1)[-1])
-data_dir, port_file, user, password = sys.argv[1:]
+data_dir, port_file, user, password = sys.argv[1:5]
+# A port to come back on (a test that stops the server and starts it again); else a free one.
+wanted_port = int(sys.argv[5]) if len(sys.argv) == 6 else 0
 data_dir, port_file = os.path.abspath(data_dir), os.path.abspath(port_file)
 os.makedirs(data_dir, exist_ok=True)
 # From here on, all output (tracebacks too) goes to the log.
@@ -40,7 +42,8 @@ from gpodder_router.services import users as users_service
 
 started = time.monotonic()
 listener = socket.socket()
-listener.bind(("127.0.0.1", 0))
+listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+listener.bind(("127.0.0.1", wanted_port))
 port = listener.getsockname()[1]
 config = GPodderConfig(
     database_url="sqlite+aiosqlite:///" + os.path.join(data_dir, "gpodder.db"),
