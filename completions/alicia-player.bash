@@ -10,14 +10,14 @@ _alicia_player_cache() {
 _alicia_player_options() {
     local backend="--base-url --token --token-file --cacert --help"
     local playing="--start --speed --volume --device --read-ahead --from-start --skip-silence --sleep --loudness --auto-download --accessible --progress-every"
-    local network="--ipc --ipc-name --no-ipc --no-report --give-up-after --stall-timeout"
+    local network="--ipc --ipc-name --no-ipc --no-report --no-sync --give-up-after --stall-timeout"
     local voice="--voice-at --voice-focus --note-rewind"
     case $1 in
         play) echo "$backend $playing $network $voice --loop --shuffle" ;;
         queue) echo "$backend $playing $network --loop --shuffle --keep-going --save" ;;
         script) echo "$backend $playing $network $voice --check --loop --shuffle" ;;
         studio) echo "$backend $network --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --auto-download --accessible --progress-every" ;;
-        demo) echo "--help --serve --port --token --voicing --dialect --ipc --ipc-name --no-ipc --no-report --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --accessible --progress-every" ;;
+        demo) echo "--help --serve --port --token --voicing --dialect --ipc --ipc-name --no-ipc --no-report --no-sync --give-up-after --stall-timeout --speed --volume --device --read-ahead --voice-focus --note-rewind --quiet --from-start --skip-silence --sleep --loudness --accessible --progress-every" ;;
         download) echo "$backend --queue --pin --rate" ;;
         cache) echo "$backend --max-size" ;;
         ctl) echo "--ipc --player --json --timeout --help --format --waybar --rate --once" ;;
@@ -36,6 +36,7 @@ _alicia_player_options() {
         refresh) echo "--help --quiet --download" ;;
         episodes) echo "--help --new --json" ;;
         watch) echo "$backend --once --interval" ;;
+        sync) echo "--help --user --device --cacert setup status" ;;
         render) echo "$backend -o --output --bitrate --quality --speed --skip-silence --loudness --start --keep-going --queue --script" ;;
         help) echo "" ;;
         *) echo "$backend -h -V --device --quiet --volume --speed --version" ;;
@@ -83,7 +84,7 @@ _alicia_player() {
         cword=$COMP_CWORD
     fi
     COMPREPLY=()
-    local commands="studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config subscribe unsubscribe shows refresh episodes export watch render help"
+    local commands="studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config subscribe unsubscribe shows refresh episodes export watch sync render help"
 
     case $prev in
         --device)

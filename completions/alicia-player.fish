@@ -58,7 +58,7 @@ function __alicia_player_sinks
     pactl list short sinks 2>/dev/null | cut -f2
 end
 
-set -l commands studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config subscribe unsubscribe shows refresh episodes export watch render help
+set -l commands studio play queue script playlists playlist tracks notes download cache demo speak voice chat messages reply react ctl config subscribe unsubscribe shows refresh episodes export watch sync render help
 set -l playing play queue script studio demo speak
 complete -c alicia-player -f
 
@@ -86,6 +86,9 @@ complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a refr
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a episodes -d 'the episodes of every show or one'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a export -d 'every subscription as OPML'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a watch -d 'her messages and new episodes as desktop notifications'
+complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a sync -d "positions and subscriptions with the listener's phone"
+complete -c alicia-player -n "__fish_seen_subcommand_from sync" -a 'setup status' -d 'set up the account; where sync stands'
+complete -c alicia-player -l user -x -n "__fish_seen_subcommand_from sync" -d "sync setup: the account's user name"
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a render -d 'what play would play, into one file with chapters'
 complete -c alicia-player -n "not __fish_seen_subcommand_from $commands" -a help -d 'the usage of a command'
 complete -c alicia-player -n "__fish_seen_subcommand_from help" -a "$commands"
@@ -131,6 +134,7 @@ complete -c alicia-player -l reveal -n "__fish_seen_subcommand_from config" -d '
 complete -c alicia-player -l ipc -r -F -n "__fish_seen_subcommand_from $playing ctl" -d 'the control socket'
 complete -c alicia-player -l no-ipc -n "__fish_seen_subcommand_from $playing" -d 'no control socket'
 complete -c alicia-player -l no-report -n "__fish_seen_subcommand_from $playing" -d 'tell the backend nothing of what is heard'
+complete -c alicia-player -l no-sync -n "__fish_seen_subcommand_from $playing" -d 'no sync with the sync server, this run'
 complete -c alicia-player -l ipc-name -r -n "__fish_seen_subcommand_from $playing" -d 'the control socket by name'
 complete -c alicia-player -l player -r -n "__fish_seen_subcommand_from ctl" -d 'the player by name or PID'
 complete -c alicia-player -l timeout -x -n "__fish_seen_subcommand_from ctl" -d 'seconds to wait for a reply (0: as long as it takes)'
