@@ -8,7 +8,7 @@ whose FIFO a reader thread watches, so "first audio" is the first non-silent byt
 Each figure is measured several times; the table gives the median and the spread (min-max).
 """
 import argparse, datetime, os, platform, re, shutil, signal, socket, statistics, struct, subprocess
-import sys, tempfile, threading, time
+import json, sys, tempfile, threading, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RATE, CHANNELS, WIDTH = 48000, 2, 2
@@ -403,6 +403,58 @@ def resume_run(url):
         return run("alicia-player", url, env={"XDG_STATE_HOME": state}, from_start=False)
     finally:
         shutil.rmtree(state, ignore_errors=True)
+
+
+class BlackHole:
+    """A TCP server on 127.0.0.1 that takes connections and never answers: a sync server that hangs."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.port = self.sock.getsockname()[1]
+        self.held = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                self.held.append(self.sock.accept()[0])
+            except OSError:
+                return
+
+
+def gpodder_server():
+    """A real gpodder.net-API server (gpodder-fastapi-router, bench/run installs its venv), as the
+    sync tests run it; (process, URL) or None when its venv is missing."""
+    python = os.environ.get("ALICIA_TEST_GPODDER_PYTHON", "")
+    if not os.access(python, os.X_OK):
+        return None
+    data = tempfile.mkdtemp(prefix="alicia-bench-gpodder.")
+    port_file = os.path.join(data, "port")
+    process = subprocess.Popen([python, os.path.join(ROOT, "Tests/Servers/gpodder_server.py"), data, port_file, "bench", "bench-pw"],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while not os.path.exists(port_file) and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    with open(port_file) as f:
+        return process, f"http://127.0.0.1:{int(f.read())}"
+
+
+def synced_run(url, server):
+    """alicia-player plays `url` with a sync account set up for `server` (a pass runs at start, on a
+    thread of its own): its time to first audio."""
+    home = tempfile.mkdtemp(prefix="alicia-bench-sync.")
+    try:
+        os.makedirs(os.path.join(home, "config/alicia-player"))
+        account = os.path.join(home, "config/alicia-player/sync.json")
+        with open(os.open(account, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+            json.dump({"server": server, "user": "bench", "device": "bench", "password": "bench-pw", "dialect": "gpodder.net"}, f)
+        return run("alicia-player", url, env={"XDG_CONFIG_HOME": os.path.join(home, "config"),
+                                              "XDG_DATA_HOME": os.path.join(home, "data"),
+                                              "XDG_STATE_HOME": os.path.join(home, "state")})
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def cache_run(url):
@@ -828,6 +880,17 @@ def main():
 
         first_audio("a local file", lambda p: run(p, ten_local))
         first_audio("from the start (HTTP)", lambda p: run(p, two_hours, nginx=nginx))
+        plain_http = "Time to first audio, from the start (HTTP)"
+        hole = BlackHole()
+        compare("Time to first audio, from the start (HTTP), sync set up with a server that never answers "
+                "(alicia-player only; ratio to its plain row)", "ttfa", "ms", 1000, 0,
+                lambda p: synced_run(two_hours, f"http://127.0.0.1:{hole.port}"), only=["alicia-player"], against=plain_http)
+        real = gpodder_server()
+        if real:
+            compare("Time to first audio, from the start (HTTP), sync set up with a real gpodder.net server "
+                    "(alicia-player only; ratio to its plain row)", "ttfa", "ms", 1000, 0,
+                    lambda p: synced_run(two_hours, real[1]), only=["alicia-player"], against=plain_http)
+            real[0].terminate()
         first_audio("--start 1:00:00 of 2 h (HTTP)", lambda p: run(p, two_hours, start="3600", nginx=nginx))
         first_audio("the first item of a queue of two (HTTP)",
                     lambda p: run(p, two_hours, nginx=nginx, then=[nginx.url("ten-minutes.wav")]))

@@ -163,13 +163,7 @@ final class FakeSyncServer: Sendable {
         let portFile = directory.file("port")
         try? FileManager.default.removeItem(atPath: portFile)
         process = try ChildProcess("python3", [Self.script, directory.path, portFile, "ann", SyncPassTests.password, String(port)])
-        var found: Int?
-        // A hang guard: it listens within a second.
-        for _ in 0..<400 where found == nil {
-            found = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
-            if found == nil { try await Task.sleep(for: .milliseconds(25)) }
-        }
-        guard let found else {
+        guard let found = try await LoopbackPort.written(to: portFile, by: process) else {
             process.send(SIGKILL)
             throw HarnessError("the fake GPodder Sync server did not start: \(process.stderrTextSoFar)")
         }

@@ -79,6 +79,18 @@ public enum LoopbackPort {
         return fd
     }
 
+    /// The port a test server of ours writes to `file` once it listens (Tests/Servers/*.py), waited
+    /// for while `server` runs: a hang guard of `patience`, not a timing. Nil when it never came.
+    public static func written(to file: String, by server: ChildProcess, patience: Duration = .seconds(30)) async throws -> Int? {
+        let deadline = ContinuousClock.now + patience
+        while ContinuousClock.now < deadline && server.isRunning {
+            let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            if let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) { return port }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        return nil
+    }
+
     /// True if something accepts connections on 127.0.0.1:`port`.
     public static func isAccepting(_ port: Int) -> Bool {
         guard let fd = connect(port: port) else { return false }

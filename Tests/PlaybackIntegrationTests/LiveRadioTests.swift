@@ -18,13 +18,7 @@ struct LiveRadioTests {
         let script = Self.serverScript
         let portFile = directory.file("port"), log = directory.file("requests.log")
         let server = try ChildProcess("python3", [script, mp3, portFile, log])
-        var port: Int?
-        // A hang guard: the server writes its port within a second.
-        for _ in 0..<400 where port == nil {
-            port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
-            if port == nil { try await Task.sleep(for: .milliseconds(25)) }
-        }
-        guard let port else {
+        guard let port = try await LoopbackPort.written(to: portFile, by: server) else {
             server.send(SIGKILL)
             throw HarnessError("the ICY server did not start")
         }

@@ -29,12 +29,18 @@ struct SyncServerTests {
         return environment
     }
 
+    /// nginx serving the feed and its episode.
+    static func feedServer() throws -> NginxServer {
+        let nginx = try NginxServer()
+        try nginx.serve(feed, as: "sync.xml")
+        try nginx.serve(episode, as: "e1.wav")
+        return nginx
+    }
+
     @Test("the desk leaves an episode at 12:34 and quits; the phone syncs and resumes there; an older place is not taken, a newer one from another client moves it; no secret is sent")
     func twoDevices() async throws {
-        let nginx = try NginxServer()
+        let nginx = try Self.feedServer()
         defer { nginx.stop() }
-        try nginx.serve(Self.feed, as: "sync.xml")
-        try nginx.serve(Self.episode, as: "e1.wav")
         let feedURL = nginx.url("/media/sync.xml"), episodeURL = nginx.url("/media/e1.wav")
         let server = try await GPodderServer(user: "ann", password: Self.password)
         defer { server.stop() }
@@ -93,10 +99,8 @@ struct SyncServerTests {
 
     @Test("with the server stopped a stretch heard waits (status says so, one line says sync failed); the next sync after it is back sends it")
     func serverDown() async throws {
-        let nginx = try NginxServer()
+        let nginx = try Self.feedServer()
         defer { nginx.stop() }
-        try nginx.serve(Self.feed, as: "sync.xml")
-        try nginx.serve(Self.episode, as: "e1.wav")
         let server = try await GPodderServer(user: "ann", password: Self.password)
         let desk = try Self.device()
         #expect(try await Playback.run(["subscribe", nginx.url("/media/sync.xml")], environment: desk).status == 0)
@@ -189,13 +193,7 @@ final class GPodderServer: Sendable {
         var arguments = [SyncServerTests.servers + "/gpodder_server.py", directory.path, portFile, user, password]
         if let port { arguments.append(String(port)) }
         process = try ChildProcess(try Self.python, arguments)
-        var found: Int?
-        // A hang guard: it is ready within a second or two.
-        for _ in 0..<1200 where found == nil && process.isRunning {
-            found = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            if found == nil { try await Task.sleep(for: .milliseconds(25)) }
-        }
-        guard let found else {
+        guard let found = try await LoopbackPort.written(to: portFile, by: process) else {
             process.send(SIGKILL)
             let log = (try? String(contentsOfFile: directory.file("server.log"), encoding: .utf8)) ?? ""
             throw HarnessError("the gpodder server did not start: \(log.suffix(2000))")

@@ -48,12 +48,7 @@ struct UnknownLengthTests {
         let portFile = directory.file("port")
         let server = try ChildProcess("python3", [script, wav, portFile])
         defer { server.send(SIGKILL) }
-        var port: Int?
-        for _ in 0..<200 where port == nil {
-            port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
-            if port == nil { try await Task.sleep(for: .milliseconds(25)) }
-        }
-        let listening = try #require(port, "the server did not start")
+        let listening = try #require(try await LoopbackPort.written(to: portFile, by: server), "the server did not start")
         let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
         let result = try await Playback.run(["play", "http://127.0.0.1:\(listening)/stream.wav", "--device", capture.sinkName],
                                             environment: [:])
