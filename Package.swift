@@ -275,7 +275,7 @@ let package = Package(
         .target(
             name: "AliciaSync",
             dependencies: ["AliciaLocks", "AliciaCurl", "AliciaJSON", "AliciaBackend", "AliciaAudio", "AliciaSession", "AliciaStore",
-                           "AliciaSubscriptions"],
+                           "AliciaSubscriptions", "AliciaCache"],
             swiftSettings: functionSections
         ),
         // `ctl`, the control socket's client front end: a command line's words as one socket command,

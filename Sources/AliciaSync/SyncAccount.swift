@@ -30,10 +30,11 @@ package struct SyncAccount: Codable, Equatable, Sendable, CustomStringConvertibl
     /// What a sync state belongs to: a new server, user or device starts from nothing.
     package var identity: String { "\(dialect.rawValue) \(server) \(user) \(device)" }
 
-    /// What finds the account and the library database: XDG_CONFIG_HOME, XDG_DATA_HOME, HOME.
+    /// What finds the account, the library database and the download cache: XDG_CONFIG_HOME,
+    /// XDG_DATA_HOME, XDG_CACHE_HOME, HOME.
     package static func environment() -> [String: String] {
         var values: [String: String] = [:]
-        for key in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "HOME"] {
+        for key in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "HOME"] {
             if let value = getenv(key) { values[key] = String(cString: value) }
         }
         return values

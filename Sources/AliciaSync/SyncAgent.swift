@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AliciaAudio
+import AliciaCache
 import AliciaLocks
 import AliciaSession
 import AliciaStore
@@ -138,11 +139,15 @@ package struct SyncJob: Sendable {
     package let account: SyncAccount
     package let databasePath: String
     package let positionsDirectory: String
+    /// The download cache's directory, when there is one.
+    package let cacheDirectory: String?
 
-    package init(account: SyncAccount, databasePath: String, positionsDirectory: String) {
+    package init(account: SyncAccount, databasePath: String, positionsDirectory: String,
+                 cacheDirectory: String? = MediaCache.defaultDirectory(environment: SyncAccount.environment())) {
         self.account = account
         self.databasePath = databasePath
         self.positionsDirectory = positionsDirectory
+        self.cacheDirectory = cacheDirectory
     }
 
     package func run(aliases: [String: SyncAlias] = [:], cancelled: (@Sendable () -> Bool)? = nil) -> Result<SyncPass.Report, SyncError> {
@@ -162,6 +167,7 @@ package struct SyncJob: Sendable {
             client.cancel(when: cancelled)
             var pass = SyncPass(client: client, store: store, positions: PositionStore(directory: positionsDirectory))
             pass.aliases = aliases
+            if let cacheDirectory, access(cacheDirectory, F_OK) == 0 { pass.cache = try? MediaCache(directory: cacheDirectory) }
             return .success(try pass.run())
         } catch {
             return .failure(error)

@@ -50,27 +50,30 @@ extension SyncPass {
         try sendDownloads(&state, &report, index: index)
     }
 
-    /// Each file downloaded since the last upload, as a `download` action.
+    /// Each file downloaded since the last upload, as a `download` action, and each one removed
+    /// since (evicted or cleared), as a `delete` action.
     private func sendDownloads(_ state: inout SyncState, _ report: inout Report, index: ReferenceIndex) throws(SyncError) {
-        let records: [DownloadRecord]
-        do {
-            records = try store.downloads()
-        } catch {
-            throw SyncError("sync: \(error.message)")
-        }
+        // The download cache is the truth of what is downloaded (its entries, not the database's index).
+        let records = (cache?.entries() ?? []).map { (key: $0.key, completedMS: $0.downloadedMS) }
         let fresh = records.filter { $0.completedMS > state.downloadsMS }.sorted { $0.completedMS < $1.completedMS }
-        let actions = fresh.compactMap { record in
-            index.byKey[record.key].map { reference in
-                EpisodeAction(podcast: reference.showURL, episode: reference.episodeURL, guid: reference.guid, action: .download,
-                              timestamp: EpisodeAction.timestamp(Int(record.completedMS / 1000)), device: client.account.device)
+        let kept = Set(records.map(\.key)).filter { index.byKey[$0] != nil }
+        let removed = Set(state.downloaded).subtracting(kept).sorted()
+        func action(_ key: String, _ kind: EpisodeAction.Kind, at seconds: Int) -> EpisodeAction? {
+            index.byKey[key].map { reference in
+                EpisodeAction(podcast: reference.showURL, episode: reference.episodeURL, guid: reference.guid, action: kind,
+                              timestamp: EpisodeAction.timestamp(seconds), device: client.account.device)
             }
         }
-        guard let newest = fresh.last?.completedMS else { return }
+        let now = Int(LibraryStore.nowSeconds())
+        let actions = fresh.compactMap { action($0.key, .download, at: Int($0.completedMS / 1000)) }
+            + removed.compactMap { action($0, .delete, at: now) }
+        guard !fresh.isEmpty || !removed.isEmpty || state.downloaded.count != kept.count else { return }
         if !actions.isEmpty {
             _ = try client.upload(actions)
             report.actionsSent += actions.count
         }
-        state.downloadsMS = newest
+        state.downloadsMS = fresh.last?.completedMS ?? state.downloadsMS
+        state.downloaded = kept.sorted()
         try state.save(store)
     }
 }

@@ -1,3 +1,4 @@
+import AliciaCache
 import AliciaSession
 import AliciaStore
 import AliciaSubscriptions
@@ -18,6 +19,8 @@ package struct SyncPass {
     package var batch = 30
     /// Alicia's episodes heard in this session, by label (`SyncAgent` gathers them).
     package var aliases: [String: SyncAlias] = [:]
+    /// The download cache, whose files go as `download` actions (and, once gone, `delete`).
+    package var cache: MediaCache?
 
     /// What a pass did, for `sync` and `sync status`.
     package struct Report: Equatable, Sendable {

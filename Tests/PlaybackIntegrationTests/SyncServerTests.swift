@@ -102,9 +102,16 @@ struct SyncServerTests {
         let nginx = try Self.feedServer()
         defer { nginx.stop() }
         let server = try await GPodderServer(user: "ann", password: Self.password)
-        let desk = try Self.device()
+        var desk = try Self.device()
         #expect(try await Playback.run(["subscribe", nginx.url("/media/sync.xml")], environment: desk).status == 0)
-        #expect(try await Playback.run(["sync", "setup", server.url, "--user", "ann", "--device", "desk"], environment: desk).status == 0)
+        // The password from standard input this time, as a script gives it.
+        desk["ALICIA_SYNC_PASSWORD"] = nil
+        let setup = try await ChildProcess.run("sh", ["-c", "printf '%s\\n' \"$PW\" | \"$PLAYER\" sync setup \"$URL\" --user ann --device desk"],
+                                               environment: try PlayerProcess.isolated(desk).merging(
+                                                   ["PW": Self.password, "PLAYER": try PlayerProcess.executablePath(), "URL": server.url]) { $1 },
+                                               unsetting: ["ALICIA_SYNC_PASSWORD"], timeout: .seconds(60))
+        #expect(setup.status == 0 && setup.stdoutText.contains("device desk (gpodder.net API), password ***")
+                && !(setup.stdoutText + setup.stderrText).contains(Self.password), "\(setup.stdoutText) \(setup.stderrText)")
         server.stop()
 
         try await Self.leave(at: 61, environment: desk)
@@ -119,6 +126,16 @@ struct SyncServerTests {
         #expect(sent.status == 0 && sent.stdout.contains("episode actions: 1 sent"), "\(sent)")
         let actions = try await again.client(["actions"])
         #expect(actions.contains { $0["position"] as? Int == 61 && $0["device"] as? String == "desk" }, "\(actions)")
+
+        // A download and its removal go as `download` and `delete`.
+        let downloaded = try await Playback.run(["refresh", "--quiet", "--download", "1"], environment: desk)
+        #expect(downloaded.status == 0, "\(downloaded)")
+        #expect(try await Playback.run(["sync"], environment: desk).status == 0)
+        let cleared = try await Playback.run(["cache", "clear"], environment: desk)
+        #expect(cleared.status == 0, "\(cleared)")
+        #expect(try await Playback.run(["sync"], environment: desk).status == 0)
+        let kinds = try await again.client(["actions"]).filter { $0["device"] as? String == "desk" }.compactMap { $0["action"] as? String }
+        #expect(kinds.suffix(2) == ["download", "delete"], "\(kinds)")
     }
 
     /// Plays the episode paused from its start, moves to `seconds`, and quits.
