@@ -48,6 +48,9 @@ struct SyncServerTests {
         // The desk: subscribed, set up, left at 12:34, quit (its last sync sends it).
         var desk = try Self.device()
         desk["ALICIA_TOKEN"] = "backend-token-9d2f"
+        let deskLog = try PlayerProcess.freshStateDirectory() + "/player.log"
+        desk["ALICIA_LOG"] = "debug"
+        desk["ALICIA_LOG_FILE"] = deskLog
         #expect(try await Playback.run(["subscribe", feedURL], environment: desk).status == 0)
         let setup = try await Playback.run(["sync", "setup", server.url, "--user", "ann", "--device", "desk"], environment: desk)
         #expect(setup.status == 0 && setup.stdout.contains("(gpodder.net API), password ***") && setup.stdout.contains("subscriptions sent: 1 added"),
@@ -90,6 +93,9 @@ struct SyncServerTests {
         for output in [setup, first, moved, third, status] {
             #expect(!(output.stdout + output.stderr).contains(Self.password))
         }
+        let logged = try Data(contentsOf: URL(fileURLWithPath: deskLog))
+        #expect(!logged.isEmpty && logged.range(of: Data(Self.password.utf8)) == nil && logged.range(of: Data("backend-token-9d2f".utf8)) == nil,
+                "the player's log holds a secret")
         for file in ["gpodder.db", "server.log", "episode-uploads.jsonl"] {
             let kept = (try? Data(contentsOf: URL(fileURLWithPath: server.directory.file(file)))) ?? Data()
             #expect(kept.range(of: Data(Self.password.utf8)) == nil && kept.range(of: Data("backend-token-9d2f".utf8)) == nil,
