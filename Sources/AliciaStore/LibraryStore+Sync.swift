@@ -5,12 +5,17 @@ package struct SyncReference: Equatable, Sendable {
     package var episodeURL: String
     package var guid: String
     package var showURL: String
+    /// When a refresh first saw it (UNIX seconds), and whether it is still new (unheard, unlisted).
+    package var firstSeen: Int64
+    package var isNew: Bool
 
-    package init(positionKey: String, episodeURL: String, guid: String, showURL: String) {
+    package init(positionKey: String, episodeURL: String, guid: String, showURL: String, firstSeen: Int64 = 0, isNew: Bool = false) {
         self.positionKey = positionKey
         self.episodeURL = episodeURL
         self.guid = guid
         self.showURL = showURL
+        self.firstSeen = firstSeen
+        self.isNew = isNew
     }
 }
 
@@ -19,13 +24,14 @@ extension LibraryStore {
     package func syncReferences() throws(LibraryError) -> [SyncReference] {
         try guarded { () throws(SQLiteError) in
             try database.withStatement("""
-                SELECT e.position_key, e.url, e.guid, s.url FROM episodes AS e JOIN shows AS s ON s.id = e.show_id
+                SELECT e.position_key, e.url, e.guid, s.url, e.first_seen, e.is_new FROM episodes AS e JOIN shows AS s ON s.id = e.show_id
                 WHERE e.url IS NOT NULL
                 """) { statement throws(SQLiteError) in
                 var references: [SyncReference] = []
                 while try statement.step() {
                     references.append(SyncReference(positionKey: statement.string(at: 0), episodeURL: statement.string(at: 1),
-                                                    guid: statement.string(at: 2), showURL: statement.string(at: 3)))
+                                                    guid: statement.string(at: 2), showURL: statement.string(at: 3),
+                                                    firstSeen: statement.int64(at: 4), isNew: statement.bool(at: 5)))
                 }
                 return references
             }

@@ -38,6 +38,7 @@ extension SyncPass {
     /// actions of this device, oldest first, in batches; the marks move after each batch taken.
     func sendActions(_ state: inout SyncState, _ report: inout Report) throws(SyncError) {
         let index = try ReferenceIndex(store, aliases: state.aliases)
+        try sendNew(&state, &report, index: index)
         let plays = SyncQueue.plays(positions: positions, state: state, index: index, device: client.account.device)
         for start in stride(from: 0, to: plays.count, by: batch) {
             let part = plays[start..<min(plays.count, start + batch)]
@@ -48,6 +49,22 @@ extension SyncPass {
             try state.save(store)
         }
         try sendDownloads(&state, &report, index: index)
+    }
+
+    /// The episodes refreshes found since the last upload and still new, as `new` actions (gPodder
+    /// marks them new on its side), in batches.
+    private func sendNew(_ state: inout SyncState, _ report: inout Report, index: ReferenceIndex) throws(SyncError) {
+        let found = index.byKey.values.filter { $0.isNew && $0.firstSeen > state.newSince }.sorted { $0.firstSeen < $1.firstSeen }
+        for start in stride(from: 0, to: found.count, by: batch) {
+            let part = found[start..<min(found.count, start + batch)]
+            _ = try client.upload(part.map { reference in
+                EpisodeAction(podcast: reference.showURL, episode: reference.episodeURL, guid: reference.guid, action: .new,
+                              timestamp: EpisodeAction.timestamp(Int(reference.firstSeen)), device: client.account.device)
+            })
+            state.newSince = part.last?.firstSeen ?? state.newSince
+            report.actionsSent += part.count
+            try state.save(store)
+        }
     }
 
     /// Each file downloaded since the last upload, as a `download` action, and each one removed

@@ -16,6 +16,8 @@ package struct SyncState: Codable, Equatable, Sendable {
     /// Positions saved here up to this time (UNIX ms) were uploaded; downloads likewise.
     package var uploadedMS: Int64 = 0
     package var downloadsMS: Int64 = 0
+    /// Episodes first seen up to this time (UNIX seconds) went as `new`.
+    package var newSince: Int64 = 0
     /// The downloaded episodes at the last upload (position keys): one gone since was deleted.
     package var downloaded: [String] = []
     /// Per position key, the last position sent or taken (its save time and where it stood): a
