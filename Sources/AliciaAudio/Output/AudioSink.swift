@@ -28,6 +28,10 @@ protocol AudioSink: AnyObject, Sendable {
     func flush() -> SinkResult
     /// Blocks until everything queued has been played.
     func drain() -> SinkResult
+    /// As `drain`, for a player that hands the output to another when it ends (the voice-note
+    /// player, whose end resumes the episode): it may return as soon as the server says the audio
+    /// has played, not only when it acknowledges the drain.
+    func drainForHandoff() -> SinkResult
     /// Makes a blocked (or the next) `write`, `flush` or `drain` return `.interrupted`.
     func interrupt()
     func clearInterrupt()
@@ -53,4 +57,8 @@ extension AudioSink {
 public struct SinkMove: Sendable, Equatable {
     public var from: String
     public var to: String
+}
+
+extension AudioSink {
+    func drainForHandoff() -> SinkResult { drain() }
 }

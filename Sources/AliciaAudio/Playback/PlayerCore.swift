@@ -474,7 +474,9 @@ final class PlayerCore: @unchecked Sendable {
     func endOfQueue(after source: ItemSource, sink: any AudioSink, failure: PlaybackError?) -> Request? {
         unwinding { () throws(Detour) -> Request? in
             if let chain = feeder.chain { try wrote(chain.flush { self.write($0, to: sink) }, for: source.entry) }
-            try wrote(sink.drain(), for: source.entry)
+            // The voice-note player's end hands the output back to the episode: by the server's timing.
+            let handsOff = shared.withLock { $0.commands.queue.consume }
+            try wrote(handsOff ? sink.drainForHandoff() : sink.drain(), for: source.entry)
             shared.withLock { $0.status.map.markPlayedOut() }
             observe(sink)
             let (entry, truncated) = shared.update { s -> (QueueEntryID?, Bool) in

@@ -153,4 +153,18 @@ final class PulseContext: @unchecked Sendable {
     }
 
     var completionUserData: UnsafeMutableRawPointer { UnsafeMutableRawPointer(mainloop) }
+
+    /// Wakes every `wait` at `usec` on libpulse's monotonic clock (`pa_rtclock_now`): a deadline
+    /// for a wait whose answer may come late. Free it with `cancelWake` (lock held).
+    /// Wraps `pa_context_rttime_new`.
+    func wake(at usec: pa_usec_t) -> OpaquePointer? {
+        pa_context_rttime_new(context, usec, { _, _, _, user in
+            pa_threaded_mainloop_signal(OpaquePointer(user), 0)
+        }, completionUserData)
+    }
+
+    /// Frees a `wake` (fired or not). Call with the lock held.
+    func cancelWake(_ event: OpaquePointer) {
+        pa_threaded_mainloop_get_api(mainloop).pointee.time_free(event)
+    }
 }

@@ -319,19 +319,89 @@ final class PulseStream: AudioSink, @unchecked Sendable {
 
     /// Wraps `pa_stream_drain` (after `pa_stream_trigger`, so a stream shorter
     /// than the prebuffer starts).
-    func drain() -> SinkResult {
+    func drain() -> SinkResult { drain(reckoned: false) }
+
+    /// A drain that also ends when the server's own timing says the audio has played: what it
+    /// holds ahead of its read index, plus the sink's latency, from a fresh timing update.
+    /// pipewire-pulse acknowledges a drain about 110 ms after that (PulseAudio within a few ms),
+    /// and a voice note's end resumes the episode: that much silence after every note.
+    func drainForHandoff() -> SinkResult { drain(reckoned: true) }
+
+    private func drain(reckoned: Bool) -> SinkResult {
         context.withLock {
             if interrupted { return .interrupted }
             if let failure = streamFailure() { return .failed(failure) }
             if holding { release() }
             if !corked, let trigger = pa_stream_trigger(stream, nil, nil) { pa_operation_unref(trigger) }
-            let completed = context.finish(
-                pa_stream_drain(stream, PulseContext.signalOnCompletion, context.completionUserData),
-                unless: { interrupted || streamFailure() != nil })
-            if completed { return .done }
+            let operation = pa_stream_drain(stream, PulseContext.signalOnCompletion, context.completionUserData)
+            var playOut = reckoned && !corked ? PlayOut(due: playOutTime()) : PlayOut(due: nil)
+            defer { playOut.cancel(context) }
+            let completed = context.finish(operation, unless: {
+                interrupted || streamFailure() != nil || playOut.isOver(self)
+            })
+            if completed || (!interrupted && streamFailure() == nil && playOut.over) {
+                if !completed { Log.debug(.output, "drained by the server's timing, before its acknowledgement") }
+                return .done
+            }
             if interrupted { return .interrupted }
             return .failed(streamFailure() ?? .audioOutput(reason: "drain failed: \(context.lastError)"))
         }
+    }
+
+    /// A drain's end by the server's timing: due when what it held ahead of its read index (and the
+    /// sink's latency) has had time to play, and over once a fresh timing update shows the read
+    /// index at the end of what was written, asked again every 5 ms from then. pipewire-pulse takes
+    /// a stream's audio a quantum at a time (up to 2,048 frames) and reports no sink latency: the
+    /// reckoning alone was up to a quantum early (a resumed episode overlapped a note's last 128
+    /// frames), while a read index at the end means the last of it is in the graph's current cycle,
+    /// so what plays next comes in a later one.
+    private struct PlayOut {
+        var due: pa_usec_t?
+        var over = false
+        var wake: OpaquePointer?
+
+        init(due: pa_usec_t?) {
+            self.due = due
+        }
+
+        /// Whether it is over; schedules the next look when it is not. Lock held.
+        mutating func isOver(_ stream: PulseStream) -> Bool {
+            guard let due, !over else { return over }
+            if wake == nil { wake = stream.context.wake(at: due) }
+            guard pa_rtclock_now() >= due else { return false }
+            if stream.readIndexAtEnd() {
+                over = true
+                return true
+            }
+            cancel(stream.context)
+            self.due = pa_rtclock_now() + 5_000
+            return false
+        }
+
+        mutating func cancel(_ context: PulseContext) {
+            if let wake { context.cancelWake(wake) }
+            wake = nil
+        }
+    }
+
+    /// When what was written will have played (libpulse's monotonic clock), by the server's
+    /// timing: what it holds ahead of its read index, and the sink's latency. Nil when it cannot
+    /// say (not playing yet, an index it does not know). Call with the lock held.
+    private func playOutTime() -> pa_usec_t? {
+        guard context.finish(pa_stream_update_timing_info(stream, PulseContext.signalOnCompletion, context.completionUserData)),
+              let timing = pa_stream_get_timing_info(stream)?.pointee, timing.playing != 0,
+              timing.write_index_corrupt == 0, timing.read_index_corrupt == 0 else { return nil }
+        let ahead = UInt64(max(0, timing.write_index - timing.read_index))
+        return pa_rtclock_now() + pa_bytes_to_usec(ahead, &sampleSpec) + timing.sink_usec
+    }
+
+    /// Whether a fresh timing update shows the server's read index at the end of what was written.
+    /// Call with the lock held.
+    private func readIndexAtEnd() -> Bool {
+        guard context.finish(pa_stream_update_timing_info(stream, PulseContext.signalOnCompletion, context.completionUserData)),
+              let timing = pa_stream_get_timing_info(stream)?.pointee,
+              timing.write_index_corrupt == 0, timing.read_index_corrupt == 0 else { return false }
+        return timing.read_index >= timing.write_index
     }
 
     func interrupt() {
