@@ -405,7 +405,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AliciaSyncTests",
-            dependencies: ["AliciaSync", "AliciaStore", "AliciaSession", "AliciaJSON", "AliciaTestSupport"]
+            dependencies: ["AliciaSync", "AliciaStore", "AliciaSession", "AliciaAudio", "AliciaLocks", "AliciaJSON", "AliciaTestSupport"]
         ),
         .testTarget(
             name: "AliciaWatchTests",
