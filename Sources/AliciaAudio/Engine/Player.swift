@@ -491,9 +491,11 @@ public final class Player: Sendable {
             snapshot.format = resting.format
         } else {
             entry = s.heard
-            if let opened = s.opened, opened.entry == entry { snapshot.format = opened.format }
         }
         snapshot.entry = entry ?? c.queue.currentID
+        // Opened and not heard yet (the sound server has not played its first frame): its format
+        // all the same, so that a live stream is live before its first sound (a seek is refused).
+        if snapshot.format == nil, let opened = s.opened, opened.entry == snapshot.entry { snapshot.format = opened.format }
         if let entry = snapshot.entry {
             snapshot.item = c.queue.entry(entry)?.item
             snapshot.metadata = s.metadata[entry]
