@@ -311,6 +311,10 @@ struct ChapterTests {
             }
             try tmux.keys("Space")
             _ = try await tmux.waitFor("paused") { $0.contains("paused") }
+            // Back to the start, paused: a loaded machine may have played past 4 s before the pause
+            // came (a fresh-clone run's PgDn then went from the second chapter to the third).
+            try tmux.keys("0")
+            _ = try await tmux.waitFor("the first chapter, paused") { $0.contains("ch 1/3 Cold open") && $0.contains("paused") }
             // 4 s and 9.5 s of 14 s: two marks on the bar.
             let bar = screen.split(separator: "\n").first { $0.contains("▕") }.map(String.init) ?? ""
             #expect(bar.filter { $0 == "│" }.count == 2, "\(bar)")
