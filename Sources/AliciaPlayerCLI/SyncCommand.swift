@@ -33,6 +33,12 @@ struct SyncCommand {
         case "setup":
             guard rest.count == 2 else { throw UsageError("sync setup needs the server's URL, and only it: sync setup URL --user NAME") }
             guard options.user != nil else { throw UsageError("sync setup needs --user NAME (the account on the server)") }
+            // A URL that cannot be a sync server is a bad argument, refused before anything is asked.
+            do {
+                _ = try SyncAccount.serverURL(rest[1])
+            } catch {
+                throw UsageError(error.message)
+            }
         default:
             throw UsageError("sync takes setup, status or nothing, not '\(rest[0])'")
         }
@@ -51,7 +57,7 @@ struct SyncCommand {
             return ExitCode.failure
         }
         do throws(SyncError) {
-            if options.words.first == "setup" { return try setup(accountPath) }
+            if options.words.first == "setup" { return try setup(accountPath, databasePath: databasePath, positions: positions) }
             guard let account = try SyncAccount.load(from: accountPath) else {
                 Console.fail("sync: no sync account: set one up with alicia-player sync setup URL --user NAME")
                 return ExitCode.failure
@@ -66,7 +72,7 @@ struct SyncCommand {
 
     /// Asks for the password, finds the server's dialect, makes the device known, keeps the
     /// account, and syncs once.
-    private func setup(_ path: String) throws(SyncError) -> Int32 {
+    private func setup(_ path: String, databasePath: String, positions: String) throws(SyncError) -> Int32 {
         let server = try SyncAccount.serverURL(options.words[1])
         let password = try SyncPassword.read(user: options.user ?? "")
         var account = SyncAccount(server: server, user: options.user ?? "", device: options.device ?? SyncAccount.defaultDevice(),
@@ -74,10 +80,6 @@ struct SyncCommand {
         account.dialect = try SyncClient.detectDialect(account)
         try account.save(to: path)
         Console.out("sync: set up \(account)\n")
-        let environment = SyncAccount.environment()
-        guard let databasePath = LibraryStore.defaultPath(environment: environment), let positions = PositionStore.defaultDirectory() else {
-            return ExitCode.failure
-        }
         return now(SyncJob(account: account, databasePath: databasePath, positionsDirectory: positions))
     }
 

@@ -89,15 +89,16 @@ package struct SyncAccount: Codable, Equatable, Sendable, CustomStringConvertibl
     /// `text` as a server's base URL: http(s), no credentials in it, no trailing slash.
     package static func serverURL(_ text: String) throws(SyncError) -> String {
         var url = text.trimmingSpaces.description
+        // Before anything echoes the text: a password typed into the URL is never said back.
+        guard !url.contains("@") else {
+            throw SyncError("put no user or password in the sync server's URL: --user NAME, and the password when asked")
+        }
         let lower = url.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
             throw SyncError("the sync server must be an http:// or https:// URL, not '\(text)'")
         }
         let afterScheme = url[url.index(url.firstIndex(of: ":")!, offsetBy: 3)...]
         let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard !authority.contains("@") else {
-            throw SyncError("put no user or password in the sync server's URL: --user NAME, and the password when asked")
-        }
         guard !authority.isEmpty, !url.contains("?"), !url.contains("#") else {
             throw SyncError("the sync server's URL '\(text)' has no host, or has a query: give its base, e.g. https://gpodder.example.org")
         }

@@ -5,11 +5,10 @@ import AliciaStore
 extension SyncPass {
     /// The account's actions since the last pass: per episode the newest `play` with a position,
     /// taken when it is newer than the position kept here (AntennaPod's rule), never when older.
-    func receiveActions(_ state: inout SyncState, _ report: inout Report) throws(SyncError) {
+    func receiveActions(_ state: inout SyncState, _ report: inout Report, index: ReferenceIndex) throws(SyncError) {
         let (actions, timestamp, skipped) = try client.actions(since: state.actionsSince)
         report.actionsReceived = actions.count
         report.skipped = skipped
-        let index = try ReferenceIndex(store, aliases: state.aliases)
         var newest: [String: (ms: Int64, action: EpisodeAction)] = [:]
         for action in actions where action.action == .play && action.position != nil {
             guard let ms = action.milliseconds else { continue }
@@ -36,8 +35,7 @@ extension SyncPass {
 
     /// What was heard (and downloaded) here since the last upload, as `play` (and `download`)
     /// actions of this device, oldest first, in batches; the marks move after each batch taken.
-    func sendActions(_ state: inout SyncState, _ report: inout Report) throws(SyncError) {
-        let index = try ReferenceIndex(store, aliases: state.aliases)
+    func sendActions(_ state: inout SyncState, _ report: inout Report, index: ReferenceIndex) throws(SyncError) {
         try sendNew(&state, &report, index: index)
         let plays = SyncQueue.plays(positions: positions, state: state, index: index, device: client.account.device)
         for start in stride(from: 0, to: plays.count, by: batch) {

@@ -57,8 +57,11 @@ package struct SyncPass {
         do throws(SyncError) {
             try client.registerDevice(caption: "alicia-player on \(client.account.device)")
             try syncSubscriptions(&state, &report)
-            try receiveActions(&state, &report)
-            try sendActions(&state, &report)
+            // One index of the library's episodes for both directions (after the subscriptions,
+            // whose new shows it holds).
+            let index = try ReferenceIndex(store, aliases: state.aliases)
+            try receiveActions(&state, &report, index: index)
+            try sendActions(&state, &report, index: index)
             state.lastError = nil
             state.lastSyncMS = now()
             try state.save(store)

@@ -57,6 +57,9 @@ import Testing
         #expect(!account.description.contains("hunter2") && account.description.contains("***"))
         #expect(try SyncAccount.serverURL(" https://sync.example/base/ ") == "https://sync.example/base")
         #expect(throws: SyncError.self) { try SyncAccount.serverURL("https://ann:pw@sync.example") }
+        // A password typed into a URL that is refused for another reason is not said back either.
+        let refused = try #require(throws: SyncError.self) { try SyncAccount.serverURL("ftp://ann:pw-9c@sync.example") }
+        #expect(!refused.message.contains("pw-9c"))
         #expect(throws: SyncError.self) { try SyncAccount.serverURL("ftp://sync.example") }
         #expect(throws: SyncError.self) { try SyncClient(SyncAccount(server: "http://s", user: "a/b", device: "d", password: "p", dialect: .gpodderNet)) }
     }
