@@ -10,15 +10,9 @@
 /// ends would otherwise grow without bound).
 public struct EventStreamParser: Sendable {
     public struct Event: Sendable, Equatable {
-        public var type: String
+        public var type = "message"
         public var data: String
         public var id: String?
-
-        public init(type: String = "message", data: String, id: String? = nil) {
-            self.type = type
-            self.data = data
-            self.id = id
-        }
     }
 
     /// A line, or an event's data, past its limit; `limit` is the limit that was passed.

@@ -11,11 +11,6 @@ public struct MediaURLs: Sendable, Equatable {
     /// base URL, every `token` it carried taken out and ours put in. Nil when it would be `primary`.
     public var fallback: String?
 
-    public init(primary: String, fallback: String?) {
-        self.primary = primary
-        self.fallback = fallback
-    }
-
     /// `primary`, then `fallback` if there is one.
     public var all: [String] { [primary] + (fallback.map { [$0] } ?? []) }
 

@@ -6,16 +6,10 @@ import Glibc
 /// 1.5 s for the first 20 asks, then every 4 s.
 public struct SpeechPollPolicy: Sendable, Equatable {
     /// The pause after each of the first `quickAsks` asks.
-    public var quickInterval: Duration
-    public var quickAsks: Int
+    public var quickInterval: Duration = .milliseconds(1500)
+    public var quickAsks = 20
     /// The pause after every later ask.
-    public var slowInterval: Duration
-
-    public init(quickInterval: Duration = .milliseconds(1500), quickAsks: Int = 20, slowInterval: Duration = .seconds(4)) {
-        self.quickInterval = quickInterval
-        self.quickAsks = quickAsks
-        self.slowInterval = slowInterval
-    }
+    public var slowInterval: Duration = .seconds(4)
 
     /// The app's policy.
     public static let app = SpeechPollPolicy()

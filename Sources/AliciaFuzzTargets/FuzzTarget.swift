@@ -10,12 +10,6 @@ package struct FuzzTarget: Sendable {
     package let about: String
     package let run: @Sendable ([UInt8]) -> Void
 
-    package init(name: String, about: String, run: @escaping @Sendable ([UInt8]) -> Void) {
-        self.name = name
-        self.about = about
-        self.run = run
-    }
-
     package static let all: [FuzzTarget] = [
         eventStream, config, queueFile, script, httpHeaders, libraryJSON, controlJSON, audioHeader, feed, opml,
     ]

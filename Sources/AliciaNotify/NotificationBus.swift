@@ -4,11 +4,6 @@ internal import CNotify
 public struct NotifyError: Error, Equatable, Sendable {
     public var code: Int32
     public var message: String
-
-    public init(code: Int32, message: String) {
-        self.code = code
-        self.message = message
-    }
 }
 
 /// What the notification server said it can do (`GetCapabilities`).

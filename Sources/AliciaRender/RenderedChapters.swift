@@ -5,12 +5,6 @@ public struct RenderedChapter: Sendable, Equatable {
     public var title: String
     public var start: Double
     public var end: Double
-
-    public init(title: String, start: Double, end: Double) {
-        self.title = title
-        self.start = start
-        self.end = end
-    }
 }
 
 /// Where each item and each of its own chapters landed in the output, from the player's frame map:

@@ -37,11 +37,6 @@ public struct QueueFile: Equatable, Sendable {
     /// More items than any listener queues; past it the list is refused rather than half-read.
     public static let maximumItems = 10_000
 
-    public init(lines: [Line] = [], problems: [Problem] = []) {
-        self.lines = lines
-        self.problems = problems
-    }
-
     /// Reads `bytes`: every line, and every problem with its line number.
     public static func parse(_ bytes: [UInt8]) -> QueueFile {
         if let pls = parsePLS(bytes) { return pls }

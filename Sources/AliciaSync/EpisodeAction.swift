@@ -27,19 +27,6 @@ package struct EpisodeAction: Codable, Equatable, Sendable {
     /// The device that did it (replies carry it; uploads name this device).
     package var device: String?
 
-    package init(podcast: String, episode: String, guid: String?, action: Kind, timestamp: String,
-                 started: Int? = nil, position: Int? = nil, total: Int? = nil, device: String? = nil) {
-        self.podcast = podcast
-        self.episode = episode
-        self.guid = guid
-        self.action = action
-        self.timestamp = timestamp
-        self.started = started
-        self.position = position
-        self.total = total
-        self.device = device
-    }
-
     /// `seconds` since 1970 as the API writes a time.
     package static func timestamp(_ seconds: Int) -> String {
         String(ISO8601UTC.format(seconds).dropLast())
@@ -53,13 +40,8 @@ package struct EpisodeAction: Codable, Equatable, Sendable {
 
 /// A subscriptions delta: URLs added and removed since a timestamp, or to be.
 package struct SubscriptionChanges: Codable, Equatable, Sendable {
-    package var add: [String]
-    package var remove: [String]
-
-    package init(add: [String] = [], remove: [String] = []) {
-        self.add = add
-        self.remove = remove
-    }
+    package var add: [String] = []
+    package var remove: [String] = []
 
     package var isEmpty: Bool { add.isEmpty && remove.isEmpty }
 }

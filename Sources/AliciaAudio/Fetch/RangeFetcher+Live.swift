@@ -6,11 +6,6 @@ import AliciaLocks
 public struct LiveStreamInfo: Sendable, Equatable {
     public var name: String?
     public var title: String?
-
-    public init(name: String? = nil, title: String? = nil) {
-        self.name = name
-        self.title = title
-    }
 }
 
 /// A live stream's titles: those the fetch thread has taken out of the body wait at the stream

@@ -13,14 +13,8 @@ struct HTTPReply {
     }
 
     var status: Int
-    var headers: [(name: String, value: String)]
+    var headers: [(name: String, value: String)] = []
     var body: Body
-
-    init(status: Int, headers: [(name: String, value: String)] = [], body: Body) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
 
     /// `value` as a JSON body (keys sorted, slashes unescaped so media paths read as they are).
     static func json(_ value: some Encodable, status: Int = 200) -> HTTPReply {

@@ -12,11 +12,11 @@ public struct Feed: Sendable, Equatable {
 
     public var kind: Kind
     /// Plain text (tags stripped, entities decoded, white space collapsed).
-    public var title: String
+    public var title = ""
     /// The show's web page.
     public var link: String?
     /// Plain text.
-    public var description: String
+    public var description = ""
     public var author: String?
     /// As the feed writes it (`en-us`).
     public var language: String?
@@ -28,34 +28,12 @@ public struct Feed: Sendable, Equatable {
     /// Seconds between updates, as the feed says (`podcast:updateFrequency`, else `sy:` or `ttl`).
     public var updateFrequency: Int64?
     /// `itunes:complete`: no more items will come.
-    public var complete: Bool
+    public var complete = false
     /// `itunes:block`: the show asks not to be listed.
-    public var block: Bool
-    public var funding: [FeedFunding]
-    public var persons: [FeedPerson]
+    public var block = false
+    public var funding: [FeedFunding] = []
+    public var persons: [FeedPerson] = []
     /// In the feed's order.
-    public var items: [FeedItem]
-    public var warnings: [String]
-
-    public init(kind: Kind, title: String = "", link: String? = nil, description: String = "", author: String? = nil,
-                language: String? = nil, imageURL: String? = nil, newFeedURL: String? = nil, podcastGUID: String? = nil,
-                updateFrequency: Int64? = nil, complete: Bool = false, block: Bool = false, funding: [FeedFunding] = [],
-                persons: [FeedPerson] = [], items: [FeedItem] = [], warnings: [String] = []) {
-        self.kind = kind
-        self.title = title
-        self.link = link
-        self.description = description
-        self.author = author
-        self.language = language
-        self.imageURL = imageURL
-        self.newFeedURL = newFeedURL
-        self.podcastGUID = podcastGUID
-        self.updateFrequency = updateFrequency
-        self.complete = complete
-        self.block = block
-        self.funding = funding
-        self.persons = persons
-        self.items = items
-        self.warnings = warnings
-    }
+    public var items: [FeedItem] = []
+    public var warnings: [String] = []
 }

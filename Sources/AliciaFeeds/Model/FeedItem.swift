@@ -12,7 +12,7 @@ public struct FeedItem: Sendable, Equatable {
     /// As the feed writes it (`guid`, Atom `id`, RSS 1.0 `rdf:about`), trimmed.
     public var guid: String?
     /// Plain text.
-    public var title: String
+    public var title = ""
     public var link: String?
     /// UNIX seconds; nil when the feed gives none, or none that can be read or trusted.
     public var published: Int64?
@@ -20,9 +20,9 @@ public struct FeedItem: Sendable, Equatable {
     public var duration: Double?
     public var enclosure: FeedEnclosure?
     /// `podcast:alternateEnclosure`: other forms of the same episode.
-    public var alternateEnclosures: [AlternateEnclosure]
+    public var alternateEnclosures: [AlternateEnclosure] = []
     /// Plain text.
-    public var summary: String
+    public var summary = ""
     /// The show notes as the feed writes them (HTML): `content:encoded`, else the description.
     public var notesHTML: String?
     public var imageURL: String?
@@ -30,44 +30,15 @@ public struct FeedItem: Sendable, Equatable {
     public var chaptersURL: String?
     public var chaptersType: String?
     /// `podcast:transcript`, every one of them (`preferred(language:feedLanguage:)` picks one).
-    public var transcripts: [FeedTranscript]
+    public var transcripts: [FeedTranscript] = []
     public var season: Int?
     /// `itunes:episode` (a whole number) or `podcast:episode` (which may be `315.5`).
     public var episode: Double?
     public var episodeType: EpisodeType?
     /// `itunes:block`.
-    public var block: Bool
-    public var persons: [FeedPerson]
-    public var funding: [FeedFunding]
+    public var block = false
+    public var persons: [FeedPerson] = []
+    public var funding: [FeedFunding] = []
     /// What could not be taken from the item (a refused URL, an untrusted date).
-    public var warnings: [String]
-
-    public init(id: String, guid: String? = nil, title: String = "", link: String? = nil, published: Int64? = nil,
-                duration: Double? = nil, enclosure: FeedEnclosure? = nil, alternateEnclosures: [AlternateEnclosure] = [],
-                summary: String = "", notesHTML: String? = nil, imageURL: String? = nil, chaptersURL: String? = nil,
-                chaptersType: String? = nil, transcripts: [FeedTranscript] = [], season: Int? = nil, episode: Double? = nil,
-                episodeType: EpisodeType? = nil, block: Bool = false, persons: [FeedPerson] = [], funding: [FeedFunding] = [],
-                warnings: [String] = []) {
-        self.id = id
-        self.guid = guid
-        self.title = title
-        self.link = link
-        self.published = published
-        self.duration = duration
-        self.enclosure = enclosure
-        self.alternateEnclosures = alternateEnclosures
-        self.summary = summary
-        self.notesHTML = notesHTML
-        self.imageURL = imageURL
-        self.chaptersURL = chaptersURL
-        self.chaptersType = chaptersType
-        self.transcripts = transcripts
-        self.season = season
-        self.episode = episode
-        self.episodeType = episodeType
-        self.block = block
-        self.persons = persons
-        self.funding = funding
-        self.warnings = warnings
-    }
+    public var warnings: [String] = []
 }

@@ -10,21 +10,9 @@ package struct OutboxRecord: Equatable, Sendable {
     /// When it was written, UNIX milliseconds.
     package var queuedMS: Int64
     /// Sends that did not take.
-    package var attempts: Int
+    package var attempts = 0
     /// Not to be sent again before this, UNIX milliseconds.
-    package var nextTryMS: Int64
+    package var nextTryMS: Int64 = 0
     /// Why the last send did not take.
     package var lastError: String?
-
-    package init(seq: Int64, backend: String, eventID: String, body: String, queuedMS: Int64, attempts: Int = 0,
-                 nextTryMS: Int64 = 0, lastError: String? = nil) {
-        self.seq = seq
-        self.backend = backend
-        self.eventID = eventID
-        self.body = body
-        self.queuedMS = queuedMS
-        self.attempts = attempts
-        self.nextTryMS = nextTryMS
-        self.lastError = lastError
-    }
 }
