@@ -188,7 +188,7 @@ let package = Package(
         // that name them, and OPML lists, read with libxml2 into value types; OPML written.
         .target(
             name: "AliciaFeeds",
-            dependencies: ["CXML2"],
+            dependencies: ["AliciaLocks", "CXML2"],
             swiftSettings: functionSections
         ),
         // Subscriptions: feeds fetched politely (many at once, a few a host, conditional, moves

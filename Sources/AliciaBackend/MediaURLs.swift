@@ -45,21 +45,7 @@ public struct MediaURLs: Sendable, Equatable {
 
     private static func isTokenItem(_ item: String) -> Bool {
         let key = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        return percentDecodedLowercased(key) == "token"
-    }
-
-    private static func percentDecodedLowercased(_ text: Substring) -> String {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
-               let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) {
-                bytes.append(value)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self).lowercased()
+        return PercentDecoding.decoded(key.utf8).lowercased() == "token"
     }
 }
 

@@ -36,7 +36,7 @@ package enum URLRedaction {
             guard case .secret(let range) = piece, !range.isEmpty else { return }
             let raw = String(decoding: bytes[range], as: UTF8.self)
             found.insert(raw)
-            let decoded = percentDecoded(bytes[range])
+            let decoded = PercentDecoding.decoded(bytes[range])
             if !decoded.isEmpty { found.insert(decoded) }
         }
         return found.sorted { $0.utf8.count > $1.utf8.count }
@@ -80,7 +80,7 @@ package enum URLRedaction {
             if isSeparator(bytes[index]) {
                 index += 1
                 atItemStart = true
-            } else if let decoded = encodedByte(in: bytes, at: index), isSeparator(decoded) {
+            } else if let decoded = PercentDecoding.byte(in: bytes, at: index), isSeparator(decoded) {
                 index += 3
                 atItemStart = true
             } else {
@@ -101,7 +101,7 @@ package enum URLRedaction {
             if byte == UInt8(ascii: "=") {
                 return isSecret(key) ? (position + 1, false) : nil
             }
-            if let decoded = encodedByte(in: bytes, at: position) {
+            if let decoded = PercentDecoding.byte(in: bytes, at: position) {
                 if decoded == UInt8(ascii: "=") { return isSecret(key) ? (position + 3, true) : nil }
                 key.append(lowercased(decoded))
                 position += 3
@@ -121,7 +121,7 @@ package enum URLRedaction {
         while position < bytes.count {
             let byte = bytes[position]
             if isTerminator(byte) || (isSeparator(byte) && byte != UInt8(ascii: "?")) { return position }
-            if nested, let decoded = encodedByte(in: bytes, at: position), isSeparator(decoded), decoded != UInt8(ascii: "?") {
+            if nested, let decoded = PercentDecoding.byte(in: bytes, at: position), isSeparator(decoded), decoded != UInt8(ascii: "?") {
                 return position
             }
             position += 1
@@ -144,40 +144,8 @@ package enum URLRedaction {
             || byte == UInt8(ascii: ">") || byte == 0x7F
     }
 
-    /// The byte `%XX` at `index` stands for, if there is one.
-    private static func encodedByte(in bytes: [UInt8], at index: Int) -> UInt8? {
-        guard bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-              let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
-        return high << 4 | low
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
-
     private static func lowercased(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
-    }
-
-    private static func percentDecoded(_ bytes: ArraySlice<UInt8>) -> String {
-        let all = Array(bytes)
-        var decoded: [UInt8] = []
-        var index = 0
-        while index < all.count {
-            if let byte = encodedByte(in: all, at: index) {
-                decoded.append(byte)
-                index += 3
-            } else {
-                decoded.append(all[index])
-                index += 1
-            }
-        }
-        return String(decoding: decoded, as: UTF8.self)
     }
 
     private static func redactUserInfo(_ url: String) -> String {

@@ -25,23 +25,13 @@ extension LibraryStore {
 
     /// The download of `key`, if the index has one.
     package func download(for key: String) throws(LibraryError) -> DownloadRecord? {
-        try guarded { () throws(SQLiteError) in
-            try database.withStatement(Self.downloadColumns + " WHERE key = ?1") { statement throws(SQLiteError) in
-                try statement.bind(key, at: 1)
-                return try statement.step() ? Self.download(statement) : nil
-            }
-        }
+        try firstRow(Self.downloadColumns + " WHERE key = ?1", bind: { statement throws(SQLiteError) in try statement.bind(key, at: 1) },
+                     Self.download)
     }
 
     /// Every download, oldest first (the eviction order's tie-break, as `MediaCache.entries()`).
     package func downloads() throws(LibraryError) -> [DownloadRecord] {
-        try guarded { () throws(SQLiteError) in
-            try database.withStatement(Self.downloadColumns + " ORDER BY completed_ms, key") { statement throws(SQLiteError) in
-                var all: [DownloadRecord] = []
-                while try statement.step() { all.append(Self.download(statement)) }
-                return all
-            }
-        }
+        try rows(Self.downloadColumns + " ORDER BY completed_ms, key", Self.download)
     }
 
     /// Marks `key`'s download pinned (or not); false when there is none.

@@ -43,22 +43,16 @@ extension LibraryStore {
 
     /// The events waiting for `backend` (every backend's when nil), oldest first.
     package func outbox(backend: String? = nil, limit: Int = Int(Int32.max)) throws(LibraryError) -> [OutboxRecord] {
-        try guarded { () throws(SQLiteError) in
-            try database.withStatement("""
-                SELECT seq, backend, event_id, body, queued_ms, attempts, next_try_ms, last_error FROM report_outbox
-                WHERE ?1 IS NULL OR backend = ?1 ORDER BY seq LIMIT ?2
-                """) { statement throws(SQLiteError) in
+        try rows("""
+            SELECT seq, backend, event_id, body, queued_ms, attempts, next_try_ms, last_error FROM report_outbox
+            WHERE ?1 IS NULL OR backend = ?1 ORDER BY seq LIMIT ?2
+            """, bind: { statement throws(SQLiteError) in
                 try statement.bind(backend, at: 1)
                 try statement.bind(limit, at: 2)
-                var records: [OutboxRecord] = []
-                while try statement.step() {
-                    records.append(OutboxRecord(seq: statement.int64(at: 0), backend: statement.string(at: 1), eventID: statement.string(at: 2),
-                                                body: statement.string(at: 3), queuedMS: statement.int64(at: 4),
-                                                attempts: Int(statement.int64(at: 5)), nextTryMS: statement.int64(at: 6),
-                                                lastError: statement.optionalString(at: 7)))
-                }
-                return records
-            }
+            }) { row in
+            OutboxRecord(seq: row.int64(at: 0), backend: row.string(at: 1), eventID: row.string(at: 2), body: row.string(at: 3),
+                         queuedMS: row.int64(at: 4), attempts: Int(row.int64(at: 5)), nextTryMS: row.int64(at: 6),
+                         lastError: row.optionalString(at: 7))
         }
     }
 

@@ -9,27 +9,16 @@
 extension LibraryStore {
     /// The position kept under `key`, if any.
     package func position(for key: String) throws(LibraryError) -> PositionRecord? {
-        try guarded { () throws(SQLiteError) in
-            try database.withStatement("SELECT position_ms, duration_ms, played, updated_ms FROM positions WHERE key = ?1") {
-                statement throws(SQLiteError) in
-                try statement.bind(key, at: 1)
-                return try statement.step() ? Self.position(statement, from: 0) : nil
-            }
-        }
+        try firstRow("SELECT position_ms, duration_ms, played, updated_ms FROM positions WHERE key = ?1",
+                     bind: { statement throws(SQLiteError) in try statement.bind(key, at: 1) }) { Self.position($0, from: 0) }
     }
 
     /// Every position, by key.
     package func positions() throws(LibraryError) -> [String: PositionRecord] {
-        try guarded { () throws(SQLiteError) in
-            try database.withStatement("SELECT key, position_ms, duration_ms, played, updated_ms FROM positions") {
-                statement throws(SQLiteError) in
-                var all: [String: PositionRecord] = [:]
-                while try statement.step() {
-                    all[statement.string(at: 0)] = Self.position(statement, from: 1)
-                }
-                return all
-            }
+        let rows = try rows("SELECT key, position_ms, duration_ms, played, updated_ms FROM positions") {
+            ($0.string(at: 0), Self.position($0, from: 1))
         }
+        return Dictionary(rows) { _, last in last }
     }
 
     /// Saves `record` under `key` unless the database holds a save of it at least as recent.

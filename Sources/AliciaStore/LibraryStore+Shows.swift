@@ -134,23 +134,13 @@ extension LibraryStore {
 
     /// The show with `id`, with its counts.
     package func show(_ id: Int64) throws(LibraryError) -> Show? {
-        try guarded { () throws(SQLiteError) in
-            try database.withStatement(Self.showColumns + " WHERE s.id = ?1") { statement throws(SQLiteError) in
-                try statement.bind(id, at: 1)
-                return try statement.step() ? Self.show(statement) : nil
-            }
-        }
+        try firstRow(Self.showColumns + " WHERE s.id = ?1", bind: { statement throws(SQLiteError) in try statement.bind(id, at: 1) },
+                     Self.show)
     }
 
     /// Every show, by title, with how many episodes it has and how many of them are new.
     package func shows() throws(LibraryError) -> [Show] {
-        try guarded { () throws(SQLiteError) in
-            try database.withStatement(Self.showColumns + " ORDER BY s.title COLLATE NOCASE, s.id") { statement throws(SQLiteError) in
-                var shows: [Show] = []
-                while try statement.step() { shows.append(Self.show(statement)) }
-                return shows
-            }
-        }
+        try rows(Self.showColumns + " ORDER BY s.title COLLATE NOCASE, s.id", Self.show)
     }
 
     private static func show(_ row: SQLiteStatement) -> Show {

@@ -22,19 +22,12 @@ package struct SyncReference: Equatable, Sendable {
 extension LibraryStore {
     /// Every episode that has a media URL, as `SyncReference`s (one query, one index walk).
     package func syncReferences() throws(LibraryError) -> [SyncReference] {
-        try guarded { () throws(SQLiteError) in
-            try database.withStatement("""
-                SELECT e.position_key, e.url, e.guid, s.url, e.first_seen, e.is_new FROM episodes AS e JOIN shows AS s ON s.id = e.show_id
-                WHERE e.url IS NOT NULL
-                """) { statement throws(SQLiteError) in
-                var references: [SyncReference] = []
-                while try statement.step() {
-                    references.append(SyncReference(positionKey: statement.string(at: 0), episodeURL: statement.string(at: 1),
-                                                    guid: statement.string(at: 2), showURL: statement.string(at: 3),
-                                                    firstSeen: statement.int64(at: 4), isNew: statement.bool(at: 5)))
-                }
-                return references
-            }
+        try rows("""
+            SELECT e.position_key, e.url, e.guid, s.url, e.first_seen, e.is_new FROM episodes AS e JOIN shows AS s ON s.id = e.show_id
+            WHERE e.url IS NOT NULL
+            """) { row in
+            SyncReference(positionKey: row.string(at: 0), episodeURL: row.string(at: 1), guid: row.string(at: 2),
+                          showURL: row.string(at: 3), firstSeen: row.int64(at: 4), isNew: row.bool(at: 5))
         }
     }
 }

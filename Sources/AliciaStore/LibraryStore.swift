@@ -111,6 +111,30 @@ package final class LibraryStore {
         }
     }
 
+    /// The rows `sql` yields, each read by `row`; `bind` sets its parameters first.
+    func rows<R>(_ sql: String, bind: (SQLiteStatement) throws(SQLiteError) -> Void = { _ in },
+                 _ row: (SQLiteStatement) -> R) throws(LibraryError) -> [R] {
+        try guarded { () throws(SQLiteError) in
+            try database.withStatement(sql) { statement throws(SQLiteError) in
+                try bind(statement)
+                var all: [R] = []
+                while try statement.step() { all.append(row(statement)) }
+                return all
+            }
+        }
+    }
+
+    /// The first row `sql` yields, read by `row` (nil: none); `bind` sets its parameters first.
+    func firstRow<R>(_ sql: String, bind: (SQLiteStatement) throws(SQLiteError) -> Void,
+                     _ row: (SQLiteStatement) -> R) throws(LibraryError) -> R? {
+        try guarded { () throws(SQLiteError) in
+            try database.withStatement(sql) { statement throws(SQLiteError) in
+                try bind(statement)
+                return try statement.step() ? row(statement) : nil
+            }
+        }
+    }
+
     /// Runs `body` in one transaction (`BEGIN IMMEDIATE`): all its writes land, or none. Inside
     /// another it is a savepoint of it.
     package func transaction<R>(_ body: () throws(LibraryError) -> R) throws(LibraryError) -> R {

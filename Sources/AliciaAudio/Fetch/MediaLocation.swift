@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import AliciaCurl
 
 /// Where a stream's bytes come from: an `http(s)://` or `file://` URL, or a
 /// plain path, which becomes a `file://` URL.
@@ -70,26 +71,7 @@ public struct MediaLocation: Sendable, Equatable {
     }
 
     public static func percentDecoded(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
-               let h = hexValue(high), let l = hexValue(low) {
-                bytes.append(h << 4 | l)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
+        PercentDecoding.decoded(text.utf8)
     }
 
     private static func currentDirectory() -> String {

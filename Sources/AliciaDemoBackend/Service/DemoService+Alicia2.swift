@@ -3,25 +3,21 @@ extension DemoService {
     /// recorded; `{"ok": true, "response": …}`, or `{"ok": false, "error": …}` for a message she
     /// never sent or an empty answer.
     func replyToProactive(_ request: HTTPRequest) -> HTTPReply {
-        let body: DemoAPI.ReplyRequest
-        do {
-            body = try decodeBody(DemoAPI.ReplyRequest.self, from: request)
-        } catch {
-            return .error(error.status, error.message)
+        return withBody(DemoAPI.ReplyRequest.self, of: request) { body in
+            guard !body.text.allSatisfy(\.isWhitespace) else { return .json(DemoAPI.ReplyAnswer(ok: false, error: "the reply is empty")) }
+            let dialect = self.dialect
+            let now = DemoClock.iso8601(DemoClock.now())
+            let response: String? = conversation.withLock { state in
+                guard let message = state.proactive.message(id: body.proactive_id, in: dialect) else { return nil }
+                let response = ChatScript.reply(to: body.text, messageID: message.number)
+                state.replies.append(DemoBackend.ReceivedReply(proactiveID: body.proactive_id, text: body.text))
+                state.history.append(role: "user", content: body.text, source: "proactive_reply", at: now)
+                state.history.append(role: "assistant", content: response, source: "proactive_reply", at: now)
+                return response
+            }
+            guard let response else { return .json(DemoAPI.ReplyAnswer(ok: false, error: "no proactive message \(body.proactive_id)")) }
+            return .json(DemoAPI.ReplyAnswer(ok: true, response: response))
         }
-        guard !body.text.allSatisfy(\.isWhitespace) else { return .json(DemoAPI.ReplyAnswer(ok: false, error: "the reply is empty")) }
-        let dialect = self.dialect
-        let now = DemoClock.iso8601(DemoClock.now())
-        let response: String? = conversation.withLock { state in
-            guard let message = state.proactive.message(id: body.proactive_id, in: dialect) else { return nil }
-            let response = ChatScript.reply(to: body.text, messageID: message.number)
-            state.replies.append(DemoBackend.ReceivedReply(proactiveID: body.proactive_id, text: body.text))
-            state.history.append(role: "user", content: body.text, source: "proactive_reply", at: now)
-            state.history.append(role: "assistant", content: response, source: "proactive_reply", at: now)
-            return response
-        }
-        guard let response else { return .json(DemoAPI.ReplyAnswer(ok: false, error: "no proactive message \(body.proactive_id)")) }
-        return .json(DemoAPI.ReplyAnswer(ok: true, response: response))
     }
 
     /// `GET /api/history` (v2): `{"messages": [...]}`, the last 120 turns, oldest first.

@@ -29,15 +29,11 @@ extension DemoService {
             var playlists: [DemoPlaylists.Playlist]?
             var error: String?
         }
-        let action: DemoPlaylists.Action
-        do {
-            action = try decodeBody(DemoPlaylists.Action.self, from: request)
-        } catch {
-            return .error(error.status, error.message)
+        return withBody(DemoPlaylists.Action.self, of: request) { action in
+            let (problem, lists) = playlists.withLock { lists in (lists.apply(action), lists.playlists) }
+            if let problem { return .json(Reply(ok: false, error: problem)) }
+            return .json(Reply(ok: true, playlists: shelf(lists)))
         }
-        let (problem, lists) = playlists.withLock { lists in (lists.apply(action), lists.playlists) }
-        if let problem { return .json(Reply(ok: false, error: problem)) }
-        return .json(Reply(ok: true, playlists: shelf(lists)))
     }
 
     /// The playlists as served: with `foreignMedia`, episodes' audio as the phone's absolute URLs.
@@ -63,14 +59,10 @@ extension DemoService {
     /// the app's `{text: "<title>.\n\n<body>", kind, required_backend}` alike.
     func speak(_ request: HTTPRequest) -> HTTPReply {
         struct Body: Decodable { var text: String; var kind: String?; var required_backend: String? }
-        let body: Body
-        do {
-            body = try decodeBody(Body.self, from: request)
-        } catch {
-            return .error(error.status, error.message)
+        return withBody(Body.self, of: request) { body in
+            let reply = playlists.withLock { $0.speak(body.text, voicing: faults.voicing) }
+            guard dialect == .v2 else { return .json(reply) }
+            return .json(DemoSpeech.annotated(reply, spokenText: body.text, backend: body.required_backend))
         }
-        let reply = playlists.withLock { $0.speak(body.text, voicing: faults.voicing) }
-        guard dialect == .v2 else { return .json(reply) }
-        return .json(DemoSpeech.annotated(reply, spokenText: body.text, backend: body.required_backend))
     }
 }

@@ -10,29 +10,25 @@ extension DemoService {
     /// `reply_id`, and `done` with the message number. A `request_id` sent again gets the same
     /// message number (and reply) again. `Faults.chat` ends it otherwise.
     func chat(_ request: HTTPRequest) -> HTTPReply {
-        let message: DemoAPI.ChatRequest
-        do {
-            message = try decodeBody(DemoAPI.ChatRequest.self, from: request)
-        } catch {
-            return .error(error.status, error.message)
+        return withBody(DemoAPI.ChatRequest.self, of: request) { message in
+            if case .status(let status, let words)? = faults.chat { return .error(status, words) }
+            let isEmpty = message.text.allSatisfy(\.isWhitespace)
+            if dialect == .v2 && isEmpty { return .error(400, "the message is empty") }
+            let id = messageNumber(for: message)
+            var events: [DemoAPI.ChatEvent] = []
+            if isEmpty {
+                events.append(.error("I did not catch that: the message was empty."))
+            } else {
+                events = ChatScript.tokens(replyingTo: message.text, messageID: id).map { .token($0) }
+            }
+            if message.voice == true {
+                let voice = DemoAPI.ChatEvent.voice(path: "/api/audio/voice-\(id).wav")
+                events.insert(voice, at: id % 2 == 0 ? max(0, events.count - 1) : events.count)
+            }
+            if dialect == .v2 { events.append(.replyID(DemoUUID.make(seed: id))) }
+            events.append(.done(messageID: id, health: dialect == .v2 ? ["mood": 0.81, "energy": 0.67] : nil))
+            return eventStream(applyingFault(to: events))
         }
-        if case .status(let status, let words)? = faults.chat { return .error(status, words) }
-        let isEmpty = message.text.allSatisfy(\.isWhitespace)
-        if dialect == .v2 && isEmpty { return .error(400, "the message is empty") }
-        let id = messageNumber(for: message)
-        var events: [DemoAPI.ChatEvent] = []
-        if isEmpty {
-            events.append(.error("I did not catch that: the message was empty."))
-        } else {
-            events = ChatScript.tokens(replyingTo: message.text, messageID: id).map { .token($0) }
-        }
-        if message.voice == true {
-            let voice = DemoAPI.ChatEvent.voice(path: "/api/audio/voice-\(id).wav")
-            events.insert(voice, at: id % 2 == 0 ? max(0, events.count - 1) : events.count)
-        }
-        if dialect == .v2 { events.append(.replyID(DemoUUID.make(seed: id))) }
-        events.append(.done(messageID: id, health: dialect == .v2 ? ["mood": 0.81, "energy": 0.67] : nil))
-        return eventStream(applyingFault(to: events))
     }
 
     /// The message number of a chat: a new one, or the one its `request_id` got before. A new
@@ -99,27 +95,23 @@ extension DemoService {
     /// `POST /api/react`: `{message_id, emoji}`, or in v2 `{proactive_id, emoji}` for a proactive
     /// message (which must exist); recorded and acknowledged.
     func react(_ request: HTTPRequest) -> HTTPReply {
-        let reaction: DemoAPI.Reaction
-        do {
-            reaction = try decodeBody(DemoAPI.Reaction.self, from: request)
-        } catch {
-            return .error(error.status, error.message)
+        return withBody(DemoAPI.Reaction.self, of: request) { reaction in
+            let allowsProactive = dialect == .v2
+            guard reaction.messageID != nil || (allowsProactive && reaction.proactiveID != nil) else {
+                return .error(400, allowsProactive ? "a reaction names a message_id or a proactive_id" : "a reaction names a message_id")
+            }
+            let dialect = self.dialect
+            let known = conversation.withLock { state in
+                guard let id = reaction.proactiveID, allowsProactive else { return true }
+                return state.proactive.message(id: id, in: dialect) != nil
+            }
+            guard known else { return .error(404, "no proactive message \(reaction.proactiveID ?? "")") }
+            conversation.withLock {
+                $0.reactions.append(DemoBackend.ReceivedReaction(messageID: reaction.messageID,
+                                                                 proactiveID: allowsProactive ? reaction.proactiveID : nil, emoji: reaction.emoji))
+            }
+            return .json(DemoAPI.Acknowledgement())
         }
-        let allowsProactive = dialect == .v2
-        guard reaction.messageID != nil || (allowsProactive && reaction.proactiveID != nil) else {
-            return .error(400, allowsProactive ? "a reaction names a message_id or a proactive_id" : "a reaction names a message_id")
-        }
-        let dialect = self.dialect
-        let known = conversation.withLock { state in
-            guard let id = reaction.proactiveID, allowsProactive else { return true }
-            return state.proactive.message(id: id, in: dialect) != nil
-        }
-        guard known else { return .error(404, "no proactive message \(reaction.proactiveID ?? "")") }
-        conversation.withLock {
-            $0.reactions.append(DemoBackend.ReceivedReaction(messageID: reaction.messageID,
-                                                             proactiveID: allowsProactive ? reaction.proactiveID : nil, emoji: reaction.emoji))
-        }
-        return .json(DemoAPI.Acknowledgement())
     }
 
     /// `data: <json>` and the blank line that ends an event.

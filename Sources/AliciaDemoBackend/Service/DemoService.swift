@@ -163,6 +163,16 @@ final class DemoService: HTTPRequestHandler {
     }
 
     /// Decodes a JSON body, or says what is wrong with it.
+    /// `answer` to `request`'s body, decoded; a body too large or not the JSON asked for gets its
+    /// error status instead.
+    func withBody<Body: Decodable>(_ type: Body.Type, of request: HTTPRequest, _ answer: (Body) -> HTTPReply) -> HTTPReply {
+        do {
+            return answer(try decodeBody(type, from: request))
+        } catch {
+            return .error(error.status, error.message)
+        }
+    }
+
     func decodeBody<Body: Decodable>(_ type: Body.Type, from request: HTTPRequest) throws(BadBody) -> Body {
         guard !request.bodyTruncated else {
             throw BadBody(status: 413, message: "the body is larger than \(MHDRequestDispatcher.bodyLimit) bytes")

@@ -81,33 +81,41 @@ final class FeedReader {
     /// channel's own elements taken into the draft (an RSS 1.0 channel, complete before its items,
     /// and RSS 1.0's `image` beside it, too). The complete children of an open item are taken.
     private func consume(_ container: XMLNode, _ pass: Pass, isRoot: Bool) {
+        let walked = consumeChildren(of: container, pass) { node in
+            guard node.isElement else { return }
+            let element = context.element(node)
+            if ItemReader.isItem(element) {
+                var itemDraft = draftOfItem(node)
+                consumeItem(node, into: &itemDraft, pass)
+                add(ItemReader.finish(itemDraft, context: context))
+            } else if isRoot && rootKind != .atom && element.name == "channel" {
+                ChannelReader.begin(node, into: &draft)
+                consume(node, Pass(openPath: [], parsing: false), isRoot: false)
+            } else if isRoot && rootKind != .atom && element.name == "image" {
+                draft.otherImage = draft.otherImage ?? ChannelReader.image(of: node, context: context)
+            } else {
+                ChannelReader.take(element, into: &draft, context: context)
+            }
+        }
+        guard walked, let stop = pass.child(of: container), ItemReader.isItem(context.element(XMLNode(handle: stop))) else { return }
+        var itemDraft = draftOfItem(XMLNode(handle: stop))
+        consumeItem(XMLNode(handle: stop), into: &itemDraft, pass)
+        openItem = (stop, itemDraft)
+    }
+
+    /// Calls `body` with each complete child of `container`, then frees it: the children before
+    /// the open path's, and not a last child still being parsed (false when it stopped there).
+    private func consumeChildren(of container: XMLNode, _ pass: Pass, _ body: (XMLNode) -> Void) -> Bool {
         let stop = pass.child(of: container)
         let keepLast = pass.keepsLastChild(of: container)
         var child = container.firstChild
         while let node = child, node.handle != stop {
             child = node.nextSibling
-            if keepLast && child == nil { return }
-            if node.isElement {
-                let element = context.element(node)
-                if ItemReader.isItem(element) {
-                    var itemDraft = draftOfItem(node)
-                    consumeItem(node, into: &itemDraft, pass)
-                    add(ItemReader.finish(itemDraft, context: context))
-                } else if isRoot && rootKind != .atom && element.name == "channel" {
-                    ChannelReader.begin(node, into: &draft)
-                    consume(node, Pass(openPath: [], parsing: false), isRoot: false)
-                } else if isRoot && rootKind != .atom && element.name == "image" {
-                    draft.otherImage = draft.otherImage ?? ChannelReader.image(of: node, context: context)
-                } else {
-                    ChannelReader.take(element, into: &draft, context: context)
-                }
-            }
+            if keepLast && child == nil { return false }
+            body(node)
             node.free()
         }
-        guard let stop, ItemReader.isItem(context.element(XMLNode(handle: stop))) else { return }
-        var itemDraft = draftOfItem(XMLNode(handle: stop))
-        consumeItem(XMLNode(handle: stop), into: &itemDraft, pass)
-        openItem = (stop, itemDraft)
+        return true
     }
 
     /// The draft of `item`: the open item's, when it is that one, else a new one.
@@ -119,14 +127,8 @@ final class FeedReader {
 
     /// Takes and frees the complete children of an item.
     private func consumeItem(_ item: XMLNode, into itemDraft: inout ItemDraft, _ pass: Pass) {
-        let stop = pass.child(of: item)
-        let keepLast = pass.keepsLastChild(of: item)
-        var child = item.firstChild
-        while let node = child, node.handle != stop {
-            child = node.nextSibling
-            if keepLast && child == nil { return }
+        _ = consumeChildren(of: item, pass) { node in
             if node.isElement { ItemReader.take(context.element(node), into: &itemDraft, context: context) }
-            node.free()
         }
     }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import AliciaLocks
 
 /// Bytes in a document's charset to UTF-8. UTF-8 itself passes through untouched (its bad bytes
 /// are repaired on the way to the parser, `MarkupRepair`); UTF-16 and windows-1252 are converted
@@ -42,14 +43,7 @@ enum Transcoder {
     }
 
     static func fromUTF16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> [UInt8] {
-        var units: [UInt16] = []
-        units.reserveCapacity(bytes.count / 2)
-        var at = bytes.startIndex
-        while at + 1 < bytes.endIndex {
-            let (first, second) = (UInt16(bytes[at]), UInt16(bytes[at + 1]))
-            units.append(bigEndian ? first << 8 | second : second << 8 | first)
-            at += 2
-        }
+        let units = UTF16Units.of(bytes, bigEndian: bigEndian)
         var out: [UInt8] = []
         out.reserveCapacity(units.count * 2)
         var decoder = UTF16()
@@ -61,7 +55,7 @@ enum Transcoder {
             case .emptyInput: break loop
             }
         }
-        if at < bytes.endIndex { appendUTF8("\u{FFFD}", to: &out) }
+        if bytes.count % 2 == 1 { appendUTF8("\u{FFFD}", to: &out) }
         return out
     }
 

@@ -1,3 +1,4 @@
+import AliciaLocks
 /// An ID3v2 tag (versions 2.2, 2.3 and 2.4, as podcasts carry them): the text fields the player
 /// shows, the front cover, and the chapters (the ID3 chapter addendum's CHAP frames, in the order a
 /// top-level CTOC lists them). Parsed from the tag's bytes; anything malformed is skipped, never
@@ -197,15 +198,7 @@ struct ID3v2Tag: Equatable, Sendable {
                 bigEndian = true
                 body = body.dropFirst(2)
             }
-            var units: [UInt16] = []
-            units.reserveCapacity(body.count / 2)
-            var i = body.startIndex
-            while i + 1 < body.endIndex {
-                let (a, b) = (UInt16(body[i]), UInt16(body[i + 1]))
-                units.append(bigEndian ? a << 8 | b : b << 8 | a)
-                i += 2
-            }
-            return String(decoding: units, as: UTF16.self)
+            return String(decoding: UTF16Units.of(body, bigEndian: bigEndian), as: UTF16.self)
         case 3:
             return String(decoding: bytes, as: UTF8.self)
         default:
