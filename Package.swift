@@ -116,17 +116,22 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl")]
         ),
         // MPRIS over sd-bus: the object vtables, written with sd-bus's macros (which Swift cannot
-        // expand), and non-variadic wrappers. libsystemd is dlopen'ed when a session bus is used,
-        // so a player without one never maps it; its headers come from libsystemd-dev.
+        // expand), and non-variadic wrappers.
+        // libsystemd's sd-bus, dlopen'ed once for MPRIS and notifications alike, when a session bus
+        // is first used: a player without one never maps it (headers from libsystemd-dev).
         .target(
-            name: "CMPRIS",
+            name: "CSystemd",
             linkerSettings: [.linkedLibrary("dl")]
         ),
+        .target(
+            name: "CMPRIS",
+            dependencies: ["CSystemd"]
+        ),
         // Desktop notifications over sd-bus: Notify, GetCapabilities, GetNameOwner and the two signals,
-        // whose variadic message calls Swift cannot make. libsystemd is dlopen'ed as for MPRIS.
+        // whose variadic message calls Swift cannot make.
         .target(
             name: "CNotify",
-            linkerSettings: [.linkedLibrary("dl")]
+            dependencies: ["CSystemd"]
         ),
         // libxml2 (libxml2-dev for the headers, which live under /usr/include/libxml2). No link line:
         // it is dlopen'ed when the first feed is read, so a player that only plays audio never maps

@@ -51,32 +51,12 @@ final class HTTPClient {
     /// arrives (returning false ends it, which is not a failure); other bodies are gathered.
     func exchange(_ url: String, endpoint: String, bearer: String?, jsonBody: [UInt8]? = nil,
                   onChunk: ((UnsafeRawBufferPointer) -> Bool)? = nil) throws(BackendError) -> HTTPResponse {
-        var body: [UInt8] = []
-        var tooLarge = false
-        easy.setURL(url)
+        easy.prepareJSON(url, post: jsonBody, accept: "text/event-stream, application/json")
         easy.setBearer(bearer)
-        if let jsonBody {
-            easy.setHeaders(["Content-Type: application/json", "Accept: text/event-stream, application/json"])
-            easy.setPostBody(jsonBody)
-        } else {
-            easy.setHeaders(["Accept: application/json"])
-            easy.setGet()
-        }
-        easy.onBody { [easy] bytes in
-            if let onChunk, easy.responseCode < 300 {
-                return onChunk(bytes) ? bytes.count : 0
-            }
-            if body.count + bytes.count > Self.maximumBody {
-                tooLarge = true
-                return 0
-            }
-            body.append(contentsOf: bytes)
-            return bytes.count
-        }
-        let failure = easy.perform()
-        easy.onBody { $0.count }
+        let answer = easy.performGathering(limit: Self.maximumBody, stream: onChunk)
+        let (body, failure) = (answer.body, answer.failure)
         let status = easy.responseCode
-        if tooLarge { throw .badReply(endpoint: endpoint, detail: "larger than \(Self.maximumBody >> 20) MiB") }
+        if answer.tooLarge { throw .badReply(endpoint: endpoint, detail: "larger than \(Self.maximumBody >> 20) MiB") }
         guard let failure else { return HTTPResponse(status: status, body: body) }
         // A stream the caller ended itself is not a failure.
         if failure.code == CurlError.writeError && onChunk != nil && status < 300 && status > 0 {

@@ -72,29 +72,11 @@ package final class SyncClient {
 
     /// One request to `url`: GET, or POST of `json`. Throws only when no status came.
     func exchange(_ url: String, json body: [UInt8]?) throws(SyncError) -> Reply {
-        var received: [UInt8] = []
-        var tooLarge = false
-        easy.setURL(url)
-        if let body {
-            easy.setHeaders(["Content-Type: application/json", "Accept: application/json"])
-            easy.setPostBody(body)
-        } else {
-            easy.setHeaders(["Accept: application/json"])
-            easy.setGet()
-        }
-        easy.onBody { bytes in
-            guard received.count + bytes.count <= Self.maximumBody else {
-                tooLarge = true
-                return 0
-            }
-            received.append(contentsOf: bytes)
-            return bytes.count
-        }
-        let failure = easy.perform()
-        easy.onBody { $0.count }
-        if tooLarge { throw SyncError("sync: \(account.server)'s reply is larger than \(Self.maximumBody >> 20) MiB: refused") }
-        if let failure { throw SyncError("sync: cannot reach \(account.server): \(failure.message)") }
-        return Reply(status: easy.responseCode, body: received)
+        easy.prepareJSON(url, post: body)
+        let answer = easy.performGathering(limit: Self.maximumBody)
+        if answer.tooLarge { throw SyncError("sync: \(account.server)'s reply is larger than \(Self.maximumBody >> 20) MiB: refused") }
+        if let failure = answer.failure { throw SyncError("sync: cannot reach \(account.server): \(failure.message)") }
+        return Reply(status: easy.responseCode, body: answer.body)
     }
 
     /// `reply`'s body as a JSON value, or an error naming what was asked.

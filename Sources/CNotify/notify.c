@@ -1,7 +1,6 @@
 #define _GNU_SOURCE
 #include "CNotify.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -9,61 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <systemd/sd-bus.h>
-
-/* The functions of libsystemd used here, looked up once. */
-#define SD_FUNCTIONS(X)                   \
-    X(sd_bus_open_user)                   \
-    X(sd_bus_flush_close_unref)           \
-    X(sd_bus_add_match)                   \
-    X(sd_bus_call_method)                 \
-    X(sd_bus_call)                        \
-    X(sd_bus_get_fd)                      \
-    X(sd_bus_get_events)                  \
-    X(sd_bus_get_timeout)                 \
-    X(sd_bus_process)                     \
-    X(sd_bus_error_free)                  \
-    X(sd_bus_message_new_method_call)     \
-    X(sd_bus_message_append)              \
-    X(sd_bus_message_append_strv)         \
-    X(sd_bus_message_open_container)      \
-    X(sd_bus_message_close_container)     \
-    X(sd_bus_message_enter_container)     \
-    X(sd_bus_message_exit_container)      \
-    X(sd_bus_message_read)                \
-    X(sd_bus_message_read_basic)          \
-    X(sd_bus_message_get_sender)          \
-    X(sd_bus_message_get_member)          \
-    X(sd_bus_message_unref)
-
-static struct {
-#define FIELD(name) __typeof__(name) *name;
-    SD_FUNCTIONS(FIELD)
-#undef FIELD
-} sd;
-static int sd_loaded; /* 1 loaded, -1 failed; set once, on the watcher's thread */
-
-static int load_libsystemd(char *why, size_t why_size) {
-    if (sd_loaded) {
-        if (sd_loaded < 0) snprintf(why, why_size, "libsystemd could not be loaded");
-        return sd_loaded > 0 ? 0 : -ENOENT;
-    }
-    void *library = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(why, why_size, "libsystemd is not installed (%s)", dlerror());
-        sd_loaded = -1;
-        return -ENOENT;
-    }
-#define LOOK_UP(name)                                              \
-    if (!(sd.name = (__typeof__(name) *)dlsym(library, #name))) {  \
-        snprintf(why, why_size, "libsystemd lacks %s", #name);     \
-        sd_loaded = -1;                                            \
-        return -ENOENT;                                            \
-    }
-    SD_FUNCTIONS(LOOK_UP)
-#undef LOOK_UP
-    sd_loaded = 1;
-    return 0;
-}
+#include "alicia_sd.h"
 
 /* Signals wait here between sd_bus_process (which calls on_signal) and alicia_notify_next; more
  * than 16 unread at once (a flood from some process) drops the newest. */
@@ -94,22 +39,22 @@ static void say(char *why, size_t why_size, const char *what, int r, const sd_bu
 static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     (void)error;
     alicia_notify *notify = userdata;
-    const char *member = sd.sd_bus_message_get_member(m);
+    const char *member = alicia_sd.sd_bus_message_get_member(m);
     if (!member || notify->count == QUEUE_SIZE) return 0;
     alicia_notify_signal signal;
     memset(&signal, 0, sizeof signal);
     if (strcmp(member, "ActionInvoked") == 0) {
         const char *action = NULL;
-        if (sd.sd_bus_message_read(m, "us", &signal.id, &action) < 0) return 0;
+        if (alicia_sd.sd_bus_message_read(m, "us", &signal.id, &action) < 0) return 0;
         signal.kind = ALICIA_NOTIFY_ACTION;
         copy(signal.action, sizeof signal.action, action);
     } else if (strcmp(member, "NotificationClosed") == 0) {
-        if (sd.sd_bus_message_read(m, "uu", &signal.id, &signal.reason) < 0) return 0;
+        if (alicia_sd.sd_bus_message_read(m, "uu", &signal.id, &signal.reason) < 0) return 0;
         signal.kind = ALICIA_NOTIFY_CLOSED;
     } else {
         return 0;
     }
-    copy(signal.sender, sizeof signal.sender, sd.sd_bus_message_get_sender(m));
+    copy(signal.sender, sizeof signal.sender, alicia_sd.sd_bus_message_get_sender(m));
     notify->queue[(notify->head + notify->count) % QUEUE_SIZE] = signal;
     notify->count += 1;
     return 0;
@@ -117,18 +62,18 @@ static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *error) {
 
 int alicia_notify_open(alicia_notify **out, char *why, size_t why_size) {
     *out = NULL;
-    int r = load_libsystemd(why, why_size);
+    int r = alicia_sd_load(why, why_size);
     if (r < 0) return r;
     alicia_notify *notify = calloc(1, sizeof *notify);
     if (!notify) return -ENOMEM;
-    r = sd.sd_bus_open_user(&notify->bus);
+    r = alicia_sd.sd_bus_open_user(&notify->bus);
     if (r < 0) {
         say(why, why_size, "no session bus", r, NULL);
         free(notify);
         return r;
     }
     /* Floating slot: the match lives as long as the connection. */
-    r = sd.sd_bus_add_match(notify->bus, NULL,
+    r = alicia_sd.sd_bus_add_match(notify->bus, NULL,
                             "type='signal',interface='org.freedesktop.Notifications',"
                             "path='/org/freedesktop/Notifications'",
                             on_signal, notify);
@@ -143,7 +88,7 @@ int alicia_notify_open(alicia_notify **out, char *why, size_t why_size) {
 
 void alicia_notify_close(alicia_notify *notify) {
     if (!notify) return;
-    if (notify->bus) sd.sd_bus_flush_close_unref(notify->bus);
+    if (notify->bus) alicia_sd.sd_bus_flush_close_unref(notify->bus);
     free(notify);
 }
 
@@ -152,19 +97,19 @@ int alicia_notify_capabilities(alicia_notify *notify, int *actions, int *sound, 
     sd_bus_message *reply = NULL;
     *actions = 0;
     *sound = 0;
-    int r = sd.sd_bus_call_method(notify->bus, service, object_path, service, "GetCapabilities", &error, &reply, "");
+    int r = alicia_sd.sd_bus_call_method(notify->bus, service, object_path, service, "GetCapabilities", &error, &reply, "");
     if (r < 0) {
         say(why, why_size, "no notification server", r, &error);
-        sd.sd_bus_error_free(&error);
+        alicia_sd.sd_bus_error_free(&error);
         return r;
     }
-    r = sd.sd_bus_message_enter_container(reply, 'a', "s");
+    r = alicia_sd.sd_bus_message_enter_container(reply, 'a', "s");
     const char *capability = NULL;
-    while (r >= 0 && (r = sd.sd_bus_message_read_basic(reply, 's', &capability)) > 0) {
+    while (r >= 0 && (r = alicia_sd.sd_bus_message_read_basic(reply, 's', &capability)) > 0) {
         if (strcmp(capability, "actions") == 0) *actions = 1;
         if (strcmp(capability, "sound") == 0) *sound = 1;
     }
-    sd.sd_bus_message_unref(reply);
+    alicia_sd.sd_bus_message_unref(reply);
     if (r < 0) say(why, why_size, "GetCapabilities' reply is not a list of names", r, NULL);
     return r < 0 ? r : 0;
 }
@@ -172,26 +117,26 @@ int alicia_notify_capabilities(alicia_notify *notify, int *actions, int *sound, 
 int alicia_notify_owner(alicia_notify *notify, char *owner, size_t owner_size, char *why, size_t why_size) {
     sd_bus_error error = SD_BUS_ERROR_NULL;
     sd_bus_message *reply = NULL;
-    int r = sd.sd_bus_call_method(notify->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+    int r = alicia_sd.sd_bus_call_method(notify->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                   "org.freedesktop.DBus", "GetNameOwner", &error, &reply, "s", service);
     if (r < 0) {
         say(why, why_size, "no notification server", r, &error);
-        sd.sd_bus_error_free(&error);
+        alicia_sd.sd_bus_error_free(&error);
         return r;
     }
     const char *name = NULL;
-    r = sd.sd_bus_message_read(reply, "s", &name);
+    r = alicia_sd.sd_bus_message_read(reply, "s", &name);
     if (r >= 0) copy(owner, owner_size, name);
-    sd.sd_bus_message_unref(reply);
+    alicia_sd.sd_bus_message_unref(reply);
     return r < 0 ? r : 0;
 }
 
 static int append_hints(sd_bus_message *m, uint8_t urgency, const char *sound) {
-    int r = sd.sd_bus_message_open_container(m, 'a', "{sv}");
-    if (r >= 0) r = sd.sd_bus_message_append(m, "{sv}", "desktop-entry", "s", "alicia-player");
-    if (r >= 0) r = sd.sd_bus_message_append(m, "{sv}", "urgency", "y", urgency);
-    if (r >= 0 && sound) r = sd.sd_bus_message_append(m, "{sv}", "sound-name", "s", sound);
-    if (r >= 0) r = sd.sd_bus_message_close_container(m);
+    int r = alicia_sd.sd_bus_message_open_container(m, 'a', "{sv}");
+    if (r >= 0) r = alicia_sd.sd_bus_message_append(m, "{sv}", "desktop-entry", "s", "alicia-player");
+    if (r >= 0) r = alicia_sd.sd_bus_message_append(m, "{sv}", "urgency", "y", urgency);
+    if (r >= 0 && sound) r = alicia_sd.sd_bus_message_append(m, "{sv}", "sound-name", "s", sound);
+    if (r >= 0) r = alicia_sd.sd_bus_message_close_container(m);
     return r;
 }
 
@@ -203,28 +148,28 @@ int alicia_notify_send(alicia_notify *notify, const char *icon, const char *summ
     char *list[action_count + 1];
     for (size_t i = 0; i < action_count; i++) list[i] = (char *)actions[i];
     list[action_count] = NULL;
-    int r = sd.sd_bus_message_new_method_call(notify->bus, &m, service, object_path, service, "Notify");
-    if (r >= 0) r = sd.sd_bus_message_append(m, "susss", "alicia-player", (uint32_t)0, icon, summary, body);
-    if (r >= 0) r = sd.sd_bus_message_append_strv(m, list);
+    int r = alicia_sd.sd_bus_message_new_method_call(notify->bus, &m, service, object_path, service, "Notify");
+    if (r >= 0) r = alicia_sd.sd_bus_message_append(m, "susss", "alicia-player", (uint32_t)0, icon, summary, body);
+    if (r >= 0) r = alicia_sd.sd_bus_message_append_strv(m, list);
     if (r >= 0) r = append_hints(m, urgency, sound);
-    if (r >= 0) r = sd.sd_bus_message_append(m, "i", (int32_t)-1);
+    if (r >= 0) r = alicia_sd.sd_bus_message_append(m, "i", (int32_t)-1);
     if (r < 0) {
         say(why, why_size, "cannot build the notification", r, NULL);
-    } else if ((r = sd.sd_bus_call(notify->bus, m, 0, &error, &reply)) < 0) {
+    } else if ((r = alicia_sd.sd_bus_call(notify->bus, m, 0, &error, &reply)) < 0) {
         say(why, why_size, "the notification server refused the notification", r, &error);
-    } else if ((r = sd.sd_bus_message_read(reply, "u", id)) < 0) {
+    } else if ((r = alicia_sd.sd_bus_message_read(reply, "u", id)) < 0) {
         say(why, why_size, "Notify's reply has no id", r, NULL);
     }
-    sd.sd_bus_error_free(&error);
-    if (reply) sd.sd_bus_message_unref(reply);
-    if (m) sd.sd_bus_message_unref(m);
+    alicia_sd.sd_bus_error_free(&error);
+    if (reply) alicia_sd.sd_bus_message_unref(reply);
+    if (m) alicia_sd.sd_bus_message_unref(m);
     return r < 0 ? r : 0;
 }
 
 /* Runs sd_bus_process until it has nothing more to do. */
 static int process_all(alicia_notify *notify) {
     int r;
-    while ((r = sd.sd_bus_process(notify->bus, NULL)) > 0) {}
+    while ((r = alicia_sd.sd_bus_process(notify->bus, NULL)) > 0) {}
     return r;
 }
 
@@ -232,12 +177,12 @@ int alicia_notify_wait(alicia_notify *notify, int timeout_ms) {
     int r = process_all(notify);
     if (r < 0) return r;
     if (notify->count > 0) return 1;
-    struct pollfd fd = {.fd = sd.sd_bus_get_fd(notify->bus), .events = (short)sd.sd_bus_get_events(notify->bus)};
+    struct pollfd fd = {.fd = alicia_sd.sd_bus_get_fd(notify->bus), .events = (short)alicia_sd.sd_bus_get_events(notify->bus)};
     if (fd.fd < 0) return fd.fd;
     /* sd-bus's own deadline (a pending call's timeout) when it comes first. */
     uint64_t at = 0;
     int wait = timeout_ms;
-    if (sd.sd_bus_get_timeout(notify->bus, &at) > 0 && at != UINT64_MAX) {
+    if (alicia_sd.sd_bus_get_timeout(notify->bus, &at) > 0 && at != UINT64_MAX) {
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         uint64_t now_us = (uint64_t)now.tv_sec * 1000000u + (uint64_t)now.tv_nsec / 1000u;
