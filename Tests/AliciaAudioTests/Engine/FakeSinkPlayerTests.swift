@@ -47,8 +47,7 @@ import AliciaTestSupport
         let made = try rig.items([WAVFixture(seconds: 2, seed: 53), WAVFixture(seconds: 0.2, seed: 54)])
         defer { rig.player.stop() }
         rig.player.play([made[0]])
-        let sink = try rig.sink()
-        #expect(sink.waitForWritten(1024))
+        let sink = try rig.sink(written: 1024)
         sink.play(frames: 1024)
         // Back to back: the feeder has not taken the stop when the add comes.
         rig.player.clear()
@@ -66,7 +65,7 @@ import AliciaTestSupport
         let ids = try rig.play([a, b])
         let moved = try MediaLocation(try rig.directory.write(c.bytes, as: "c.wav"))
         // A is decoding (and, under 10 s long, B is fetched ahead from its file already).
-        #expect(try rig.sink().waitForWritten(4096))
+        _ = try rig.sink(written: 4096)
         #expect(!rig.player.relocate(ids[0], to: moved), "the entry heard moved")
         #expect(rig.player.relocate(ids[1], to: moved))
         #expect(rig.player.queue.entries[1].item.location == moved)
@@ -95,8 +94,7 @@ import AliciaTestSupport
         let rig = try FakeSinkRig()
         let a = WAVFixture(seconds: 2, seed: 55)
         try rig.play([a])
-        let sink = try rig.sink()
-        #expect(sink.waitForWritten(2048))
+        let sink = try rig.sink(written: 2048)
         sink.play(frames: 2048)
         #expect(rig.player.snapshot().positionFrames == 2048)
         rig.player.seek(to: 1.0)
@@ -116,8 +114,7 @@ import AliciaTestSupport
         let rig = try FakeSinkRig()
         let a = WAVFixture(seconds: 12, seed: 59)
         try rig.play([a])
-        let sink = try rig.sink()
-        #expect(sink.waitForWritten(2048))
+        let sink = try rig.sink(written: 2048)
         // The first seek is taken by the feeder and held in its flush; nine more arrive meanwhile.
         sink.holdFlushes(true)
         rig.player.seek(by: 1)
@@ -141,8 +138,7 @@ import AliciaTestSupport
         let ids = try rig.play([a, WAVFixture(seconds: 4, channels: 1, seed: 61)])
         // Each jump is held in its flush while the seeks after it are asked.
         func jump(_ move: () -> Bool, then seeks: () -> Void, landing entry: QueueEntryID, at frame: Int64) throws {
-            let sink = try rig.sink()
-            #expect(sink.waitForWritten(2048))
+            let sink = try rig.sink(written: 2048)
             let begun = sink.snapshot.flushesBegun
             sink.holdFlushes(true)
             #expect(move())
@@ -194,7 +190,7 @@ import AliciaTestSupport
     @Test func secondsBeyondAnyFrameCountDoNotTrap() throws {
         let rig = try FakeSinkRig()
         try rig.play([WAVFixture(seconds: 0.3, seed: 61)])
-        #expect(try rig.sink().waitForWritten(1024))
+        _ = try rig.sink(written: 1024)
         rig.player.setSleepTimer(.after(seconds: 1e300))
         rig.player.seek(by: -1e300)
         rig.player.seek(by: 1e300)

@@ -10,10 +10,9 @@ import AliciaTestSupport
 
     @Test func aSeekDuringPlaybackContinuesExactlyAtTheTarget() async throws {
         let fixture = WAVFixture(seconds: 4, seed: 21)
-        let rig = try await PipeSinkRig(serving: ["seek.wav": fixture.bytes])
+        let rig = try await PipeSinkRig.playing(fixture, as: "seek.wav", untilHeard: 1.0)
         defer { rig.stop() }
         let player = rig.player
-        try rig.play("seek.wav", untilHeard: 1.0)
         let target = 3 * Self.rate
         player.seek(to: 3.0)
         let events = player.waitForEnd()
@@ -33,10 +32,9 @@ import AliciaTestSupport
     /// A new speed plays on from the frame playing now: exact up to there, then the rest at 2×.
     @Test func aNewSpeedPlaysOnFromTheFramePlayingNow() async throws {
         let fixture = WAVFixture(seconds: 4, seed: 23)
-        let rig = try await PipeSinkRig(serving: ["speed.wav": fixture.bytes])
+        let rig = try await PipeSinkRig.playing(fixture, as: "speed.wav", untilHeard: 1.0)
         defer { rig.stop() }
         let player = rig.player
-        try rig.play("speed.wav", untilHeard: 1.0)
         let before = player.snapshot().positionFrames
         player.setSpeed(2)
         #expect(player.snapshot().speed == 2)
@@ -65,10 +63,9 @@ import AliciaTestSupport
 
     @Test func pauseHoldsThePositionAndResumeLosesNothing() async throws {
         let fixture = WAVFixture(seconds: 3, seed: 22)
-        let rig = try await PipeSinkRig(serving: ["pause.wav": fixture.bytes])
+        let rig = try await PipeSinkRig.playing(fixture, as: "pause.wav", untilHeard: 1.0)
         defer { rig.stop() }
         let player = rig.player
-        try rig.play("pause.wav", untilHeard: 1.0)
         // Let the cork reach the server, then the position must stand still.
         rig.pauseAndSettle(settle: .milliseconds(300))
         let held = player.snapshot()
@@ -89,10 +86,9 @@ import AliciaTestSupport
 
     @Test func theReportedPositionIsWhatTheSinkHasPlayed() async throws {
         let fixture = WAVFixture(seconds: 3, seed: 23)
-        let rig = try await PipeSinkRig(serving: ["position.wav": fixture.bytes])
+        let rig = try await PipeSinkRig.playing(fixture, as: "position.wav", untilHeard: 1.0)
         defer { rig.stop() }
         let player = rig.player
-        try rig.play("position.wav", untilHeard: 1.0)
         rig.pauseAndSettle()
         // Corked and rewound: the position is exact, and it is what reached the sink,
         // not what was written (which runs 200 ms ahead).

@@ -11,14 +11,6 @@ import AliciaSession
     /// One millisecond: how far the reported position may be from the frame heard.
     static let millisecond = rate / 1000
 
-    /// A rig serving `fixture` as "a.wav", playing it as the queue until `seconds` have been heard.
-    private func playing(_ fixture: WAVFixture, untilHeard seconds: Double) async throws -> (PipeSinkRig, Player) {
-        let rig = try await PipeSinkRig(serving: ["a.wav": fixture.bytes])
-        rig.player.play(try rig.items(["a.wav"]))
-        rig.player.waitForPosition(atLeast: seconds)
-        return (rig, rig.player)
-    }
-
     @Test func thePositionAcrossAJoinIsTheFrameHeard() async throws {
         let a = WAVFixture(seconds: 1.5, seed: 41)
         let b = WAVFixture(seconds: 2, seed: 42)
@@ -48,8 +40,9 @@ import AliciaSession
 
     @Test func thePositionAfterASeekIsTheFrameHeard() async throws {
         let a = WAVFixture(seconds: 4, seed: 43)
-        let (rig, player) = try await playing(a, untilHeard: 1.0)
+        let rig = try await PipeSinkRig.playing(a, untilHeard: 1.0)
         defer { rig.stop() }
+        let player = rig.player
         let target = 2 * Self.rate
         player.seek(to: 2.0)
         player.waitForPosition(atLeast: 2.6)
@@ -72,8 +65,9 @@ import AliciaSession
     /// since the change, twice over at 2×.
     @Test func thePositionAfterASpeedChangeIsTheFrameHeard() async throws {
         let a = WAVFixture(seconds: 4, seed: 48)
-        let (rig, player) = try await playing(a, untilHeard: 1.0)
+        let rig = try await PipeSinkRig.playing(a, untilHeard: 1.0)
         defer { rig.stop() }
+        let player = rig.player
         player.setSpeed(2)
         let seen = player.waitForEvent { if case .seeked = $0 { true } else { false } }
         guard case .seeked(let target)? = seen.last else { return }

@@ -43,6 +43,13 @@ struct FakeSinkRig {
         try #require(sinks.current(), sourceLocation: sourceLocation)
     }
 
+    /// The sink the player opened, once `frames` frames (from its opening) have been written to it.
+    func sink(written frames: Int64, sourceLocation: SourceLocation = #_sourceLocation) throws -> RecordingSink {
+        let sink = try sink(sourceLocation: sourceLocation)
+        #expect(sink.waitForWritten(frames), sourceLocation: sourceLocation)
+        return sink
+    }
+
     /// The 16-bit samples the newest sink was written.
     func written(sourceLocation: SourceLocation = #_sourceLocation) throws -> [Int16] {
         AudioCompare.int16Samples(littleEndian: try sink(sourceLocation: sourceLocation).bytes)

@@ -21,6 +21,14 @@ struct PipeSinkRig {
         self.server = server
     }
 
+    /// A rig serving `fixture` as `name` and playing it alone until `seconds` of it have been heard.
+    static func playing(_ fixture: WAVFixture, as name: String = "a.wav", untilHeard seconds: Double,
+                        sourceLocation: SourceLocation = #_sourceLocation) async throws -> PipeSinkRig {
+        let rig = try await PipeSinkRig(serving: [name: fixture.bytes])
+        try rig.play(name, untilHeard: seconds, sourceLocation: sourceLocation)
+        return rig
+    }
+
     /// A configuration for another player on the same sink (a voice-note player).
     var configuration: PlayerConfiguration { PlayerConfiguration(device: capture.sinkName) }
 
