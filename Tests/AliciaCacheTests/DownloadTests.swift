@@ -54,13 +54,40 @@ struct DownloadTests {
         var all: [String] { lines.withLock { $0 } }
     }
 
+    /// A demo backend with `faults`, its shortest episode and a cache in `directory`. The test
+    /// stops the backend.
+    static func cached(in directory: TemporaryDirectory, _ faults: DemoBackend.Faults = .init()) async throws
+        -> (backend: DemoBackend, episode: Episode, cache: MediaCache) {
+        let backend = try DemoBackend(token: token, faults: faults)
+        let episode = try await shortestEpisode(backend)
+        return (backend, episode, try MediaCache(directory: directory.path))
+    }
+
+    /// A download from a backend that drops every connection after 300,000 bytes, tried once and
+    /// `retries` times again, fails: it leaves its .part in the cache. The backend is still running.
+    static func brokenOff(in directory: TemporaryDirectory, retries: Int) async throws
+        -> (backend: DemoBackend, episode: Episode, cache: MediaCache) {
+        let broken = try await cached(in: directory, .init(closeAfterBodyBytes: 300_000))
+        let downloader = try MediaDownloader()
+        downloader.retries = retries
+        #expect(throws: DownloadError.self) {
+            _ = try downloader.download(request(broken.backend, broken.episode), into: broken.cache, shouldStop: { false })
+        }
+        return broken
+    }
+
+    /// Stops `backend` and starts another on its port with `faults`: the same server, changed.
+    static func restart(_ backend: DemoBackend, faults: DemoBackend.Faults = .init()) throws -> DemoBackend {
+        let port = backend.port
+        backend.stop()
+        return try DemoBackend(token: token, port: port, faults: faults)
+    }
+
     @Test("a download is the file curl gets, renamed into place with its entry; the next one is a no-op")
     func download() async throws {
-        let backend = try DemoBackend(token: Self.token)
-        defer { backend.stop() }
-        let episode = try await Self.shortestEpisode(backend)
         let directory = try TemporaryDirectory(prefix: "cache")
-        let cache = try MediaCache(directory: directory.path)
+        let (backend, episode, cache) = try await Self.cached(in: directory)
+        defer { backend.stop() }
         let outcome = try MediaDownloader().download(Self.request(backend, episode), into: cache, shouldStop: { false })
         guard case .downloaded(let entry, resumedFrom: 0) = outcome else { Issue.record("\(outcome)"); return }
         let file = try #require(cache.file(for: episode.label, mediaPath: episode.mediaPath))
@@ -79,22 +106,13 @@ struct DownloadTests {
 
     @Test("a connection dropped after N bytes leaves the .part; the next run resumes it with Range and If-Range")
     func resume() async throws {
-        let first = try DemoBackend(token: Self.token, faults: .init(closeAfterBodyBytes: 300_000))
-        let episode = try await Self.shortestEpisode(first)
         let directory = try TemporaryDirectory(prefix: "cache")
-        let cache = try MediaCache(directory: directory.path)
-        let downloader = try MediaDownloader()
-        downloader.retries = 1
-        #expect(throws: DownloadError.self) {
-            _ = try downloader.download(Self.request(first, episode), into: cache, shouldStop: { false })
-        }
+        let (first, episode, cache) = try await Self.brokenOff(in: directory, retries: 1)
         let part = cache.path(of: CacheEntry(key: episode.label, title: "", mediaPath: episode.mediaPath).fileName) + ".part"
         let kept = Self.bytes(part)?.count ?? 0
         #expect(kept == 600_000, "two requests of 300,000 bytes each: \(kept)")
         #expect(first.requests.last?.range == "bytes=300000-")
-        let port = first.port
-        first.stop()
-        let second = try DemoBackend(token: Self.token, port: port)
+        let second = try Self.restart(first)
         defer { second.stop() }
         let outcome = try MediaDownloader().download(Self.request(second, episode), into: cache, shouldStop: { false })
         #expect(outcome == .downloaded(try #require(cache.file(for: episode.label)?.entry), resumedFrom: Int64(kept)))
@@ -107,18 +125,9 @@ struct DownloadTests {
 
     @Test("a file changed on the server since the .part began is downloaded again from 0")
     func changed() async throws {
-        let first = try DemoBackend(token: Self.token, faults: .init(closeAfterBodyBytes: 300_000))
-        let episode = try await Self.shortestEpisode(first)
         let directory = try TemporaryDirectory(prefix: "cache")
-        let cache = try MediaCache(directory: directory.path)
-        let downloader = try MediaDownloader()
-        downloader.retries = 0
-        #expect(throws: DownloadError.self) {
-            _ = try downloader.download(Self.request(first, episode), into: cache, shouldStop: { false })
-        }
-        let port = first.port
-        first.stop()
-        let changed = try DemoBackend(token: Self.token, port: port, faults: .init(mediaRevision: 1))
+        let (first, episode, cache) = try await Self.brokenOff(in: directory, retries: 0)
+        let changed = try Self.restart(first, faults: .init(mediaRevision: 1))
         defer { changed.stop() }
         let said = Said()
         let outcome = try MediaDownloader().download(Self.request(changed, episode), into: cache, shouldStop: { false },
@@ -136,18 +145,9 @@ struct DownloadTests {
 
     @Test("a server that ignores Range: the resume restarts from 0, with a warning, and the file is whole")
     func ignoredRange() async throws {
-        let first = try DemoBackend(token: Self.token, faults: .init(closeAfterBodyBytes: 300_000))
-        let episode = try await Self.shortestEpisode(first)
         let directory = try TemporaryDirectory(prefix: "cache")
-        let cache = try MediaCache(directory: directory.path)
-        let downloader = try MediaDownloader()
-        downloader.retries = 0
-        #expect(throws: DownloadError.self) {
-            _ = try downloader.download(Self.request(first, episode), into: cache, shouldStop: { false })
-        }
-        let port = first.port
-        first.stop()
-        let plain = try DemoBackend(token: Self.token, port: port, faults: .init(ignoreRange: true))
+        let (first, episode, cache) = try await Self.brokenOff(in: directory, retries: 0)
+        let plain = try Self.restart(first, faults: .init(ignoreRange: true))
         defer { plain.stop() }
         let said = Said()
         _ = try MediaDownloader().download(Self.request(plain, episode), into: cache, shouldStop: { false }, warn: { said.add($0) })
@@ -158,10 +158,9 @@ struct DownloadTests {
     @Test("two downloads of one file at once: one fetches, the other waits and finds it cached; one intact file")
     func concurrent() async throws {
         // Slow enough that the second certainly starts while the first runs.
-        let backend = try DemoBackend(token: Self.token, faults: .init(bytesPerSecond: 8_000_000))
-        defer { backend.stop() }
-        let episode = try await Self.shortestEpisode(backend)
         let directory = try TemporaryDirectory(prefix: "cache")
+        let (backend, episode, _) = try await Self.cached(in: directory, .init(bytesPerSecond: 8_000_000))
+        defer { backend.stop() }
         let request = Self.request(backend, episode)
         let waited = Said()
         let outcomes = try await withThrowingTaskGroup(of: DownloadOutcome.self) { group in
@@ -186,11 +185,9 @@ struct DownloadTests {
 
     @Test("a full disk stops the download with a clear message and keeps the .part")
     func diskFull() async throws {
-        let backend = try DemoBackend(token: Self.token)
-        defer { backend.stop() }
-        let episode = try await Self.shortestEpisode(backend)
         let directory = try TemporaryDirectory(prefix: "cache")
-        let cache = try MediaCache(directory: directory.path)
+        let (backend, episode, cache) = try await Self.cached(in: directory)
+        defer { backend.stop() }
         let part = cache.path(of: CacheEntry(key: episode.label, title: "", mediaPath: episode.mediaPath).fileName) + ".part"
         // /dev/full fails every write with ENOSPC, as a full disk does.
         try FileManager.default.createSymbolicLink(atPath: part, withDestinationPath: "/dev/full")
@@ -216,11 +213,9 @@ struct DownloadTests {
 
     @Test("Ctrl-C (a stop) keeps the .part, and the next run resumes it")
     func interrupted() async throws {
-        let backend = try DemoBackend(token: Self.token, faults: .init(bytesPerSecond: 2_000_000))
-        defer { backend.stop() }
-        let episode = try await Self.shortestEpisode(backend)
         let directory = try TemporaryDirectory(prefix: "cache")
-        let cache = try MediaCache(directory: directory.path)
+        let (backend, episode, cache) = try await Self.cached(in: directory, .init(bytesPerSecond: 2_000_000))
+        defer { backend.stop() }
         let stop = Atomic<Bool>(false)
         do {
             _ = try MediaDownloader().download(Self.request(backend, episode), into: cache, shouldStop: { stop.load(ordering: .relaxed) },

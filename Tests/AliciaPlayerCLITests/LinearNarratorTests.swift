@@ -44,35 +44,59 @@ import AliciaSession
         #expect(narrator.lines(try Self.snapshot(.playing, at: 0, entry: 2), now: 12) == ["Playing Slow Tide, 0:00 of 45:00", "Chapter 1: Cold open"])
     }
 
+    /// One look of a narrator at the player: `state` at `position` (and `speed`) at the time `now`,
+    /// and the lines it must say then (nil: not checked, the first look).
+    struct Look {
+        let state: PlayerState
+        let position: Double
+        var speed: Double = 1
+        let now: Double
+        let says: [String]?
+    }
+
+    /// One fresh narrator through `looks`, in order.
+    private func expect(_ looks: [Look], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var narrator = LinearNarrator()
+        for look in looks {
+            let lines = narrator.lines(try Self.snapshot(look.state, at: look.position, speed: look.speed), now: look.now)
+            if let says = look.says {
+                #expect(lines == says, "at \(look.position) s, \(look.now) s in", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
     /// A pause reads the sink's exact index, which may sit a little behind the estimate said
     /// before it: a chapter just reached is not left, and the one before is not said again; a
     /// seek back is a jump and says it.
     @Test func aPositionSettlingBackAtAPauseSaysNoChapterAgain() throws {
-        var narrator = LinearNarrator()
-        _ = narrator.lines(try Self.snapshot(.playing, at: 599.5), now: 0)
-        #expect(narrator.lines(try Self.snapshot(.playing, at: 600.1), now: 0.6) == ["Chapter 2: The interview"])
-        #expect(narrator.lines(try Self.snapshot(.paused, at: 599.1), now: 0.7) == ["Paused at 9:59"])
-        #expect(narrator.lines(try Self.snapshot(.playing, at: 599.1), now: 1) == ["Playing Slow Tide, 9:59 of 45:00"])
-        #expect(narrator.lines(try Self.snapshot(.playing, at: 600.3), now: 1.5) == [])
-        #expect(narrator.lines(try Self.snapshot(.playing, at: 590), now: 2) == ["Chapter 1: Cold open"])
+        try expect([
+            Look(state: .playing, position: 599.5, now: 0, says: nil),
+            Look(state: .playing, position: 600.1, now: 0.6, says: ["Chapter 2: The interview"]),
+            Look(state: .paused, position: 599.1, now: 0.7, says: ["Paused at 9:59"]),
+            Look(state: .playing, position: 599.1, now: 1, says: ["Playing Slow Tide, 9:59 of 45:00"]),
+            Look(state: .playing, position: 600.3, now: 1.5, says: []),
+            Look(state: .playing, position: 590, now: 2, says: ["Chapter 1: Cold open"]),
+        ])
         // Nor is a cue said again when the pause settles more than half a second back.
-        var cues = LinearNarrator()
-        _ = cues.lines(try Self.snapshot(.playing, at: 2.9), now: 0)
-        #expect(cues.lines(try Self.snapshot(.playing, at: 3.6), now: 0.7) == ["Alicia: Hi."])
-        #expect(cues.lines(try Self.snapshot(.paused, at: 2.4), now: 0.8) == ["Paused at 0:02"])
-        #expect(cues.lines(try Self.snapshot(.playing, at: 2.4), now: 1) == ["Playing Slow Tide, 0:02 of 45:00"])
-        #expect(cues.lines(try Self.snapshot(.playing, at: 3.5), now: 2.1) == [])
+        try expect([
+            Look(state: .playing, position: 2.9, now: 0, says: nil),
+            Look(state: .playing, position: 3.6, now: 0.7, says: ["Alicia: Hi."]),
+            Look(state: .paused, position: 2.4, now: 0.8, says: ["Paused at 0:02"]),
+            Look(state: .playing, position: 2.4, now: 1, says: ["Playing Slow Tide, 0:02 of 45:00"]),
+            Look(state: .playing, position: 3.5, now: 2.1, says: []),
+        ])
         // A speed change plays on from the frame heard, which under load may sit more than a
         // second behind the estimate, before the cue said last: that cue is not said again when
         // playing reaches it (CI found "Goodbye for now." said twice so).
-        var speed = LinearNarrator()
-        _ = speed.lines(try Self.snapshot(.playing, at: 2.5, speed: 1.25), now: 0)
-        #expect(speed.lines(try Self.snapshot(.playing, at: 3.1, speed: 1.25), now: 0.5) == ["Alicia: Hi."])
-        #expect(speed.lines(try Self.snapshot(.playing, at: 4.4, speed: 1.25), now: 1.5) == [])
-        #expect(speed.lines(try Self.snapshot(.playing, at: 2.8, speed: 1), now: 1.6) == [])
-        #expect(speed.lines(try Self.snapshot(.playing, at: 3.3, speed: 1), now: 2.1) == [])
-        #expect(speed.lines(try Self.snapshot(.playing, at: 0.5, speed: 1), now: 2.2) == [])
-        #expect(speed.lines(try Self.snapshot(.playing, at: 1.2, speed: 1), now: 2.9) == ["Hello."])
+        try expect([
+            Look(state: .playing, position: 2.5, speed: 1.25, now: 0, says: nil),
+            Look(state: .playing, position: 3.1, speed: 1.25, now: 0.5, says: ["Alicia: Hi."]),
+            Look(state: .playing, position: 4.4, speed: 1.25, now: 1.5, says: []),
+            Look(state: .playing, position: 2.8, now: 1.6, says: []),
+            Look(state: .playing, position: 3.3, now: 2.1, says: []),
+            Look(state: .playing, position: 0.5, now: 2.2, says: []),
+            Look(state: .playing, position: 1.2, now: 2.9, says: ["Hello."]),
+        ])
     }
 
     @Test func theDeadlineIsTheNextCueOrChapterAtTheSpeed() throws {

@@ -31,22 +31,23 @@ public enum AudioCompare {
 
     /// Little-endian 32-bit integer samples; trailing bytes short of a sample are ignored.
     public static func int32Samples<Bytes: Collection<UInt8>>(littleEndian bytes: Bytes) -> [Int32] {
-        #if _endian(little)
-        if let samples = bytes.withContiguousStorageIfAvailable({ copySamples(UnsafeRawBufferPointer($0), as: Int32.self) }) {
-            return samples
-        }
-        #endif
-        return littleEndianWords(bytes).map { Int32(bitPattern: $0) }
+        words(littleEndian: bytes) { Int32(bitPattern: $0) }
     }
 
     /// Little-endian IEEE float samples; trailing bytes short of a sample are ignored.
     public static func float32Samples<Bytes: Collection<UInt8>>(littleEndian bytes: Bytes) -> [Float] {
+        words(littleEndian: bytes) { Float(bitPattern: $0) }
+    }
+
+    /// Little-endian 32-bit samples, each word's bits made a `Sample` by `sample`: copied as they
+    /// lie where the bytes are contiguous on a little-endian machine, else word by word.
+    private static func words<Bytes: Collection<UInt8>, Sample>(littleEndian bytes: Bytes, _ sample: (UInt32) -> Sample) -> [Sample] {
         #if _endian(little)
-        if let samples = bytes.withContiguousStorageIfAvailable({ copySamples(UnsafeRawBufferPointer($0), as: Float.self) }) {
+        if let samples = bytes.withContiguousStorageIfAvailable({ copySamples(UnsafeRawBufferPointer($0), as: Sample.self) }) {
             return samples
         }
         #endif
-        return littleEndianWords(bytes).map { Float(bitPattern: $0) }
+        return littleEndianWords(bytes).map(sample)
     }
 
     /// The whole `Sample`s at the start of `bytes`, copied as they lie: on a little-endian machine,

@@ -81,7 +81,9 @@ public enum LoopbackPort {
 
     /// The port a test server of ours writes to `file` once it listens (Tests/Servers/*.py), waited
     /// for while `server` runs: a hang guard of `patience`, not a timing. Nil when it never came.
-    public static func written(to file: String, by server: ChildProcess, patience: Duration = .seconds(30)) async throws -> Int? {
+    /// The default is 120 s: under two stress-ng loads beside the suite, Python test servers took
+    /// longer than 30 s to write their port; a server that dies still ends the wait at once.
+    public static func written(to file: String, by server: ChildProcess, patience: Duration = .seconds(120)) async throws -> Int? {
         let deadline = ContinuousClock.now + patience
         while ContinuousClock.now < deadline && server.isRunning {
             let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""

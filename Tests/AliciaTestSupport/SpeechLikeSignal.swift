@@ -68,18 +68,7 @@ public struct SpeechLikeSignal: Sendable {
 
     /// A 16-bit PCM WAV file of the signal.
     public var wav: [UInt8] {
-        var data = [UInt8](repeating: 0, count: 2 * samples.count)
-        data.withUnsafeMutableBytes { bytes in
-            samples.withUnsafeBufferPointer { samples in
-                for index in 0..<samples.count {
-                    bytes.storeBytes(of: samples[index].littleEndian, toByteOffset: 2 * index, as: Int16.self)
-                }
-            }
-        }
-        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        return Array("RIFF".utf8) + le32(36 + data.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(channels)
-            + le32(rate) + le32(rate * channels * 2) + le16(channels * 2) + le16(16) + Array("data".utf8) + le32(data.count) + data
+        WAVFixture.pcm16File(samples, sampleRate: rate, channels: channels)
     }
 
     /// Where each burst is found, in order, in `output` (interleaved like the signal), by its

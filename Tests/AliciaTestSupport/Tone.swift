@@ -19,20 +19,8 @@ public enum Tone {
 
     /// The same tone as a 16-bit PCM WAV file.
     public static func wav(frequency: Double, seconds: Double, rate: Int, channels: Int, amplitude: Double) -> [UInt8] {
-        let samples = samples(frequency: frequency, seconds: seconds, rate: rate, channels: channels, amplitude: amplitude)
-        // Stored into one buffer: an array of two bytes per sample crawls in debug and ASan builds.
-        var data = [UInt8](repeating: 0, count: 2 * samples.count)
-        data.withUnsafeMutableBytes { bytes in
-            samples.withUnsafeBufferPointer { samples in
-                for index in 0..<samples.count {
-                    bytes.storeBytes(of: samples[index].littleEndian, toByteOffset: 2 * index, as: Int16.self)
-                }
-            }
-        }
-        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        return Array("RIFF".utf8) + le32(36 + data.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(channels)
-            + le32(rate) + le32(rate * channels * 2) + le16(channels * 2) + le16(16) + Array("data".utf8) + le32(data.count) + data
+        WAVFixture.pcm16File(samples(frequency: frequency, seconds: seconds, rate: rate, channels: channels, amplitude: amplitude),
+                             sampleRate: rate, channels: channels)
     }
 
     /// Level in dB of `frequency` in a window of the first channel (Goertzel, Hann window);

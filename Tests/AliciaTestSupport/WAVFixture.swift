@@ -140,6 +140,22 @@ public struct WAVFixture: Sendable {
         }
     }
 
+    /// A 16-bit PCM WAV file of the given interleaved samples, with the canonical header (the
+    /// tone, speech-like and loudness fixtures are written through it).
+    ///
+    /// Stored into one buffer: an array of two bytes per sample crawls in debug and ASan builds.
+    public static func pcm16File(_ samples: [Int16], sampleRate: Int, channels: Int) -> [UInt8] {
+        var data = [UInt8](repeating: 0, count: 2 * samples.count)
+        data.withUnsafeMutableBytes { bytes in
+            samples.withUnsafeBufferPointer { samples in
+                for index in 0..<samples.count {
+                    bytes.storeBytes(of: samples[index].littleEndian, toByteOffset: 2 * index, as: Int16.self)
+                }
+            }
+        }
+        return header(dataSize: data.count, sampleRate: sampleRate, channels: channels, format: .pcm16, riffExtra: 0) + data
+    }
+
     private static func header(dataSize: Int, sampleRate: Int, channels: Int, format: SampleFormat, riffExtra: Int) -> [UInt8] {
         let blockAlign = channels * format.bytesPerSample
         var header: [UInt8] = []

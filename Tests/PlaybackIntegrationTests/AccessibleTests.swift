@@ -38,27 +38,56 @@ struct AccessibleTests {
         raw.replacingOccurrences(of: "\r", with: "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
-    @Test("play --accessible: one line per event, in words, at their times; keys work; no cursor addressing; ctl transcript")
-    func linearPlayback() async throws {
+    /// A player in tmux whose output is recorded byte for byte (`pipe-pane`) from its first byte.
+    struct Recorded {
+        let tmux: StudioTests.Tmux
+        let capture: PipeSinkCapture
+        let directory: TemporaryDirectory
+        let raw: String
+
+        /// Everything the terminal received so far.
+        func output() -> String { (try? String(contentsOfFile: raw, encoding: .utf8)) ?? "" }
+    }
+
+    /// Inside the playback gate: runs the player with the words `command` makes (from the test's
+    /// directory and the capture sink's name) in tmux, `extra` added to the Studio tests' environment
+    /// and a fresh state directory; it waits until the recording has begun. `body` drives it to its
+    /// exit, which must be status 0 with the terminal's modes restored. Everything the terminal
+    /// received.
+    @discardableResult
+    static func recorded(_ extra: [String: String] = [:], running command: (TemporaryDirectory, String) throws -> String,
+                         sourceLocation: SourceLocation = #_sourceLocation,
+                         _ body: (Recorded) async throws -> Void) async throws -> String {
         try StudioTests.requireTmux()
-        try await Playback.gated {
+        return try await Playback.gated {
             let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
             let directory = try TemporaryDirectory(prefix: "accessible")
             defer { directory.remove() }
-            let (episode, note) = try Self.episode(in: directory)
-            let socket = directory.file("socket")
-            let raw = directory.file("raw")
             let go = directory.file("go")
             let player = try PlayerProcess.executablePath()
-            let environment = try StudioTests.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()])
-            let tmux = try StudioTests.Tmux(command: "while [ ! -e '\(go)' ]; do sleep 0.05; done; '\(player)' play --accessible "
-                + "--device \(capture.sinkName) --ipc '\(socket)' --voice-at '7=\(note)' '\(episode)'", environment: environment)
-            try tmux.run(["pipe-pane", "-t", "studio", "-o", "cat >> '\(raw)'"])
+            let environment = try StudioTests.environment(extra.merging(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()]) { $1 })
+            let tmux = try StudioTests.Tmux(command: "while [ ! -e '\(go)' ]; do sleep 0.05; done; '\(player)' "
+                + (try command(directory, capture.sinkName)), environment: environment)
+            let recorded = Recorded(tmux: tmux, capture: capture, directory: directory, raw: directory.file("raw"))
+            try tmux.run(["pipe-pane", "-t", "studio", "-o", "cat >> '\(recorded.raw)'"])
             _ = FileManager.default.createFile(atPath: go, contents: nil)
-            func output() -> String { (try? String(contentsOfFile: raw, encoding: .utf8)) ?? "" }
+            try await body(recorded)
+            #expect(try await StudioTests.status(tmux) == "0", sourceLocation: sourceLocation)
+            #expect(try await StudioTests.terminalRestored(tmux), "terminal modes not restored", sourceLocation: sourceLocation)
+            return recorded.output()
+        }
+    }
 
+    @Test("play --accessible: one line per event, in words, at their times; keys work; no cursor addressing; ctl transcript")
+    func linearPlayback() async throws {
+        let text = try await Self.recorded(running: { directory, device in
+            let (episode, note) = try Self.episode(in: directory)
+            return "play --accessible --device \(device) --ipc '\(directory.file("socket"))' --voice-at '7=\(note)' '\(episode)'"
+        }) { session in
+            let (tmux, socket) = (session.tmux, session.directory.file("socket"))
+            func output() -> String { session.output() }
             try await tmux.waitFor("the first cue") { _ in output().contains("Hello and welcome.") }
-            #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio reached the sink")
+            #expect(await session.capture.waitForAudio(timeout: .seconds(30)), "no audio reached the sink")
             let transcript = try await ControlSocketTests.ctl(socket, ["transcript"])
             #expect(transcript.status == 0, "\(transcript)")
             #expect(transcript.stdout == """
@@ -83,55 +112,41 @@ struct AccessibleTests {
             try await tmux.waitFor("the speed line") { _ in output().contains("Speed 1×") }
 
             try await tmux.waitFor("the end", timeout: .seconds(60)) { _ in output().contains("End of the queue") }
-            #expect(try await StudioTests.status(tmux) == "0")
-            #expect(try await StudioTests.terminalRestored(tmux), "terminal modes not restored")
-
-            let text = output()
-            #expect(!text.contains("\u{1B}"), "an escape sequence was written: \(text.debugDescription)")
-            let lines = Self.lines(text).filter { !$0.isEmpty }
-            // Tab asks for the status: said on demand even when nothing moved since the line
-            // before (a loaded machine may still be at the second the speed change was said at),
-            // so one repeat of a "Playing" line is the answer to it, not a line said twice.
-            var demanded = 0
-            for (first, second) in zip(lines, lines.dropFirst()) where first == second {
-                if second.hasPrefix("Playing episode.wav, ") && demanded == 0 { demanded += 1; continue }
-                Issue.record("a line was said twice: \(first)\n\(text.debugDescription)")
-            }
-            // Each event once, in the order of their times.
-            let events = ["Chapter 1: Cold open", "Hello and welcome.", "Alicia: First question.", "Chapter 2: The interview",
-                          "A second point.", "Voice note: note.wav, 0:01", "Chapter 3: Listener mail", "Goodbye for now.",
-                          "Finished episode.wav", "End of the queue"]
-            var last = -1
-            for event in events {
-                let found = lines.indices.filter { lines[$0] == event }
-                #expect(found.count == 1, "'\(event)' said \(found.count) times:\n\(lines.joined(separator: "\n"))")
-                if let index = found.first {
-                    #expect(index > last, "'\(event)' out of order:\n\(lines.joined(separator: "\n"))")
-                    last = index
-                }
-            }
-            #expect(lines.filter { $0.hasPrefix("Paused at ") }.count == 1, "\(lines)")
         }
+        #expect(!text.contains("\u{1B}"), "an escape sequence was written: \(text.debugDescription)")
+        let lines = Self.lines(text).filter { !$0.isEmpty }
+        // Tab asks for the status: said on demand even when nothing moved since the line
+        // before (a loaded machine may still be at the second the speed change was said at),
+        // so one repeat of a "Playing" line is the answer to it, not a line said twice.
+        var demanded = 0
+        for (first, second) in zip(lines, lines.dropFirst()) where first == second {
+            if second.hasPrefix("Playing episode.wav, ") && demanded == 0 { demanded += 1; continue }
+            Issue.record("a line was said twice: \(first)\n\(text.debugDescription)")
+        }
+        // Each event once, in the order of their times.
+        let events = ["Chapter 1: Cold open", "Hello and welcome.", "Alicia: First question.", "Chapter 2: The interview",
+                      "A second point.", "Voice note: note.wav, 0:01", "Chapter 3: Listener mail", "Goodbye for now.",
+                      "Finished episode.wav", "End of the queue"]
+        var last = -1
+        for event in events {
+            let found = lines.indices.filter { lines[$0] == event }
+            #expect(found.count == 1, "'\(event)' said \(found.count) times:\n\(lines.joined(separator: "\n"))")
+            if let index = found.first {
+                #expect(index > last, "'\(event)' out of order:\n\(lines.joined(separator: "\n"))")
+                last = index
+            }
+        }
+        #expect(lines.filter { $0.hasPrefix("Paused at ") }.count == 1, "\(lines)")
     }
 
     @Test("prompts are lines: a search, its numbered list, and a choice by number; help in words; q quits")
     func promptsAndLists() async throws {
-        try StudioTests.requireTmux()
-        try await Playback.gated {
-            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-            let directory = try TemporaryDirectory(prefix: "accessible")
-            defer { directory.remove() }
+        let text = try await Self.recorded(["ACCESSIBLE": "1"], running: { directory, device in
             let (episode, note) = try Self.episode(in: directory)
-            let raw = directory.file("raw")
-            let go = directory.file("go")
-            let player = try PlayerProcess.executablePath()
-            let environment = try StudioTests.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory(), "ACCESSIBLE": "1"])
-            let tmux = try StudioTests.Tmux(command: "while [ ! -e '\(go)' ]; do sleep 0.05; done; '\(player)' play "
-                + "--device \(capture.sinkName) --no-ipc '\(episode)' '\(note)'", environment: environment)
-            try tmux.run(["pipe-pane", "-t", "studio", "-o", "cat >> '\(raw)'"])
-            _ = FileManager.default.createFile(atPath: go, contents: nil)
-            func output() -> String { (try? String(contentsOfFile: raw, encoding: .utf8)) ?? "" }
-
+            return "play --device \(device) --no-ipc '\(episode)' '\(note)'"
+        }) { session in
+            let tmux = session.tmux
+            func output() -> String { session.output() }
             try await tmux.waitFor("playing") { _ in output().contains("Playing episode.wav, ") }
             try tmux.keys("?")
             try await tmux.waitFor("the keys in words") { _ in output().contains("End of the keys") }
@@ -146,11 +161,8 @@ struct AccessibleTests {
             try tmux.keys("Enter")
             try await tmux.waitFor("the note playing") { _ in output().contains("Playing note.wav, ") }
             try tmux.keys("q")
-            #expect(try await StudioTests.status(tmux) == "0")
-            #expect(try await StudioTests.terminalRestored(tmux), "terminal modes not restored")
-            let text = output()
-            #expect(!text.contains("\u{1B}["), "a control sequence was written: \(text.debugDescription)")
         }
+        #expect(!text.contains("\u{1B}["), "a control sequence was written: \(text.debugDescription)")
     }
 
     @Test("off a terminal: play --accessible says its lines to a pipe, and plays on after stdin ends")

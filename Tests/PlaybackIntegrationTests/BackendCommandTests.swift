@@ -154,17 +154,24 @@ struct BackendCommandTests {
         }
     }
 
+    /// A home directory whose alicia config file (`config/alicia/config`) holds `text`, with the
+    /// permissions `mode`; the directory and the file's path.
+    static func home(withConfig text: String, mode: mode_t) throws -> (TemporaryDirectory, String) {
+        let home = try TemporaryDirectory(prefix: "home")
+        let configDirectory = home.file("config/alicia")
+        try FileManager.default.createDirectory(atPath: configDirectory, withIntermediateDirectories: true)
+        let config = configDirectory + "/config"
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        chmod(config, mode)
+        return (home, config)
+    }
+
     /// Guards issue 17: `tokn = abc` in the config file was ignored without a word.
     @Test("a misspelt config key gets a warning naming the file and the line")
     func misspeltConfigKey() async throws {
         let backend = try DemoBackend(token: Self.token)
         defer { backend.stop() }
-        let home = try TemporaryDirectory(prefix: "home")
-        let configDirectory = home.file("config/alicia")
-        try FileManager.default.createDirectory(atPath: configDirectory, withIntermediateDirectories: true)
-        let config = configDirectory + "/config"
-        try "base_url = \(backend.baseURL)\ntokn = \(Self.token)\n".write(toFile: config, atomically: true, encoding: .utf8)
-        chmod(config, 0o600)
+        let (home, config) = try Self.home(withConfig: "base_url = \(backend.baseURL)\ntokn = \(Self.token)\n", mode: 0o600)
         let result = try await Playback.run(["tracks"], environment: ["XDG_CONFIG_HOME": home.file("config")])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("warning: \(config):2: unknown key 'tokn' (did you mean 'token'?)"), "\(result)")
@@ -205,12 +212,7 @@ struct BackendCommandTests {
     func configuration() async throws {
         let backend = try DemoBackend(token: Self.token)
         defer { backend.stop() }
-        let home = try TemporaryDirectory(prefix: "home")
-        let configDirectory = home.file("config/alicia")
-        try FileManager.default.createDirectory(atPath: configDirectory, withIntermediateDirectories: true)
-        let config = configDirectory + "/config"
-        try "# test\nbase_url = \(backend.baseURL)\ntoken = \(Self.token)\n".write(toFile: config, atomically: true, encoding: .utf8)
-        chmod(config, 0o644)
+        let (home, _) = try Self.home(withConfig: "# test\nbase_url = \(backend.baseURL)\ntoken = \(Self.token)\n", mode: 0o644)
         var environment = ["XDG_CONFIG_HOME": home.file("config")]
         if let server = Self.pulseServer { environment["PULSE_SERVER"] = server }
         let fromFile = try await Playback.run(["tracks"], environment: environment)

@@ -13,52 +13,9 @@ struct ChapterTests {
         return PodcastFixture.withCuePoints(wav.bytes, cues: [(0, "Intro"), (48_000, "Middle"), (120_000, "Outro")])
     }
 
+    /// The socket driver of the chapters test (run after `SocketDriver.client`).
     static let driver = #"""
-        import json, socket, sys, time
-
         path, wavname = sys.argv[1:3]
-
-        class Client:
-            def __init__(self):
-                self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                self.s.settimeout(20)
-                self.s.connect(path)
-                self.buf = b""
-                self.events = []
-
-            def line(self):
-                while b"\n" not in self.buf:
-                    chunk = self.s.recv(65536)
-                    if not chunk:
-                        return None
-                    self.buf += chunk
-                text, self.buf = self.buf.split(b"\n", 1)
-                return json.loads(text)
-
-            def ask(self, *command):
-                self.s.sendall((json.dumps({"command": list(command)}) + "\n").encode())
-                while True:
-                    m = self.line()
-                    assert m is not None, "the connection closed before the reply"
-                    if "event" in m:
-                        self.events.append(m)
-                        continue
-                    return m
-
-            def ok(self, *command):
-                r = self.ask(*command)
-                assert r["error"] == "success", f"{command}: {r}"
-                return r.get("data")
-
-            def event(self, kind, **fields):
-                while True:
-                    while self.events:
-                        e = self.events.pop(0)
-                        if e.get("event") == kind and all(e.get(k) == v for k, v in fields.items()):
-                            return e
-                    m = self.line()
-                    assert m is not None, f"the connection closed before {kind} {fields}"
-                    self.events.append(m)
 
         c = Client()
 
@@ -137,19 +94,7 @@ struct ChapterTests {
         let mp3 = directory.file("chapters.mp3")
         try FileManager.default.copyItem(atPath: try await PodcastFixture.mp3(seconds: 14, tags: PodcastFixture.Tags()), toPath: mp3)
         let wav = try directory.write(Self.cueWAV(), as: "cues.wav")
-        let driver = try directory.write(Array(Self.driver.utf8), as: "driver.py")
-        let socket = directory.file("socket")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        try await Playback.gated {
-            let player = try PlayerProcess.start(["play", mp3, wav, "--ipc", socket, "--device", capture.sinkName])
-            try await ControlSocketTests.waitForSocket(socket, player: player)
-            let python = try await ChildProcess.run("python3", [driver, socket, "cues.wav"], timeout: .seconds(120))
-            if python.status != 0 { player.send(SIGTERM) }
-            #expect(python.status == 0 && python.stdoutText == "ok\n", "the Python client: \(python.stdoutText) \(python.stderrText)")
-            let result = try await PlayerProcess.result(of: player, timeout: .seconds(30))
-            #expect(result.status == 0, "\(result)")
-        }
-        _ = await capture.finish(quietFor: .milliseconds(200))
+        try await SocketDriver.run(Self.driver, playing: [mp3, wav], with: ["cues.wav"], in: directory)
     }
 
     @Test("MPRIS: xesam:title, xesam:artist and xesam:album from the ID3 tag, mpris:artUrl the cover extracted to the cache; a WAV with no tags has no artist")

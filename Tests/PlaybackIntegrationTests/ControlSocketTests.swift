@@ -100,63 +100,10 @@ struct ControlSocketTests {
     // MARK: The protocol, from Python
 
     /// Every command and property of the issue, malformed input, 64 clients at once, observing,
-    /// events, a client gone mid-line, one that never reads (SIGPIPE), a line over 64 KiB, quit.
+    /// events, a client gone mid-line, one that never reads (SIGPIPE), a line over 64 KiB, quit
+    /// (run after `SocketDriver.client`).
     static let driver = #"""
-        import json, socket, sys, time
-
         path, a, b, c = sys.argv[1:5]
-
-        class Client:
-            def __init__(self):
-                self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                self.s.settimeout(20)
-                self.s.connect(path)
-                self.buf = b""
-                self.events = []
-
-            def line(self):
-                while b"\n" not in self.buf:
-                    chunk = self.s.recv(65536)
-                    if not chunk:
-                        return None
-                    self.buf += chunk
-                text, self.buf = self.buf.split(b"\n", 1)
-                return json.loads(text)
-
-            def raw(self, data):
-                self.s.sendall(data)
-                return self.reply()
-
-            def ask(self, *command, rid=None):
-                message = {"command": list(command)}
-                if rid is not None:
-                    message["request_id"] = rid
-                return self.raw((json.dumps(message) + "\n").encode())
-
-            def reply(self):
-                while True:
-                    m = self.line()
-                    assert m is not None, "the connection closed before the reply"
-                    if "event" in m:
-                        self.events.append(m)
-                        continue
-                    return m
-
-            def ok(self, *command):
-                r = self.ask(*command)
-                assert r["error"] == "success", f"{command}: {r}"
-                return r.get("data")
-
-            def event(self, kind, **fields):
-                """The next event `kind` with these fields; the ones before it are dropped."""
-                while True:
-                    while self.events:
-                        e = self.events.pop(0)
-                        if e.get("event") == kind and all(e.get(k) == v for k, v in fields.items()):
-                            return e
-                    m = self.line()
-                    assert m is not None, f"the connection closed before {kind} {fields}"
-                    self.events.append(m)
 
         c1 = Client()
         # Properties: each answers, with mpv's types.
@@ -290,27 +237,16 @@ struct ControlSocketTests {
         let a = try directory.write(Self.long.bytes, as: "a.wav")
         let b = try directory.write(Self.short.bytes, as: "b.wav")
         let c = try directory.write(Self.third.bytes, as: "c.wav")
-        let driver = try directory.write(Array(Self.driver.utf8), as: "driver.py")
-        let socket = directory.file("socket")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        try await Playback.gated {
-            let player = try PlayerProcess.start(["play", a, b, "--ipc", socket, "--device", capture.sinkName])
-            try await Self.waitForSocket(socket, player: player)
+        let socket = try await SocketDriver.run(Self.driver, playing: [a, b], with: [a, b, c], in: directory) { path in
             // socat, the one-liner most scripts use.
-            let socat = try await ChildProcess.run("/bin/sh", ["-c", "echo '{\"command\": [\"get_property\", \"playlist-count\"], \"request_id\": 3}' | socat -t 5 - UNIX-CONNECT:\(socket)"],
+            let socat = try await ChildProcess.run("/bin/sh", ["-c", "echo '{\"command\": [\"get_property\", \"playlist-count\"], \"request_id\": 3}' | socat -t 5 - UNIX-CONNECT:\(path)"],
                                                    timeout: .seconds(30))
             // Every client hears the events (as mpv's do): the item starting while socat is
             // connected is a `start-file` line before the reply, so the reply is the one line asked for.
             let replies = socat.stdoutText.split(separator: "\n").filter { !$0.hasPrefix("{\"event\"") }
             #expect(replies == ["{\"request_id\":3,\"error\":\"success\",\"data\":2}"], "\(socat.stdoutText) \(socat.stderrText)")
-            let python = try await ChildProcess.run("python3", [driver, socket, a, b, c], timeout: .seconds(120))
-            if python.status != 0 { player.send(SIGTERM) }
-            #expect(python.status == 0 && python.stdoutText == "ok\n", "the Python client: \(python.stdoutText) \(python.stderrText)")
-            let result = try await PlayerProcess.result(of: player, timeout: .seconds(30))
-            #expect(result.status == 0, "\(result)")
-            #expect(access(socket, F_OK) != 0, "the socket file is left after quit")
         }
-        _ = await capture.finish(quietFor: .milliseconds(200))
+        #expect(access(socket, F_OK) != 0, "the socket file is left after quit")
     }
 
     // MARK: A status bar

@@ -302,28 +302,29 @@ struct NginxServerTests {
 
 @Suite("Harness: PipeSinkCapture")
 struct PipeSinkCaptureTests {
+    /// Plays `fixture` with paplay into a fresh capture sink in `format` at the fixture's rate and
+    /// channel count; the capture, for the test to finish.
+    private func paplay(_ fixture: WAVFixture, into format: PipeSinkCapture.SampleFormat) async throws -> PipeSinkCapture {
+        let directory = try TemporaryDirectory(prefix: "harness")
+        let path = try directory.write(fixture.bytes, as: "noise.wav")
+        let capture = try await PipeSinkCapture(format: format, rate: fixture.sampleRate, channels: fixture.channels)
+        let result = try await ChildProcess.run("paplay", ["--device=\(capture.sinkName)", path])
+        #expect(result.status == 0, "paplay: \(result.stderrText)")
+        return capture
+    }
+
     /// paplay (libsndfile + libpulse, as the player) is the reference the capture is checked against.
     @Test("paplay into the capture sink comes out bit-exact")
     func paplayBitExact() async throws {
         let fixture = WAVFixture(seconds: 1.5, sampleRate: 48_000, channels: 2, format: .pcm16, seed: 31)
-        let directory = try TemporaryDirectory(prefix: "harness")
-        let path = try directory.write(fixture.bytes, as: "noise.wav")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        let result = try await ChildProcess.run("paplay", ["--device=\(capture.sinkName)", path])
-        #expect(result.status == 0, "paplay: \(result.stderrText)")
-        let captured = await capture.finishInt16()
+        let captured = try await paplay(fixture, into: .s16le).finishInt16()
         expectBitExact(captured: captured, expected: fixture.samples16, channels: 2)
     }
 
     @Test("float sink: paplay of a float WAV comes out exact")
     func paplayFloat() async throws {
         let fixture = WAVFixture(seconds: 1, sampleRate: 44_100, channels: 1, format: .float32, seed: 32)
-        let directory = try TemporaryDirectory(prefix: "harness")
-        let path = try directory.write(fixture.bytes, as: "noise.wav")
-        let capture = try await PipeSinkCapture(format: .float32le, rate: 44_100, channels: 1)
-        let result = try await ChildProcess.run("paplay", ["--device=\(capture.sinkName)", path])
-        #expect(result.status == 0, "paplay: \(result.stderrText)")
-        let captured = await capture.finishFloat32()
+        let captured = try await paplay(fixture, into: .float32le).finishFloat32()
         expectClose(captured: captured, expected: fixture.normalizedSamples, channels: 1, tolerance: 0)
     }
 

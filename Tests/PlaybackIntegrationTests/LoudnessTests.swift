@@ -10,7 +10,7 @@ struct LoudnessTests {
 
     /// ffmpeg's integrated loudness (LUFS) and true peak (dBTP) of 16-bit stereo `samples`.
     private func ffmpegMeasure(_ samples: [Int16], in directory: TemporaryDirectory, name: String) async throws -> (integrated: Double, truePeak: Double) {
-        let path = try directory.write(Self.wav(samples), as: name)
+        let path = try directory.write(WAVFixture.pcm16File(samples, sampleRate: Self.rate, channels: 2), as: name)
         let result = try await ChildProcess.run("ffmpeg", ["-nostats", "-hide_banner", "-i", path, "-af", "ebur128=peak=true", "-f", "null", "-"],
                                                 environment: [:], timeout: .seconds(60))
         // The summary at the end: "I:         -16.0 LUFS" and, under "True peak:", "Peak:  -3.2 dBFS".
@@ -27,18 +27,6 @@ struct LoudnessTests {
         return (integrated, peak)
     }
 
-    static func wav(_ samples: [Int16]) -> [UInt8] {
-        var data = [UInt8](repeating: 0, count: 2 * samples.count)
-        for (index, sample) in samples.enumerated() {
-            data[2 * index] = UInt8(truncatingIfNeeded: sample)
-            data[2 * index + 1] = UInt8(truncatingIfNeeded: sample >> 8)
-        }
-        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        return Array("RIFF".utf8) + le32(36 + data.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(2)
-            + le32(rate) + le32(rate * 4) + le16(4) + le16(16) + Array("data".utf8) + le32(data.count) + data
-    }
-
     @Test("two episodes 12 dB apart both come out within 1 LU of -16 LUFS, true peak under -1 dBTP, the gain never stepping")
     func matched() async throws {
         try TestEnvironment.require((try? ChildProcess.resolve("ffmpeg")) != nil, "ffmpeg measures the loudness (scripts/test installs it)")
@@ -46,7 +34,7 @@ struct LoudnessTests {
         let loud = SpeechLikeSignal(seed: 0x10D)
         let quiet = SpeechLikeSignal(seed: 0x0AE7).samples.map { Int16((Double($0) / 4).rounded()) }
         let pathA = try directory.write(loud.wav, as: "loud.wav")
-        let pathB = try directory.write(Self.wav(quiet), as: "quiet.wav")
+        let pathB = try directory.write(WAVFixture.pcm16File(quiet, sampleRate: Self.rate, channels: 2), as: "quiet.wav")
         let before = (a: try await ffmpegMeasure(loud.samples, in: directory, name: "a-in.wav"),
                       b: try await ffmpegMeasure(quiet, in: directory, name: "b-in.wav"))
         #expect(abs(before.a.integrated - before.b.integrated - 12) < 1, "the fixtures are not 12 dB apart: \(before)")

@@ -40,6 +40,19 @@ struct ReadAloudTests {
     /// A text of its own per test (the demo voices each text once, from its first ask).
     static func text(_ what: String) -> String { "Read aloud as it renders, \(what), \(UInt32.random(in: 1000...9999))." }
 
+    /// `play speak:TEXT FILE`: a text made of `words`, then `fixture` as a file, into a capture sink in
+    /// the fixture's format. The text, the player's result and the capture trimmed.
+    static func play(speaking words: String, then fixture: WAVFixture, on backend: DemoBackend) async throws
+        -> (text: String, result: PlayerResult, captured: [Int16]) {
+        let directory = try TemporaryDirectory(prefix: "readaloud")
+        let path = try directory.write(fixture.bytes, as: "item.wav")
+        let capture = try await PipeSinkCapture(format: .s16le, rate: fixture.sampleRate, channels: fixture.channels)
+        let text = Self.text(words)
+        let result = try await Playback.run(["play", "speak:" + text, path, "--device", capture.sinkName],
+                                            environment: BackendCommandTests.isolatedEnvironment(backend), timeout: .seconds(60))
+        return (text, result, Self.trimmed(await capture.finishInt16()))
+    }
+
     /// Where the first audible frame arrived, on the test's clock.
     final class FirstAudio: Sendable {
         let at = Mutex<ContinuousClock.Instant?>(nil)
@@ -117,15 +130,8 @@ struct ReadAloudTests {
     func episodeAfterSynthesisAtItsOwnQuality() async throws {
         let backend = try DemoBackend(token: "ra-\(UInt32.random(in: 1000...9999))")
         defer { backend.stop() }
-        let directory = try TemporaryDirectory(prefix: "readaloud")
         let episode = WAVFixture(seconds: 2, sampleRate: 48_000, channels: 2, seed: 48)
-        let path = directory.file("episode.wav")
-        try episode.data.write(to: URL(fileURLWithPath: path))
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        let text = Self.text("then an episode")
-        let result = try await Playback.run(["play", "speak:" + text, path, "--device", capture.sinkName],
-                                            environment: BackendCommandTests.isolatedEnvironment(backend), timeout: .seconds(60))
-        let captured = Self.trimmed(await capture.finishInt16())
+        let (_, result, captured) = try await Self.play(speaking: "then an episode", then: episode, on: backend)
         #expect(result.status == 0, "\(result)")
         let expected = Self.trimmed(episode.samples16)
         let tail = Array(captured.suffix(expected.count))
@@ -258,15 +264,8 @@ struct ReadAloudTests {
         let voicing = DemoBackend.Voicing(chunkDelays: [.zero, .seconds(2)], failAfter: 1)
         let backend = try DemoBackend(token: "ra-\(UInt32.random(in: 1000...9999))", faults: .init(voicing: voicing))
         defer { backend.stop() }
-        let directory = try TemporaryDirectory(prefix: "readaloud")
         let after = WAVFixture(seconds: 1.5, sampleRate: 24_000, channels: 1, seed: 24)
-        let path = directory.file("after.wav")
-        try after.data.write(to: URL(fileURLWithPath: path))
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
-        let text = Self.text("failing")
-        let result = try await Playback.run(["play", "speak:" + text, path, "--device", capture.sinkName],
-                                            environment: BackendCommandTests.isolatedEnvironment(backend), timeout: .seconds(60))
-        let captured = Self.trimmed(await capture.finishInt16())
+        let (text, result, captured) = try await Self.play(speaking: "failing", then: after, on: backend)
         // Scripts can tell: what was voiced played, and the status says the rest was not.
         #expect(result.status == 1, "\(result)")
         let lines = result.stderr.split(separator: "\n").filter { $0.contains("could not be voiced") }

@@ -8,91 +8,6 @@ import Testing
 /// PulseAudio sink.
 @Suite("Studio in a terminal", .serialized)
 struct StudioTests {
-    /// A tmux server of its own, with one window running a script.
-    final class Tmux: Sendable {
-        let socket = "alicia-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let directory: TemporaryDirectory
-
-        init(command: String, columns: Int = 100, rows: Int = 30, environment: [String: String]) throws {
-            directory = try TemporaryDirectory(prefix: "tmux")
-            var environment = environment
-            // Volume and speed are remembered in the state directory: each run gets its own.
-            if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = directory.file("state") }
-            // The player's own account of a run, for a wait that times out (not the screen's: a file).
-            if environment["ALICIA_LOG"] == nil && environment["ALICIA_LOG_FILE"] == nil {
-                environment["ALICIA_LOG"] = "debug"
-                environment["ALICIA_LOG_FILE"] = directory.file("player.log")
-            }
-            let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
-            let script = """
-                \(exports)
-                stty -g > '\(directory.file("stty-before"))'
-                \(command)
-                echo $? > '\(directory.file("status"))'
-                stty -g > '\(directory.file("stty-after"))'
-                sleep 600
-                """
-            let path = try directory.write(Array(script.utf8), as: "run.sh")
-            try run(["new-session", "-d", "-s", "studio", "-x", "\(columns)", "-y", "\(rows)", "bash \(path)"])
-        }
-
-        @discardableResult
-        func run(_ arguments: [String]) throws -> String {
-            let result = try ChildProcess.runBlocking(try ChildProcess.resolve("tmux"), ["-L", socket, "-f", "/dev/null"] + arguments,
-                                                  timeout: .seconds(30))
-            return result.stdoutText
-        }
-
-        func keys(_ keys: String...) throws { try run(["send-keys", "-t", "studio"] + keys) }
-
-        func screen() -> String { (try? run(["capture-pane", "-p", "-t", "studio"])) ?? "" }
-
-        /// The screen with lines the terminal wrapped joined again.
-        func joinedScreen() -> String { (try? run(["capture-pane", "-p", "-J", "-t", "studio"])) ?? "" }
-
-        /// Waits until the screen satisfies `condition`; returns the last screen. The bound is a
-        /// hang guard, not a speed: a Studio starved by a loaded machine still gets there.
-        @discardableResult
-        func waitFor(_ what: String, timeout: Duration = .seconds(60), _ condition: (String) -> Bool) async throws -> String {
-            let deadline = ContinuousClock.now + timeout
-            var last = ""
-            while ContinuousClock.now < deadline {
-                last = await BlockingWork.run { self.screen() }
-                if condition(last) { return last }
-                // Not Thread.sleep: a blocked thread of the cooperative pool (two on two cores) stalls
-                // every other test's awaits, and a loaded suite then sent signals 20 s late.
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            throw HarnessError("timed out waiting for \(what); the screen was:\n\(last)\n\(diagnosis())")
-        }
-
-        /// What a hung Studio was doing: its log's last lines and, where elfutils is installed, the
-        /// threads' stacks of every process under the pane.
-        func diagnosis() -> String {
-            var text = ""
-            if let log = file("player.log") {
-                text += "the player's log, last 60 lines:\n" + log.split(separator: "\n").suffix(60).joined(separator: "\n") + "\n"
-            }
-            guard let stack = try? ChildProcess.resolve("eu-stack"),
-                  let pane = Int32((try? run(["list-panes", "-t", "studio", "-F", "#{pane_pid}"]))?
-                                      .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") else { return text }
-            for pid in ChildProcess.descendants(of: pane) {
-                let dump = try? ChildProcess.runBlocking(stack, ["-p", "\(pid)"], timeout: .seconds(20))
-                text += "eu-stack -p \(pid):\n" + (dump.map { $0.stdoutText + $0.stderrText } ?? "(failed)\n")
-            }
-            return text
-        }
-
-        func file(_ name: String) -> String? {
-            try? String(contentsOfFile: directory.file(name), encoding: .utf8)
-        }
-
-        deinit {
-            _ = try? run(["kill-server"])
-            directory.remove()
-        }
-    }
-
     /// What the Studio's player needs in tmux: the PATH, PulseAudio, a terminal type, and no config
     /// or remembered state of the machine's.
     static func environment(_ extra: [String: String] = [:]) throws -> [String: String] {
@@ -137,6 +52,36 @@ struct StudioTests {
         return tmux.file("stty-before") == tmux.file("stty-after")
     }
 
+    /// A Studio playing the demo backend on a fresh capture sink, `extra` added to its environment;
+    /// after `body`, q quits it with status 0 (and, with `restoresTerminal`, the terminal's modes as
+    /// they were before it) and the capture is taken.
+    static func studio(_ extra: [String: String] = [:], restoresTerminal: Bool = false,
+                       sourceLocation: SourceLocation = #_sourceLocation,
+                       _ body: (Tmux, PipeSinkCapture) async throws -> Void) async throws {
+        try requireTmux()
+        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+        let player = try PlayerProcess.executablePath()
+        let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try environment(extra))
+        try await body(tmux, capture)
+        try tmux.keys("q")
+        #expect(try await status(tmux) == "0", sourceLocation: sourceLocation)
+        if restoresTerminal {
+            #expect(try await terminalRestored(tmux), "terminal modes not restored", sourceLocation: sourceLocation)
+        }
+        _ = await capture.finish()
+    }
+
+    /// ``studio(_:restoresTerminal:sourceLocation:_:)`` inside the playback gate.
+    static func gatedStudio(sourceLocation: SourceLocation = #_sourceLocation,
+                            _ body: (Tmux, PipeSinkCapture) async throws -> Void) async throws {
+        try await Playback.gated { try await studio(sourceLocation: sourceLocation, body) }
+    }
+
+    /// Waits until the demo's first episode is playing.
+    static func waitForTheFirstEpisode(_ tmux: Tmux) async throws {
+        _ = try await tmux.waitFor("the first episode playing") { $0.contains("▶ Morning Light") && $0.contains("playing") }
+    }
+
     static func elapsed(_ screen: String) -> Int? {
         // The progress line: " 1:23 ▕…▏ -0:37 / 2:00  vol 100%"
         guard let line = screen.split(separator: "\n").first(where: { $0.contains("vol ") && $0.contains("▕") }),
@@ -147,165 +92,145 @@ struct StudioTests {
 
     @Test("open, play, pause, seek, change speed, talk with a voice note, resize, help, quit: the terminal is restored")
     func session() async throws {
-        try Self.requireTmux()
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        let player = try PlayerProcess.executablePath()
         // Its log beside it: a voice note that never came (twice in whole-suite runs) is told by it.
         let log = NSTemporaryDirectory() + "/alicia-studio-walk-\(getpid()).log"
         defer { unlink(log) }
-        let environment = try Self.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory(),
-                                                "ALICIA_LOG": "debug", "ALICIA_LOG_FILE": log])
-        let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
-        // Everything the Studio draws, byte for byte: the voice note's line stands for its 2 s only,
-        // and a loaded suite may look at the screen before and after it.
-        let drawn = NSTemporaryDirectory() + "/alicia-studio-walk-\(getpid()).raw"
-        defer { unlink(drawn) }
-        try tmux.run(["pipe-pane", "-t", "studio", "-o", "cat >> '\(drawn)'"])
-        func output() -> String { (try? String(contentsOfFile: drawn, encoding: .utf8)) ?? "" }
-
-        var screen = try await tmux.waitFor("the Studio with an episode playing") { $0.contains("Alicia Studio") && $0.contains("playing") }
-        #expect(screen.contains("Season") || screen.contains("Nights"), "\(screen)")
-        #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio reached the sink")
-
-        // Pause: the state says so and the sink stops receiving audio.
-        try tmux.keys("Space")
-        screen = try await tmux.waitFor("paused") { $0.contains("paused") }
-        try await Task.sleep(for: .milliseconds(500))
-        let audible = AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar), channels: 2).count
-        try await Task.sleep(for: .milliseconds(700))
-        let later = AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar), channels: 2).count
-        #expect(later == audible, "the sink kept receiving audio while paused")
-
-        // Resume and seek forward 30 s with →.
-        try tmux.keys("Space")
-        screen = try await tmux.waitFor("playing again") { $0.contains("playing") }
-        let before = Self.elapsed(screen) ?? 0
-        try tmux.keys("Right")
-        screen = try await tmux.waitFor("the seek") { (Self.elapsed($0) ?? 0) >= before + 29 }
-
-        // Faster with ], back to normal with [: the speed shows while it is not 1×.
-        try tmux.keys("]")
-        screen = try await tmux.waitFor("the speed") { $0.contains("1.25×") }
-        try tmux.keys("[")
-        screen = try await tmux.waitFor("normal speed") { !$0.contains("1.25×") && $0.contains("speed 1×") }
-
-        // Talk: the reply streams into the panel and its voice note plays on a second line.
-        try tmux.keys("t")
-        _ = try await tmux.waitFor("the composer") { $0.contains("Say to Alicia") }
-        try tmux.keys("-l", "hello there")
-        try tmux.keys("Enter")
-        do {
-            _ = try await tmux.waitFor("the voice note line", timeout: .seconds(60)) { _ in output().contains("🎙") }
-        } catch {
-            let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(60)
-            throw HarnessError("\(error)\nthe player's log, last lines:\n" + lines.joined(separator: "\n"))
-        }
-        #expect(output().contains("held: voice note"), "the episode did not show that it was held")
-        screen = try await tmux.waitFor("what was said, in the chat panel") { $0.contains("You: hello there") }
-
-        // Resize: the layout follows.
-        try tmux.run(["resize-window", "-t", "studio", "-x", "60", "-y", "16"])
-        screen = try await tmux.waitFor("the smaller layout") { screen in
-            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
-            return lines.first?.contains("Alicia Studio") == true && lines.allSatisfy { $0.count <= 60 }
-        }
-
-        // Help.
-        try tmux.keys("?")
-        _ = try await tmux.waitFor("the help") { $0.contains("jump to 0 – 90 %") }
-        try tmux.keys("Escape")
-        // A lone Esc is told from the start of a sequence by a pause after it.
-        _ = try await tmux.waitFor("the help to close") { !$0.contains("jump to 0 – 90 %") }
-
+        let environment = ["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory(), "ALICIA_LOG": "debug", "ALICIA_LOG_FILE": log]
         // Quit: exit 0 and the terminal as it was.
-        try tmux.keys("q")
-        #expect(try await Self.status(tmux) == "0")
-        #expect(try await Self.terminalRestored(tmux), "terminal modes not restored")
-        _ = await capture.finish()
+        try await Self.studio(environment, restoresTerminal: true) { tmux, capture in
+            // Everything the Studio draws, byte for byte: the voice note's line stands for its 2 s only,
+            // and a loaded suite may look at the screen before and after it.
+            let drawn = NSTemporaryDirectory() + "/alicia-studio-walk-\(getpid()).raw"
+            defer { unlink(drawn) }
+            try tmux.run(["pipe-pane", "-t", "studio", "-o", "cat >> '\(drawn)'"])
+            func output() -> String { (try? String(contentsOfFile: drawn, encoding: .utf8)) ?? "" }
+
+            var screen = try await tmux.waitFor("the Studio with an episode playing") { $0.contains("Alicia Studio") && $0.contains("playing") }
+            #expect(screen.contains("Season") || screen.contains("Nights"), "\(screen)")
+            #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio reached the sink")
+
+            // Pause: the state says so and the sink stops receiving audio.
+            try tmux.keys("Space")
+            screen = try await tmux.waitFor("paused") { $0.contains("paused") }
+            try await Task.sleep(for: .milliseconds(500))
+            let audible = AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar), channels: 2).count
+            try await Task.sleep(for: .milliseconds(700))
+            let later = AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar), channels: 2).count
+            #expect(later == audible, "the sink kept receiving audio while paused")
+
+            // Resume and seek forward 30 s with →.
+            try tmux.keys("Space")
+            screen = try await tmux.waitFor("playing again") { $0.contains("playing") }
+            let before = Self.elapsed(screen) ?? 0
+            try tmux.keys("Right")
+            screen = try await tmux.waitFor("the seek") { (Self.elapsed($0) ?? 0) >= before + 29 }
+
+            // Faster with ], back to normal with [: the speed shows while it is not 1×.
+            try tmux.keys("]")
+            screen = try await tmux.waitFor("the speed") { $0.contains("1.25×") }
+            try tmux.keys("[")
+            screen = try await tmux.waitFor("normal speed") { !$0.contains("1.25×") && $0.contains("speed 1×") }
+
+            // Talk: the reply streams into the panel and its voice note plays on a second line.
+            try tmux.keys("t")
+            _ = try await tmux.waitFor("the composer") { $0.contains("Say to Alicia") }
+            try tmux.keys("-l", "hello there")
+            try tmux.keys("Enter")
+            do {
+                _ = try await tmux.waitFor("the voice note line", timeout: .seconds(60)) { _ in output().contains("🎙") }
+            } catch {
+                let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(60)
+                throw HarnessError("\(error)\nthe player's log, last lines:\n" + lines.joined(separator: "\n"))
+            }
+            #expect(output().contains("held: voice note"), "the episode did not show that it was held")
+            screen = try await tmux.waitFor("what was said, in the chat panel") { $0.contains("You: hello there") }
+
+            // Resize: the layout follows.
+            try tmux.run(["resize-window", "-t", "studio", "-x", "60", "-y", "16"])
+            screen = try await tmux.waitFor("the smaller layout") { screen in
+                let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+                return lines.first?.contains("Alicia Studio") == true && lines.allSatisfy { $0.count <= 60 }
+            }
+
+            // Help.
+            try tmux.keys("?")
+            _ = try await tmux.waitFor("the help") { $0.contains("jump to 0 – 90 %") }
+            try tmux.keys("Escape")
+            // A lone Esc is told from the start of a sequence by a pause after it.
+            _ = try await tmux.waitFor("the help to close") { !$0.contains("jump to 0 – 90 %") }
+        }
     }
 
     @Test("the Playlists shelf: enter plays a playlist, a piece read aloud as one item; a warming piece is voiced meanwhile and plays after")
     func playlistShelf() async throws {
-        try Self.requireTmux()
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        let player = try PlayerProcess.executablePath()
-        let environment = try Self.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()])
-        let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
-        _ = try await tmux.waitFor("the Playlists shelf") { $0.contains("Playlists") && $0.contains("Drive home") && $0.contains("1 warming") }
-        // The Bedtime playlist (found by its name): the letter plays at once; its warming piece is
-        // voiced on a thread of its own meanwhile (the Studio never waits), joins the queue, and plays.
-        // Read from everything the Studio drew (a loaded suite's poll of the screen can miss a state
-        // that lasts a second): the letter, the voicing line, then the piece playing.
-        let drawn = NSTemporaryDirectory() + "/alicia-studio-shelf-\(getpid()).raw"
-        defer { unlink(drawn) }
-        try tmux.run(["pipe-pane", "-t", "studio", "-o", "cat >> '\(drawn)'"])
-        func output() -> String { (try? String(contentsOfFile: drawn, encoding: .utf8)) ?? "" }
-        try Self.select(tmux, "bedtime")
-        try tmux.keys("Enter")
-        let deadline = ContinuousClock.now + .seconds(90)
-        while !output().contains("▶ Still Warming") && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
-        let seen = output()
-        let letter = seen.range(of: "▶ A Letter, Read Aloud")
-        let voicing = seen.range(of: "voicing 1 item of Bedtime")
-        let piece = seen.range(of: "▶ Still Warming")
-        #expect(letter != nil && voicing != nil && piece != nil, "letter \(letter != nil), voicing \(voicing != nil), piece \(piece != nil): \(tmux.screen())")
-        if let letter, let piece { #expect(letter.lowerBound < piece.lowerBound, "the warming piece played before the letter") }
-        // a on the same playlist adds what is voiced and says the warming piece follows as it is
-        // voiced (it said "nothing to add" when all was warming, and hid the voicing otherwise).
-        try tmux.keys("a")
-        let added = ContinuousClock.now + .seconds(60)
-        while !output().contains("1 voicing, each queued as its first chunk arrives") && ContinuousClock.now < added {
-            try await Task.sleep(for: .milliseconds(100))
+        try await Self.studio(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()]) { tmux, _ in
+            _ = try await tmux.waitFor("the Playlists shelf") { $0.contains("Playlists") && $0.contains("Drive home") && $0.contains("1 warming") }
+            // The Bedtime playlist (found by its name): the letter plays at once; its warming piece is
+            // voiced on a thread of its own meanwhile (the Studio never waits), joins the queue, and plays.
+            // Read from everything the Studio drew (a loaded suite's poll of the screen can miss a state
+            // that lasts a second): the letter, the voicing line, then the piece playing.
+            let drawn = NSTemporaryDirectory() + "/alicia-studio-shelf-\(getpid()).raw"
+            defer { unlink(drawn) }
+            try tmux.run(["pipe-pane", "-t", "studio", "-o", "cat >> '\(drawn)'"])
+            func output() -> String { (try? String(contentsOfFile: drawn, encoding: .utf8)) ?? "" }
+            try Self.select(tmux, "bedtime")
+            try tmux.keys("Enter")
+            let deadline = ContinuousClock.now + .seconds(90)
+            while !output().contains("▶ Still Warming") && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            let seen = output()
+            let letter = seen.range(of: "▶ A Letter, Read Aloud")
+            let voicing = seen.range(of: "voicing 1 item of Bedtime")
+            let piece = seen.range(of: "▶ Still Warming")
+            #expect(letter != nil && voicing != nil && piece != nil, "letter \(letter != nil), voicing \(voicing != nil), piece \(piece != nil): \(tmux.screen())")
+            if let letter, let piece { #expect(letter.lowerBound < piece.lowerBound, "the warming piece played before the letter") }
+            // a on the same playlist adds what is voiced and says the warming piece follows as it is
+            // voiced (it said "nothing to add" when all was warming, and hid the voicing otherwise).
+            try tmux.keys("a")
+            let added = ContinuousClock.now + .seconds(60)
+            while !output().contains("1 voicing, each queued as its first chunk arrives") && ContinuousClock.now < added {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(output().contains("added: "), "no 'added' line: \(tmux.screen())")
+            #expect(output().contains("1 voicing, each queued as its first chunk arrives"), "the voicing is not said: \(tmux.screen())")
         }
-        #expect(output().contains("added: "), "no 'added' line: \(tmux.screen())")
-        #expect(output().contains("1 voicing, each queued as its first chunk arrives"), "the voicing is not said: \(tmux.screen())")
-        try tmux.keys("q")
-        #expect(try await Self.status(tmux) == "0")
-        _ = await capture.finish()
     }
 
     @Test("the queue: the panel shows what plays next, A puts the selected episode next, n plays it; Q shows it, J moves, x removes, w saves")
     func queueKeys() async throws {
-        try Self.requireTmux()
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        let player = try PlayerProcess.executablePath()
-        let environment = try Self.environment(["XDG_STATE_HOME": try PlayerProcess.freshStateDirectory()])
-        let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: environment)
+        let state = try PlayerProcess.freshStateDirectory()
+        try await Self.studio(["XDG_STATE_HOME": state]) { tmux, _ in
 
-        // The library plays as a queue in its own order: after the first episode comes the second.
-        _ = try await tmux.waitFor("the first episode with the next one shown") {
-            $0.contains("▶ Morning Light") && $0.contains("next: The Long Way Round")
-        }
-        // The last episode, found by its title; A makes it the next one.
-        try Self.select(tmux, "interlude")
-        try tmux.keys("A")
-        _ = try await tmux.waitFor("the selected episode as next") { $0.contains("next: A Short Interlude") }
-        // n plays it, and what followed the first episode comes after it.
-        try tmux.keys("n")
-        _ = try await tmux.waitFor("the next episode playing") {
-            $0.contains("▶ A Short Interlude") && $0.contains("next: The Long Way Round")
-        }
+            // The library plays as a queue in its own order: after the first episode comes the second.
+            _ = try await tmux.waitFor("the first episode with the next one shown") {
+                $0.contains("▶ Morning Light") && $0.contains("next: The Long Way Round")
+            }
+            // The last episode, found by its title; A makes it the next one.
+            try Self.select(tmux, "interlude")
+            try tmux.keys("A")
+            _ = try await tmux.waitFor("the selected episode as next") { $0.contains("next: A Short Interlude") }
+            // n plays it, and what followed the first episode comes after it.
+            try tmux.keys("n")
+            _ = try await tmux.waitFor("the next episode playing") {
+                $0.contains("▶ A Short Interlude") && $0.contains("next: The Long Way Round")
+            }
 
-        // Q shows the queue, the entry playing selected; j selects the next one (The Long Way Round),
-        // J moves it down, x removes it, w saves what is left.
-        let state = environment["XDG_STATE_HOME"]!
-        try tmux.keys("Q")
-        _ = try await tmux.waitFor("the queue view") { $0.contains("Queue · 6 items") && $0.contains("▶ 2  A Short Interlude") }
-        try tmux.keys("j")
-        try tmux.keys("J")
-        _ = try await tmux.waitFor("the entry moved down") { $0.contains("3  Slow Tide") && $0.contains("4  The Long Way Round") }
-        try tmux.keys("x")
-        _ = try await tmux.waitFor("the entry removed") { $0.contains("Queue · 5 items") && !$0.contains("The Long Way Round") }
-        try tmux.keys("w")
-        _ = try await tmux.waitFor("the queue saved") { $0.contains("queue saved") }
-        let saved = try String(contentsOfFile: state + "/alicia-player/queue.m3u8", encoding: .utf8)
-        #expect(saved.hasPrefix("#EXTM3U\n") && !saved.contains("S1E02") && saved.contains("NIGHTS-1\n"), "\(saved)")
-        #expect(!saved.contains("token"), "a saved queue holds no token")
-        try tmux.keys("Escape")
-        _ = try await tmux.waitFor("the queue view to close") { !$0.contains("Queue · ") }
-        try tmux.keys("q")
-        #expect(try await Self.status(tmux) == "0")
-        _ = await capture.finish()
+            // Q shows the queue, the entry playing selected; j selects the next one (The Long Way Round),
+            // J moves it down, x removes it, w saves what is left.
+            try tmux.keys("Q")
+            _ = try await tmux.waitFor("the queue view") { $0.contains("Queue · 6 items") && $0.contains("▶ 2  A Short Interlude") }
+            try tmux.keys("j")
+            try tmux.keys("J")
+            _ = try await tmux.waitFor("the entry moved down") { $0.contains("3  Slow Tide") && $0.contains("4  The Long Way Round") }
+            try tmux.keys("x")
+            _ = try await tmux.waitFor("the entry removed") { $0.contains("Queue · 5 items") && !$0.contains("The Long Way Round") }
+            try tmux.keys("w")
+            _ = try await tmux.waitFor("the queue saved") { $0.contains("queue saved") }
+            let saved = try String(contentsOfFile: state + "/alicia-player/queue.m3u8", encoding: .utf8)
+            #expect(saved.hasPrefix("#EXTM3U\n") && !saved.contains("S1E02") && saved.contains("NIGHTS-1\n"), "\(saved)")
+            #expect(!saved.contains("token"), "a saved queue holds no token")
+            try tmux.keys("Escape")
+            _ = try await tmux.waitFor("the queue view to close") { !$0.contains("Queue · ") }
+        }
     }
 
     /// Guards issue 17: on a terminal `play` opened the Studio over a missing file, a file that is not
@@ -400,11 +325,7 @@ struct StudioTests {
     /// Guards issue 17 (item 3): paused, ten → in one send-keys moved 0:00 → 0:30 and ten . moved 5 s.
     @Test("key presses that arrive together add up: ten → move 300 s, ten . move 50 s")
     func pressesThatArriveTogetherAddUp() async throws {
-        try await Playback.gated {
-            try Self.requireTmux()
-            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-            let player = try PlayerProcess.executablePath()
-            let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
+        try await Self.gatedStudio { tmux, _ in
             _ = try await tmux.waitFor("the Studio playing") { $0.contains("▶ Morning Light") }
             // Slow Tide is 45 minutes long: room for 350 s.
             try tmux.keys("/")
@@ -420,20 +341,13 @@ struct StudioTests {
             _ = try await tmux.waitFor("300 s on") { Self.elapsed($0) == start + 300 }
             try tmux.keys(".", ".", ".", ".", ".", ".", ".", ".", ".", ".")
             _ = try await tmux.waitFor("50 s more") { Self.elapsed($0) == start + 350 }
-            try tmux.keys("q")
-            #expect(try await Self.status(tmux) == "0")
-            _ = await capture.finish()
         }
     }
 
     /// Guards issue 17 (item 5): Esc kept the filter ("Nothing matches “zzz”."), and the next / typed onto it.
     @Test("search: Esc clears the query and closes the line; / starts a fresh one")
     func searchEscapeClears() async throws {
-        try await Playback.gated {
-            try Self.requireTmux()
-            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-            let player = try PlayerProcess.executablePath()
-            let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
+        try await Self.gatedStudio { tmux, _ in
             _ = try await tmux.waitFor("the Studio") { $0.contains("Morning Light") && $0.contains("Slow Tide") }
             try tmux.keys("/")
             try tmux.keys("-l", "zzz")
@@ -450,20 +364,13 @@ struct StudioTests {
             _ = try await tmux.waitFor("a fresh query") { $0.contains(" /paper") && !$0.contains("tidepaper") && $0.contains("Paper Boats") }
             try tmux.keys("Escape")
             _ = try await tmux.waitFor("the whole list") { $0.contains("Morning Light") && $0.contains("Slow Tide") && !$0.contains(" /paper") }
-            try tmux.keys("q")
-            #expect(try await Self.status(tmux) == "0")
-            _ = await capture.finish()
         }
     }
 
     /// Guards issue 17 (item 6): after the window grew, the list stayed scrolled, hiding the first collection.
     @Test("after the window grows the list fits it again, from its first collection")
     func theListRefitsAfterGrowing() async throws {
-        try await Playback.gated {
-            try Self.requireTmux()
-            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-            let player = try PlayerProcess.executablePath()
-            let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
+        try await Self.gatedStudio { tmux, _ in
             let full = try await tmux.waitFor("the Studio") { $0.contains("Morning Light") && $0.contains("A Short Interlude") }
             let firstHeading = try #require(full.split(separator: "\n").dropFirst().first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
                 .map { $0.trimmingCharacters(in: .whitespaces) })
@@ -483,21 +390,14 @@ struct StudioTests {
             _ = try await tmux.waitFor("the whole list from its first collection") {
                 $0.contains(firstHeading) && $0.contains("Morning Light") && $0.contains("A Short Interlude")
             }
-            try tmux.keys("q")
-            #expect(try await Self.status(tmux) == "0")
-            _ = await capture.finish()
         }
     }
 
     /// Guards issue 17 (item 9): Esc or space did not skip a playing voice note (space paused the episode).
     @Test("space skips a playing voice note and the episode plays on")
     func spaceSkipsAVoiceNote() async throws {
-        try await Playback.gated {
-            try Self.requireTmux()
-            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-            let player = try PlayerProcess.executablePath()
-            let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
-            _ = try await tmux.waitFor("the Studio playing") { $0.contains("▶ Morning Light") && $0.contains("playing") }
+        try await Self.gatedStudio { tmux, _ in
+            try await Self.waitForTheFirstEpisode(tmux)
             try tmux.keys("t")
             _ = try await tmux.waitFor("the composer") { $0.contains("Say to Alicia") }
             try tmux.keys("-l", "good morning")
@@ -509,21 +409,14 @@ struct StudioTests {
             _ = try await tmux.waitFor("the episode playing on") { $0.contains("playing") && !$0.contains("held") }
             // The demo answered the greeting with the morning's episode.
             #expect(screen.contains("Morning Light"), "\(screen)")
-            try tmux.keys("q")
-            #expect(try await Self.status(tmux) == "0")
-            _ = await capture.finish()
         }
     }
 
     /// Guards issue 17 (item 9): `p` in the first 3 s goes to the previous episode, later restarts this one.
     @Test("p within the first 3 s plays the previous episode; later it starts this one again")
     func previousOrRestart() async throws {
-        try await Playback.gated {
-            try Self.requireTmux()
-            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-            let player = try PlayerProcess.executablePath()
-            let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
-            _ = try await tmux.waitFor("the first episode") { $0.contains("▶ Morning Light") && $0.contains("playing") }
+        try await Self.gatedStudio { tmux, _ in
+            try await Self.waitForTheFirstEpisode(tmux)
             try tmux.keys("n")
             _ = try await tmux.waitFor("the second episode") { $0.contains("▶ The Long Way Round") }
             // Paused at its start, so it stays within its first 3 s however slow the machine.
@@ -536,21 +429,14 @@ struct StudioTests {
             try tmux.keys("p")
             let screen = try await tmux.waitFor("the same episode from its start") { (Self.elapsed($0) ?? 99) < 3 }
             #expect(screen.contains("⏸ Morning Light"), "\(screen)")
-            try tmux.keys("q")
-            #expect(try await Self.status(tmux) == "0")
-            _ = await capture.finish()
         }
     }
 
     /// Guards issue 17 (item 9): space on `ended` did nothing.
     @Test("space after the end plays the episode again from its start")
     func spaceReplaysAfterTheEnd() async throws {
-        try await Playback.gated {
-            try Self.requireTmux()
-            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-            let player = try PlayerProcess.executablePath()
-            let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
-            _ = try await tmux.waitFor("the Studio") { $0.contains("▶ Morning Light") && $0.contains("playing") }
+        try await Self.gatedStudio { tmux, _ in
+            try await Self.waitForTheFirstEpisode(tmux)
             // The last episode (45 s) is the last of its queue: it ends there. Found by its title
             // (the shelves after the episodes, playlists and readings, vary with the backend).
             try Self.select(tmux, "interlude")
@@ -562,20 +448,13 @@ struct StudioTests {
             try tmux.keys("Space")
             let screen = try await tmux.waitFor("playing again from the start") { $0.contains("playing") && (Self.elapsed($0) ?? 99) < 30 }
             #expect(screen.contains("A Short Interlude"), "\(screen)")
-            try tmux.keys("q")
-            #expect(try await Self.status(tmux) == "0")
-            _ = await capture.finish()
         }
     }
 
     /// Guards issue 17 (item 9): the Studio could not show an episode's notes.
     @Test("i shows the selected episode's notes in a scrollable pane; Esc closes it")
     func showNotes() async throws {
-        try await Playback.gated {
-            try Self.requireTmux()
-            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-            let player = try PlayerProcess.executablePath()
-            let tmux = try Tmux(command: "'\(player)' demo --device \(capture.sinkName)", environment: try Self.environment())
+        try await Self.gatedStudio { tmux, _ in
             _ = try await tmux.waitFor("the Studio") { $0.contains("▶ Morning Light") }
             try tmux.keys("i")
             let pane = try await tmux.waitFor("the notes") { $0.contains("Show notes · Morning Light") && $0.contains("Alicia opens the season") }
@@ -584,9 +463,6 @@ struct StudioTests {
             _ = try await tmux.waitFor("scrolled") { !$0.contains("Show notes · Morning Light\n Morning Light") }
             try tmux.keys("Escape")
             _ = try await tmux.waitFor("the list again") { !$0.contains("Show notes") && $0.contains("Season 1") }
-            try tmux.keys("q")
-            #expect(try await Self.status(tmux) == "0")
-            _ = await capture.finish()
         }
     }
 

@@ -61,19 +61,8 @@ struct VocabularyTests {
         let library = try Self.pythonLibrary()
         let directory = try TemporaryDirectory(prefix: "jsonipc")
         let path = try directory.write(Self.long.bytes, as: "long.wav")
-        let driver = try directory.write(Array(Self.jsonipcDriver.utf8), as: "driver.py")
-        let socket = directory.file("socket")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        try await Playback.gated {
-            let player = try PlayerProcess.start(["play", path, "--ipc", socket, "--device", capture.sinkName])
-            try await ControlSocketTests.waitForSocket(socket, player: player)
-            let python = try await ChildProcess.run("python3", [driver, socket, library], timeout: .seconds(60))
-            if python.status != 0 { player.send(SIGTERM) }
-            #expect(python.status == 0 && python.stdoutText == "ok\n", "python-mpv-jsonipc: \(python.stdoutText) \(python.stderrText)")
-            let result = try await PlayerProcess.result(of: player, timeout: .seconds(30))
-            #expect(result.status == 0, "\(result)")
-        }
-        _ = await capture.finish(quietFor: .milliseconds(200))
+        try await SocketDriver.run(Self.jsonipcDriver, withClient: false, playing: [path], with: [library], in: directory,
+                                   timeout: .seconds(60), client: "python-mpv-jsonipc")
     }
 
     /// socat's one-liner with the client's writing side shut at once (what `echo … | socat -` does).

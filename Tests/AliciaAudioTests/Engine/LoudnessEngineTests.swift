@@ -19,45 +19,22 @@ import AliciaTestSupport
         return meter.integrated
     }
 
-    /// Plays `items` to the queue's end, taking the sink's frames as they come; every event seen.
-    /// The subscription is made before the queue starts: an event posted before it (a measure that
-    /// ended quickly) would not be seen (a fresh-clone CI run missed `loudnessMeasured` that way).
-    private func playOut(_ items: [QueueItem], on player: Player, _ sinks: RecordingSinks) -> [PlayerEvent] {
-        let events = player.subscribe()
-        player.play(items)
-        var seen: [PlayerEvent] = []
-        let deadline = ContinuousClock.now + .seconds(90)
-        while ContinuousClock.now < deadline {
-            if let sink = sinks.current() {
-                _ = sink.waitForWritten(sink.snapshot.played + 1, timeout: .milliseconds(50))
-                sink.play(frames: 4096)
-            }
-            for event in events.drain() {
-                seen.append(event)
-                if event.kind == .queueEnded { return seen }
-            }
-        }
-        Issue.record("the queue never ended: \(seen)")
-        return seen
+    /// Plays `item` to the queue's end on a recording sink, matching loudness to −16 LUFS: the
+    /// player, every event seen and the samples written.
+    private func playOut(_ item: QueueItem, configuration: PlayerConfiguration = PlayerConfiguration()) throws
+        -> (player: Player, seen: [PlayerEvent], output: [Int16]) {
+        let rig = try FakeSinkRig(prefix: "loudness", configuration: configuration)
+        rig.player.setLoudness(.target(-16))
+        rig.player.play([item])
+        let seen = rig.playOut(block: 4096)
+        return (rig.player, seen, try rig.written())
     }
 
     private func item(_ server: NginxServer, _ samples: [Int16], _ name: String, loudness: LoudnessFigures? = nil) throws -> QueueItem {
-        try server.serve(Self.wav(samples), as: name)
+        try server.serve(WAVFixture.pcm16File(samples, sampleRate: Self.rate, channels: 2), as: name)
         var item = QueueItem(location: try MediaLocation(server.url("/media/\(name)")), title: name)
         item.loudness = loudness
         return item
-    }
-
-    static func wav(_ samples: [Int16]) -> [UInt8] {
-        var data = [UInt8](repeating: 0, count: 2 * samples.count)
-        for (index, sample) in samples.enumerated() {
-            data[2 * index] = UInt8(truncatingIfNeeded: sample)
-            data[2 * index + 1] = UInt8(truncatingIfNeeded: sample >> 8)
-        }
-        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        return Array("RIFF".utf8) + le32(36 + data.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(2)
-            + le32(rate) + le32(rate * 4) + le16(4) + le16(16) + Array("data".utf8) + le32(data.count) + data
     }
 
     @Test func aPlayerThatMeasuresFirstIsAtTheTargetFromTheFirstFrame() throws {
@@ -66,12 +43,8 @@ import AliciaTestSupport
         let note = Self.scaled(SpeechLikeSignal(pauses: [300, 200, 400], seed: 0x4E07).samples)
         var configuration = PlayerConfiguration()
         configuration.measureLoudnessFirst = true
-        let sinks = RecordingSinks()
-        let player = Player(configuration: configuration, makeSink: sinks.maker)
-        player.setLoudness(.target(-16))
-        let seen = playOut([try item(server, note, "note.wav")], on: player, sinks)
+        let (player, seen, output) = try playOut(try item(server, note, "note.wav"), configuration: configuration)
         #expect(seen.contains { if case .loudnessMeasured = $0.kind { true } else { false } })
-        let output = AudioCompare.int16Samples(littleEndian: try #require(sinks.current()).bytes)
         #expect(output.count == note.count, "\(output.count / 2) frames out, \(note.count / 2) in")
         let before = try #require(integrated(note[...]))
         let after = try #require(integrated(output[...]))
@@ -89,11 +62,7 @@ import AliciaTestSupport
         let server = try NginxServer()
         defer { server.stop() }
         let episode = Self.scaled(SpeechLikeSignal(seed: 0xE915).samples)
-        let sinks = RecordingSinks()
-        let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
-        player.setLoudness(.target(-16))
-        let seen = playOut([try item(server, episode, "episode.wav")], on: player, sinks)
-        let output = AudioCompare.int16Samples(littleEndian: try #require(sinks.current()).bytes)
+        let (player, seen, output) = try playOut(try item(server, episode, "episode.wav"))
         #expect(output.count == episode.count)
         // Untouched (0 dB) for the first 3 s: bit for bit.
         #expect(Array(output.prefix(3 * Self.rate * 2)) == Array(episode.prefix(3 * Self.rate * 2)), "changed before the estimate")
@@ -116,14 +85,10 @@ import AliciaTestSupport
     @Test(arguments: [60.0, 5.0]) func aLocalFileIsMeasuredFirstOnlyUpToTheLimit(limit: Double) throws {
         let directory = try TemporaryDirectory(prefix: "loudness")
         let episode = Self.scaled(SpeechLikeSignal(seed: 0x10C4).samples)
-        let path = try directory.write(Self.wav(episode), as: "episode.wav")
+        let path = try directory.write(WAVFixture.pcm16File(episode, sampleRate: Self.rate, channels: 2), as: "episode.wav")
         var configuration = PlayerConfiguration()
         configuration.wholeMeasureLimit = limit
-        let sinks = RecordingSinks()
-        let player = Player(configuration: configuration, makeSink: sinks.maker)
-        player.setLoudness(.target(-16))
-        let seen = playOut([QueueItem(location: try MediaLocation(path), title: "episode")], on: player, sinks)
-        let output = AudioCompare.int16Samples(littleEndian: try #require(sinks.current()).bytes)
+        let (_, seen, output) = try playOut(QueueItem(location: try MediaLocation(path), title: "episode"), configuration: configuration)
         #expect(output.count == episode.count)
         #expect(seen.contains { if case .loudnessMeasured = $0.kind { true } else { false } }, "no measure to keep: \(seen)")
         let head = 3 * Self.rate * 2
@@ -141,12 +106,8 @@ import AliciaTestSupport
         let server = try NginxServer()
         defer { server.stop() }
         let episode = Self.scaled(SpeechLikeSignal(pauses: [300, 500], seed: 0xCAC4).samples)
-        let sinks = RecordingSinks()
-        let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
-        player.setLoudness(.target(-16))
         let figures = LoudnessFigures(integrated: -28, peak: -20)
-        _ = playOut([try item(server, episode, "episode.wav", loudness: figures)], on: player, sinks)
-        let output = AudioCompare.int16Samples(littleEndian: try #require(sinks.current()).bytes)
+        let (player, _, output) = try playOut(try item(server, episode, "episode.wav", loudness: figures))
         let factor = 3.981_071_705_534_973  // +12 dB
         let first = try #require((0..<48_000).first { abs(episode[$0]) > 500 })
         #expect(abs(Double(output[first]) - Double(episode[first]) * factor) <= 1, "not +12 dB from the first frame")

@@ -11,31 +11,13 @@ import AliciaSession
     /// One millisecond: how far the reported position may be from the frame heard.
     static let millisecond = rate / 1000
 
-    private func items(_ server: NginxServer, _ names: [String]) throws -> [QueueItem] {
-        try names.map { QueueItem(location: try MediaLocation(server.url("/media/\($0)")), title: $0) }
-    }
-
-    /// Pauses and waits until the cork has reached the server (the sink then holds still).
-    private func pauseAndSettle(_ player: Player) {
-        player.pause()
-        player.waitForEvent { $0 == .stateChanged(.paused) }
-        _ = player.nextEvent(timeout: .milliseconds(500))
-    }
-
-    private func audible(_ capture: PipeSinkCapture) -> [Int16] {
-        AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar), channels: 2)
-    }
-
     @Test func thePositionAcrossAJoinIsTheFrameHeard() async throws {
-        let server = try NginxServer()
-        defer { server.stop() }
-        let a = WAVFixture(seconds: 1.5, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 41)
-        let b = WAVFixture(seconds: 2, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 42)
-        try server.serve(a, as: "a.wav")
-        try server.serve(b, as: "b.wav")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
-        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
-        player.play(try items(server, ["a.wav", "b.wav"]))
+        let a = WAVFixture(seconds: 1.5, seed: 41)
+        let b = WAVFixture(seconds: 2, seed: 42)
+        let rig = try await PipeSinkRig(serving: ["a.wav": a.bytes, "b.wav": b.bytes])
+        defer { rig.stop() }
+        let player = rig.player
+        player.play(try rig.items(["a.wav", "b.wav"]))
         let second = player.queue.entries[1].id
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
@@ -43,11 +25,10 @@ import AliciaSession
             if snapshot.entry == second && snapshot.position >= 0.5 { break }
             _ = player.nextEvent(timeout: .milliseconds(20))
         }
-        pauseAndSettle(player)
+        rig.pauseAndSettle()
         let snapshot = player.snapshot()
-        let heard = audible(capture)
-        player.stop()
-        _ = await capture.finish()
+        let heard = rig.audibleSoFar()
+        _ = await rig.finishPlayed()
 
         #expect(snapshot.entry == second, "\(snapshot)")
         #expect(Array(heard.prefix(a.samples16.count)) == a.samples16, "the first entry is not exact")
@@ -58,22 +39,17 @@ import AliciaSession
     }
 
     @Test func thePositionAfterASeekIsTheFrameHeard() async throws {
-        let server = try NginxServer()
-        defer { server.stop() }
-        let a = WAVFixture(seconds: 4, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 43)
-        try server.serve(a, as: "a.wav")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
-        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
-        player.play(try items(server, ["a.wav"]))
-        player.waitForPosition(atLeast: 1.0)
+        let a = WAVFixture(seconds: 4, seed: 43)
+        let rig = try await PipeSinkRig.playing(a, untilHeard: 1.0)
+        defer { rig.stop() }
+        let player = rig.player
         let target = 2 * Self.rate
         player.seek(to: 2.0)
         player.waitForPosition(atLeast: 2.6)
-        pauseAndSettle(player)
+        rig.pauseAndSettle()
         let position = player.snapshot().positionFrames
-        let heard = audible(capture)
-        player.stop()
-        _ = await capture.finish()
+        let heard = rig.audibleSoFar()
+        _ = await rig.finishPlayed()
 
         // heard = a[0..<k] ++ (the sink's silence while the seek fetches, on a slow machine) ++
         // a[target..<target + m]: find k, then m.
@@ -88,24 +64,19 @@ import AliciaSession
     /// After a speed change the position counts source frames at the new speed: the frames heard
     /// since the change, twice over at 2×.
     @Test func thePositionAfterASpeedChangeIsTheFrameHeard() async throws {
-        let server = try NginxServer()
-        defer { server.stop() }
-        let a = WAVFixture(seconds: 4, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 48)
-        try server.serve(a, as: "a.wav")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
-        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
-        player.play(try items(server, ["a.wav"]))
-        player.waitForPosition(atLeast: 1.0)
+        let a = WAVFixture(seconds: 4, seed: 48)
+        let rig = try await PipeSinkRig.playing(a, untilHeard: 1.0)
+        defer { rig.stop() }
+        let player = rig.player
         player.setSpeed(2)
         let seen = player.waitForEvent { if case .seeked = $0 { true } else { false } }
         guard case .seeked(let target)? = seen.last else { return }
         player.waitForPosition(atLeast: Double(target) / Double(Self.rate) + 1.0)
-        pauseAndSettle(player)
+        rig.pauseAndSettle()
         let position = player.snapshot().positionFrames
         // Silence is no frame of the entry: an underrun on a loaded machine adds some, heard as a gap.
-        let heard = withoutSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar))
-        player.stop()
-        _ = await capture.finish()
+        let heard = withoutSilentFrames(AudioCompare.int16Samples(littleEndian: rig.capture.bytesSoFar))
+        _ = await rig.finishPlayed()
 
         // heard = a[0..<target] at 1×, then the rest at 2×: the frames after the change count double.
         let k = (AudioCompare.firstMismatch(expected: a.samples16, actual: heard) ?? heard.count) / 2
@@ -119,14 +90,12 @@ import AliciaSession
     /// Guards the double skip: `n` pressed just before an entry ends used to move two entries,
     /// the old entry's end arriving after the new one had started.
     @Test func nextPressedInTheLastMomentsOfAnEntryMovesExactlyOne() async throws {
-        let server = try NginxServer()
-        defer { server.stop() }
-        let fixtures = (0..<3).map { WAVFixture(seconds: 1, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 44 + UInt64($0)) }
-        for (index, fixture) in fixtures.enumerated() { try server.serve(fixture, as: "\(index).wav") }
-        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
-        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
+        let fixtures = (0..<3).map { WAVFixture(seconds: 1, seed: 44 + UInt64($0)) }
+        let rig = try await PipeSinkRig(serving: ["0.wav": fixtures[0].bytes, "1.wav": fixtures[1].bytes, "2.wav": fixtures[2].bytes])
+        defer { rig.stop() }
+        let player = rig.player
         let events = player.subscribe()
-        player.play(try items(server, ["0.wav", "1.wav", "2.wav"]))
+        player.play(try rig.items(["0.wav", "1.wav", "2.wav"]))
         let ids = player.queue.entries.map(\.id)
         var pressedWhileHearing: QueueEntryID?
         var pressedAt = 0.0
@@ -149,7 +118,7 @@ import AliciaSession
             if event.kind == .queueEnded { break }
         }
         player.stop()
-        let heard = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
+        let heard = AudioCompare.trimmingSilentFrames(await rig.capture.finishInt16(), channels: 2)
 
         #expect(pressedWhileHearing == ids[0], "pressed at \(pressedAt) s")
         #expect(started.filter { $0 != ids[0] } == [ids[1], ids[2]], "entries started: \(started)")
@@ -159,36 +128,27 @@ import AliciaSession
 
     /// Guards the duck that wrote the listener's volume: after a duck, volume came back as 100 %.
     @Test func aDuckLeavesTheListenersVolumeAlone() async throws {
-        let server = try NginxServer()
-        defer { server.stop() }
-        try server.serve(Tone.wav(frequency: 440, seconds: 4, rate: Self.rate, channels: 2, amplitude: 0.25), as: "tone.wav")
-        try server.serve(Tone.wav(frequency: 1500, seconds: 1.2, rate: Self.rate, channels: 2, amplitude: 0.25), as: "note.wav")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
-        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
-        let voice = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: capture.sinkName), focus: .duck(decibels: -12))
+        let rig = try await PipeSinkRig(serving: [
+            "tone.wav": Tone.wav(frequency: 440, seconds: 4, rate: Self.rate, channels: 2, amplitude: 0.25),
+            "note.wav": Tone.wav(frequency: 1500, seconds: 1.2, rate: Self.rate, channels: 2, amplitude: 0.25),
+        ])
+        defer { rig.stop() }
+        let player = rig.player
+        let voice = VoiceNotes(episode: player, configuration: rig.configuration, focus: .duck(decibels: -12))
         defer { voice.stop() }
         player.setVolume(0.6)
-        player.play(try items(server, ["tone.wav"]))
+        player.play(try rig.items(["tone.wav"]))
         player.waitForPosition(atLeast: 1.0)
-        voice.enqueue(try MediaLocation(server.url("/media/note.wav")), title: "note")
+        voice.enqueue(try rig.location("note.wav"), title: "note")
         #expect(voice.waitUntilIdle(timeout: .seconds(60)))
         #expect(player.snapshot().volume == 0.6, "the listener's volume after the duck: \(player.snapshot().volume)")
         player.waitForEnd()
         player.stop()
 
-        let captured = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
-        let window = Self.rate / 50
-        let levels = stride(from: 0, to: captured.count / 2 - window, by: window).map {
-            Tone.level(captured, channels: 2, from: $0, frames: window, frequency: 440, rate: Self.rate)
-        }
-        guard levels.count > 150 else {
-            Issue.record("capture too short: \(levels.count) windows")
-            return
-        }
-        let before = levels[5..<40].sorted()[17]
-        let ducked = levels.sorted()[levels.count / 8]
-        let after = levels[(levels.count - 30)..<(levels.count - 5)].sorted()[12]
-        #expect(abs((ducked - before) - -12) <= 1, "ducked by \(ducked - before) dB")
-        #expect(abs(after - before) <= 1, "after the note the episode is \(after - before) dB from before it")
+        let captured = AudioCompare.trimmingSilentFrames(await rig.capture.finishInt16(), channels: 2)
+        guard let episode = DuckedEpisode(captured: captured, rate: Self.rate) else { return }
+        let ducked = episode.ducked(lowestShare: 8)
+        #expect(abs((ducked - episode.before) - -12) <= 1, "ducked by \(ducked - episode.before) dB")
+        #expect(abs(episode.after - episode.before) <= 1, "after the note the episode is \(episode.after - episode.before) dB from before it")
     }
 }

@@ -7,28 +7,6 @@ import AliciaTestSupport
 @Suite struct SleepTimerTests {
     static let rate = 48_000
 
-    private func item(_ bytes: [UInt8], _ name: String, in directory: TemporaryDirectory) throws -> QueueItem {
-        QueueItem(location: try MediaLocation(try directory.write(bytes, as: name)), title: name)
-    }
-
-    /// Plays the sink a block at a time until `stop` holds for an event; returns the events seen.
-    private func play(_ sinks: RecordingSinks, _ events: PlayerSubscription, until stop: (PlayerEvent) -> Bool) -> [PlayerEvent] {
-        var seen: [PlayerEvent] = []
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if let sink = sinks.current() {
-                _ = sink.waitForWritten(sink.snapshot.played + 1, timeout: .milliseconds(50))
-                sink.play(frames: 1024)
-            }
-            for event in events.drain() {
-                seen.append(event)
-                if stop(event) { return seen }
-            }
-        }
-        Issue.record("never happened; events: \(seen)")
-        return seen
-    }
-
     /// The peak of each 10 ms window of the left channel.
     private func envelope(_ samples: [Int16], from: Int, to: Int) -> [Int] {
         stride(from: from, to: to - 480, by: 480).map { start in
@@ -37,26 +15,21 @@ import AliciaTestSupport
     }
 
     @Test func afterItsSecondsOfPlayingItFadesToSilenceAndPausesThere() throws {
-        let directory = try TemporaryDirectory(prefix: "sleep")
+        let rig = try FakeSinkRig(prefix: "sleep")
+        let player = rig.player
         let tone = Tone.wav(frequency: 1000, seconds: 20, rate: Self.rate, channels: 2, amplitude: 0.5)
-        let sinks = RecordingSinks()
-        let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
-        let events = player.subscribe()
         player.setSleepTimer(.after(seconds: 12))
-        player.play([try item(tone, "tone.wav", in: directory)])
-        let sink = try #require(sinks.current())
+        player.play([try rig.item(tone, "tone.wav")])
+        let sink = try rig.sink()
 
         // 3 s played, then paused: the clock stands at 9 s left, however long the pause.
-        while sink.snapshot.played < 3 * Int64(Self.rate) {
-            _ = sink.waitForWritten(sink.snapshot.played + 1)
-            sink.play(frames: min(1024, 3 * Int64(Self.rate) - sink.snapshot.played))
-        }
+        rig.play(sink, upTo: 3 * Int64(Self.rate))
         player.pause()
         guard case .after(let left) = player.sleepTimer else { Issue.record("\(player.sleepTimer)"); return }
         #expect(abs(left - 9) < 1e-9, "\(left) s left after 3 s of playing")
         player.resume()
 
-        let seen = play(sinks, events) { $0.kind == .sleepTimerEnded }
+        let seen = rig.play { $0.kind == .sleepTimerEnded }
         #expect(!seen.contains { $0.kind == .queueEnded })
         // The pause that follows is posted after it.
         _ = player.waitForEvent { $0 == .stateChanged(.paused) }
@@ -82,22 +55,19 @@ import AliciaTestSupport
 
         // A resume plays on from there.
         player.resume()
-        _ = play(sinks, events) { $0.kind == .queueEnded }
+        rig.playOut()
         #expect(AudioCompare.int16Samples(littleEndian: sink.bytes).count / 2 == 20 * Self.rate)
     }
 
     @Test func atTheEndOfTheEntryTheNextDoesNotStartUntilAResume() throws {
-        let directory = try TemporaryDirectory(prefix: "sleep")
-        let a = WAVFixture(seconds: 3, sampleRate: Self.rate, channels: 2, seed: 81)
-        let b = WAVFixture(seconds: 1, sampleRate: Self.rate, channels: 2, seed: 82)
-        let sinks = RecordingSinks()
-        let player = Player(configuration: PlayerConfiguration(), makeSink: sinks.maker)
-        let events = player.subscribe()
+        let rig = try FakeSinkRig(prefix: "sleep")
+        let player = rig.player
+        let a = WAVFixture(seconds: 3, seed: 81)
+        let b = WAVFixture(seconds: 1, seed: 82)
         player.setSleepTimer(.endOfEntries(1))
-        player.play([try item(a.bytes, "a.wav", in: directory), try item(b.bytes, "b.wav", in: directory)])
-        let ids = player.queue.entries.map(\.id)
-        let sink = try #require(sinks.current())
-        let seen = play(sinks, events) { $0.kind == .sleepTimerEnded }
+        let ids = try rig.play([a, b])
+        let sink = try rig.sink()
+        let seen = rig.play { $0.kind == .sleepTimerEnded }
         #expect(seen.last?.entry == ids[0])
         #expect(!seen.contains { $0.entry == ids[1] && $0.kind == .entryStarted }, "the next entry started: \(seen)")
         _ = player.waitForEvent { $0 == .stateChanged(.paused) }
@@ -110,7 +80,7 @@ import AliciaTestSupport
         #expect(zip(fade, fade.dropFirst()).allSatisfy { $1 <= $0 + 1000 }, "the fade rises")
 
         player.resume()
-        let after = play(sinks, events) { $0.kind == .queueEnded }
+        let after = rig.playOut()
         #expect(after.contains { $0.entry == ids[1] && $0.kind == .entryStarted }, "\(after)")
         #expect(sink.snapshot.written == Int64(a.frameCount + b.frameCount))
         let tail = Array(AudioCompare.int16Samples(littleEndian: sink.bytes).suffix(b.samples16.count))

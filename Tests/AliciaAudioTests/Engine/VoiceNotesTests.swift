@@ -22,32 +22,41 @@ import AliciaSession
         return seen
     }
 
+    /// A rig serving `media`, with a voice-note player beside its episode player on the same sink.
+    private func voiceRig(serving media: KeyValuePairs<String, [UInt8]>, focus: VoiceFocus = .pause) async throws -> (PipeSinkRig, VoiceNotes) {
+        let rig = try await PipeSinkRig(serving: media)
+        return (rig, VoiceNotes(episode: rig.player, configuration: rig.configuration, focus: focus))
+    }
+
+    /// The frame the episode was held at for the first note, from the events of the notes.
+    private func heldFrame(_ seen: [VoiceEvent], sourceLocation: SourceLocation = #_sourceLocation) -> Int? {
+        guard case .started(_, let heldAt?) = seen.first else {
+            Issue.record("no held frame reported: \(seen)", sourceLocation: sourceLocation)
+            return nil
+        }
+        return Int(heldAt)
+    }
+
+    /// Noise of `seconds` from `seed`, 16-bit at `rate`.
+    private func noise(_ seconds: Double, rate: Int = Self.rate, channels: Int = 2, seed: UInt64) -> WAVFixture {
+        WAVFixture(seconds: seconds, sampleRate: rate, channels: channels, format: .pcm16, seed: seed)
+    }
+
     @Test func pauseHoldsTheEpisodeAtItsExactFrameAndResumesThere() async throws {
-        let server = try NginxServer()
-        defer { server.stop() }
-        let episode = WAVFixture(seconds: 3, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 31)
-        let note = WAVFixture(seconds: 1, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 32)
-        try server.serve(episode, as: "episode.wav")
-        try server.serve(note, as: "note.wav")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
-        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
-        let voice = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: capture.sinkName), focus: .pause)
+        let episode = noise(3, seed: 31)
+        let note = noise(1, seed: 32)
+        let (rig, voice) = try await voiceRig(serving: ["episode.wav": episode.bytes, "note.wav": note.bytes])
+        defer { rig.stop() }
         defer { voice.stop() }
 
-        try player.play(MediaLocation(server.url("/media/episode.wav")))
-        player.waitForPosition(atLeast: 1.0)
-        voice.enqueue(try MediaLocation(server.url("/media/note.wav")), title: "note")
+        try rig.play("episode.wav", untilHeard: 1.0)
+        voice.enqueue(try rig.location("note.wav"), title: "note")
         let seen = events(voice, until: .focusReleased)
-        guard case .started(_, let heldAt?) = seen.first else {
-            Issue.record("no held frame reported: \(seen)")
-            return
-        }
+        guard let k = heldFrame(seen) else { return }
         #expect(seen.contains(.finished(title: "note")))
-        player.waitForEnd()
-        player.stop()
+        rig.player.waitForEnd()
 
-        let k = Int(heldAt)
-        let captured = withoutSilentFrames(await capture.finishInt16())
+        let captured = await rig.finishPlayed()
         let expected = Array(episode.samples16[0..<k * 2]) + note.samples16 + Array(episode.samples16[(k * 2)...])
         #expect(k >= Self.rate && k < episode.frameCount)
         #expect(captured == expected, "\(AudioCompare.describeDifference(expected: expected, actual: captured, channels: 2))")
@@ -56,60 +65,39 @@ import AliciaSession
     /// Guards issue 17: skipping the last note stopped it but never gave the episode its focus back,
     /// so the episode stayed held.
     @Test func skippingTheLastNoteGivesTheEpisodeItsFocusBack() async throws {
-        let server = try NginxServer()
-        defer { server.stop() }
-        let episode = WAVFixture(seconds: 20, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 35)
-        let note = WAVFixture(seconds: 10, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 36)
-        try server.serve(episode, as: "episode.wav")
-        try server.serve(note, as: "note.wav")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
-        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
-        let voice = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: capture.sinkName), focus: .pause)
+        let (rig, voice) = try await voiceRig(serving: ["episode.wav": noise(20, seed: 35).bytes, "note.wav": noise(10, seed: 36).bytes])
+        defer { rig.stop() }
         defer { voice.stop() }
-        try player.play(MediaLocation(server.url("/media/episode.wav")))
-        player.waitForPosition(atLeast: 0.5)
-        voice.enqueue(try MediaLocation(server.url("/media/note.wav")), title: "note")
+        try rig.play("episode.wav", untilHeard: 0.5)
+        voice.enqueue(try rig.location("note.wav"), title: "note")
         let deadline = ContinuousClock.now + .seconds(20)
         var started = false
         while !started, ContinuousClock.now < deadline {
             if case .started? = voice.nextEvent(timeout: .milliseconds(100)) { started = true }
         }
         #expect(started, "the note did not start")
-        #expect(player.snapshot().isHeld)
+        #expect(rig.player.snapshot().isHeld)
         voice.skip()
         let seen = events(voice, until: .focusReleased)
         #expect(seen.last == .focusReleased)
-        #expect(!player.snapshot().isHeld, "the episode is still held")
+        #expect(!rig.player.snapshot().isHeld, "the episode is still held")
         #expect(voice.isIdle)
-        player.stop()
-        _ = await capture.finish()
+        _ = await rig.finishPlayed()
     }
 
     @Test func aNoteAtAnotherRateAndChannelCountPlaysBetweenExactEpisodeParts() async throws {
-        let server = try NginxServer()
-        defer { server.stop() }
-        let episode = WAVFixture(seconds: 2.5, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 33)
-        let note = WAVFixture(seconds: 0.8, sampleRate: 24_000, channels: 1, format: .pcm16, seed: 34)
-        try server.serve(episode, as: "episode.wav")
-        try server.serve(note, as: "note24.wav")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
-        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
-        let voice = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: capture.sinkName), focus: .pause)
+        let episode = noise(2.5, seed: 33)
+        let note = noise(0.8, rate: 24_000, channels: 1, seed: 34)
+        let (rig, voice) = try await voiceRig(serving: ["episode.wav": episode.bytes, "note24.wav": note.bytes])
+        defer { rig.stop() }
         defer { voice.stop() }
 
-        try player.play(MediaLocation(server.url("/media/episode.wav")))
-        player.waitForPosition(atLeast: 0.8)
-        voice.enqueue(try MediaLocation(server.url("/media/note24.wav")), title: "note")
-        let seen = events(voice, until: .focusReleased)
-        guard case .started(_, let heldAt?) = seen.first else {
-            Issue.record("no held frame reported: \(seen)")
-            return
-        }
-        player.waitForEnd()
-        player.stop()
+        try rig.play("episode.wav", untilHeard: 0.8)
+        voice.enqueue(try rig.location("note24.wav"), title: "note")
+        guard let k = heldFrame(events(voice, until: .focusReleased)) else { return }
+        rig.player.waitForEnd()
 
-        let k = Int(heldAt)
-        let captured = withoutSilentFrames(await capture.finishInt16())
+        let captured = await rig.finishPlayed()
         let head = Array(episode.samples16[0..<k * 2])
         let tail = Array(episode.samples16[(k * 2)...])
         #expect(captured.count >= head.count + tail.count)
@@ -122,34 +110,25 @@ import AliciaSession
 
     /// The episode is a 440 Hz tone and the note 1500 Hz: their levels are told apart by frequency.
     @Test func duckLowersTheEpisodeTwelveDecibelsWithRampsAndRestoresIt() async throws {
-        let server = try NginxServer()
-        defer { server.stop() }
-        try server.serve(Tone.wav(frequency: 440, seconds: 4, rate: Self.rate, channels: 2, amplitude: 0.25), as: "tone.wav")
-        try server.serve(Tone.wav(frequency: 1500, seconds: 1.5, rate: 24_000, channels: 1, amplitude: 0.25), as: "note.wav")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
-        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
-        let voice = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: capture.sinkName), focus: .duck(decibels: -12))
+        let (rig, voice) = try await voiceRig(serving: [
+            "tone.wav": Tone.wav(frequency: 440, seconds: 4, rate: Self.rate, channels: 2, amplitude: 0.25),
+            "note.wav": Tone.wav(frequency: 1500, seconds: 1.5, rate: 24_000, channels: 1, amplitude: 0.25),
+        ], focus: .duck(decibels: -12))
+        defer { rig.stop() }
         defer { voice.stop() }
 
-        try player.play(MediaLocation(server.url("/media/tone.wav")))
-        player.waitForPosition(atLeast: 1.0)
-        voice.enqueue(try MediaLocation(server.url("/media/note.wav")), title: "note")
+        try rig.play("tone.wav", untilHeard: 1.0)
+        voice.enqueue(try rig.location("note.wav"), title: "note")
         _ = events(voice, until: .focusReleased)
-        player.waitForEnd()
-        player.stop()
+        rig.player.waitForEnd()
+        rig.player.stop()
 
-        let captured = AudioCompare.trimmingSilentFrames(await capture.finishInt16(), channels: 2)
-        let window = Self.rate / 50  // 20 ms
-        let levels = stride(from: 0, to: captured.count / 2 - window, by: window).map {
-            Tone.level(captured, channels: 2, from: $0, frames: window, frequency: 440, rate: Self.rate)
-        }
-        guard levels.count > 150 else {
-            Issue.record("capture too short: \(levels.count) windows")
-            return
-        }
-        let full = levels[5..<40].sorted()[17]
-        let ducked = levels.sorted()[levels.count / 6]
-        let after = levels[(levels.count - 30)..<(levels.count - 5)].sorted()[12]
+        let captured = AudioCompare.trimmingSilentFrames(await rig.capture.finishInt16(), channels: 2)
+        guard let episode = DuckedEpisode(captured: captured, rate: Self.rate) else { return }
+        let levels = episode.levels
+        let full = episode.before
+        let ducked = episode.ducked(lowestShare: 6)
+        let after = episode.after
         #expect(abs((ducked - full) - -12) <= 1, "ducked by \(ducked - full) dB")
         #expect(abs(after - full) <= 1, "back to \(after - full) dB after the note")
         // No step between 20 ms windows larger than the ramp allows (0.6 dB per 10 ms step).
@@ -160,23 +139,17 @@ import AliciaSession
     }
 
     @Test func notesArrivingTogetherPlayInOrderAndAPausedEpisodeStaysPaused() async throws {
-        let server = try NginxServer()
-        defer { server.stop() }
-        let episode = WAVFixture(seconds: 3, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 35)
-        let first = WAVFixture(seconds: 0.5, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 36)
-        let second = WAVFixture(seconds: 0.5, sampleRate: Self.rate, channels: 2, format: .pcm16, seed: 37)
-        try server.serve(episode, as: "episode.wav")
-        try server.serve(first, as: "first.wav")
-        try server.serve(second, as: "second.wav")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: Self.rate, channels: 2)
-        let player = Player(configuration: PlayerConfiguration(device: capture.sinkName))
-        let voice = VoiceNotes(episode: player, configuration: PlayerConfiguration(device: capture.sinkName), focus: .pause)
+        let episode = noise(3, seed: 35)
+        let first = noise(0.5, seed: 36)
+        let second = noise(0.5, seed: 37)
+        let (rig, voice) = try await voiceRig(serving: ["episode.wav": episode.bytes, "first.wav": first.bytes, "second.wav": second.bytes])
+        defer { rig.stop() }
         defer { voice.stop() }
+        let player = rig.player
 
-        try player.play(MediaLocation(server.url("/media/episode.wav")))
-        player.waitForPosition(atLeast: 1.0)
-        voice.enqueue(try MediaLocation(server.url("/media/first.wav")), title: "first")
-        voice.enqueue(try MediaLocation(server.url("/media/second.wav")), title: "second")
+        try rig.play("episode.wav", untilHeard: 1.0)
+        voice.enqueue(try rig.location("first.wav"), title: "first")
+        voice.enqueue(try rig.location("second.wav"), title: "second")
         // The listener pauses the episode while the first note plays.
         player.pause()
         let seen = events(voice, until: .focusReleased)
@@ -189,14 +162,9 @@ import AliciaSession
         #expect(!snapshot.isHeld)
         player.resume()
         player.waitForEnd()
-        player.stop()
 
-        guard case .started(_, let heldAt?) = seen.first else {
-            Issue.record("no held frame: \(seen)")
-            return
-        }
-        let k = Int(heldAt)
-        let captured = withoutSilentFrames(await capture.finishInt16())
+        let captured = await rig.finishPlayed()
+        guard let k = heldFrame(seen) else { return }
         let expected = Array(episode.samples16[0..<k * 2]) + first.samples16 + second.samples16 + Array(episode.samples16[(k * 2)...])
         #expect(captured == expected, "\(AudioCompare.describeDifference(expected: expected, actual: captured, channels: 2))")
     }
