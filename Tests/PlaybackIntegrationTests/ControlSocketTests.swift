@@ -415,74 +415,73 @@ struct ControlSocketTests {
         let a = try directory.write(Self.long.bytes, as: "a.wav")
         let b = try directory.write(Self.long.bytes, as: "b.wav")
         let socket = directory.file("socket")
-        let bus = try await ChildProcess.run("dbus-daemon", ["--session", "--print-address=1", "--print-pid=1", "--fork", "--nopidfile"], timeout: .seconds(30))
-        let printed = bus.stdoutText.split(separator: "\n").map(String.init)
-        try TestEnvironment.require(bus.status == 0 && printed.count >= 2, "dbus-daemon did not start: \(bus.stderrText)")
-        let address = printed[0]
-        defer { if let pid = pid_t(printed[1]) { kill(pid, SIGTERM) } }
-        let environment = ["DBUS_SESSION_BUS_ADDRESS": address]
-        func playerctl(_ words: [String]) async throws -> ChildProcess.Result {
-            try await ChildProcess.run("playerctl", ["-p", "alicia_player"] + words, environment: environment, timeout: .seconds(30))
+        try await SessionBus.with { bus in
+            let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
+            try await Playback.gated {
+                let player = try PlayerProcess.start(["play", a, b, "--ipc", socket, "--device", capture.sinkName], environment: bus.environment)
+                try await Self.waitForSocket(socket, player: player)
+                try await Self.nowPlaying(bus)
+                try await Self.seekedSignal(bus, socket: socket)
+                try await Self.transport(bus)
+                // Quit through the root interface.
+                let quit = try await ChildProcess.run("dbus-send", ["--session", "--print-reply", "--dest=org.mpris.MediaPlayer2.alicia_player",
+                                                                    "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Quit"],
+                                                      environment: bus.environment, timeout: .seconds(30))
+                #expect(quit.status == 0, "\(quit.stderrText)")
+                let ended = try await PlayerProcess.result(of: player, timeout: .seconds(30))
+                #expect(ended.status == 0, "\(ended)")
+            }
+            _ = await capture.finish(quietFor: .milliseconds(200))
         }
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        try await Playback.gated {
-            let player = try PlayerProcess.start(["play", a, b, "--ipc", socket, "--device", capture.sinkName], environment: environment)
-            try await Self.waitForSocket(socket, player: player)
-            // The name is taken just after the socket: wait for playerctl to see it (a hang guard).
-            var status = try await playerctl(["status"])
-            for _ in 0..<100 where status.stdoutText != "Playing\n" {
-                try await Task.sleep(for: .milliseconds(100))
-                status = try await playerctl(["status"])
-            }
-            #expect(status.stdoutText == "Playing\n", "\(status.stdoutText) \(status.stderrText)")
-            let metadata = try await playerctl(["metadata", "--format", "{{mpris:trackid}}|{{mpris:length}}|{{xesam:title}}|{{xesam:artist}}|{{xesam:url}}"])
-            let fields = metadata.stdoutText.trimmingCharacters(in: .newlines).split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-            #expect(fields.count == 5 && fields[0].hasPrefix("'/org/mpris/MediaPlayer2/alicia_player/track/") && fields[1] == "30000000"
-                    && fields[2] == "a.wav" && fields[3].isEmpty && fields[4].hasPrefix("file://") && fields[4].hasSuffix("/a.wav"),
-                    "\(metadata.stdoutText)")
-            let position = try await playerctl(["position"])
-            #expect((Double(position.stdoutText.trimmingCharacters(in: .newlines)) ?? -1) >= 0, "\(position.stdoutText)")
-
-            let monitor = try ChildProcess("dbus-monitor", ["--address", address, "type='signal',interface='org.mpris.MediaPlayer2.Player',member='Seeked'"])
-            try await Task.sleep(for: .milliseconds(500))
-            #expect(try await playerctl(["position", "20"]).status == 0)
-            // Seeked carries the new position: 20 s in microseconds (a hang guard on the wait).
-            var seen = false
-            for _ in 0..<100 where !seen {
-                try await Task.sleep(for: .milliseconds(100))
-                seen = monitor.stdoutTextSoFar.contains("int64 20000000")
-            }
-            #expect(seen, "no Seeked(20000000) on the bus")
-            let moved = try await Self.ctl(socket, ["get", "time-pos"])
-            #expect((Double(moved.stdout.trimmingCharacters(in: .newlines)) ?? 0) >= 20, "\(moved)")
-
-            #expect(try await playerctl(["play-pause"]).status == 0)
-            status = try await playerctl(["status"])
-            for _ in 0..<50 where status.stdoutText != "Paused\n" {
-                try await Task.sleep(for: .milliseconds(100))
-                status = try await playerctl(["status"])
-            }
-            #expect(status.stdoutText == "Paused\n", "\(status.stdoutText)")
-            #expect(try await playerctl(["play-pause"]).status == 0)
-            #expect(try await playerctl(["next"]).status == 0)
-            var title = try await playerctl(["metadata", "title"])
-            for _ in 0..<50 where title.stdoutText != "b.wav\n" {
-                try await Task.sleep(for: .milliseconds(100))
-                title = try await playerctl(["metadata", "title"])
-            }
-            #expect(title.stdoutText == "b.wav\n", "\(title.stdoutText)")
-            let volume = try await playerctl(["volume"])
-            #expect(volume.stdoutText.hasPrefix("1.0"), "\(volume.stdoutText)")
-            // Quit through the root interface.
-            let quit = try await ChildProcess.run("dbus-send", ["--session", "--print-reply", "--dest=org.mpris.MediaPlayer2.alicia_player",
-                                                                "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Quit"],
-                                                  environment: environment, timeout: .seconds(30))
-            #expect(quit.status == 0, "\(quit.stderrText)")
-            let ended = try await PlayerProcess.result(of: player, timeout: .seconds(30))
-            #expect(ended.status == 0, "\(ended)")
-            monitor.send(SIGTERM)
-            _ = await monitor.wait(timeout: .seconds(10))
-        }
-        _ = await capture.finish(quietFor: .milliseconds(200))
     }
+
+    /// Status, metadata and position of the first entry, as playerctl reads them.
+    private static func nowPlaying(_ bus: SessionBus) async throws {
+        // The name is taken just after the socket: wait for playerctl to see it (a hang guard).
+        let status = try await bus.playerctl(["status"], until: { $0 == "Playing\n" })
+        #expect(status.stdoutText == "Playing\n", "\(status.stdoutText) \(status.stderrText)")
+        let metadata = try await bus.playerctl(["metadata", "--format", "{{mpris:trackid}}|{{mpris:length}}|{{xesam:title}}|{{xesam:artist}}|{{xesam:url}}"])
+        let fields = metadata.stdoutText.trimmingCharacters(in: .newlines).split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        #expect(fields.count == 5 && fields[0].hasPrefix("'/org/mpris/MediaPlayer2/alicia_player/track/") && fields[1] == "30000000"
+                && fields[2] == "a.wav" && fields[3].isEmpty && fields[4].hasPrefix("file://") && fields[4].hasSuffix("/a.wav"),
+                "\(metadata.stdoutText)")
+        let position = try await bus.playerctl(["position"])
+        #expect((Double(position.stdoutText.trimmingCharacters(in: .newlines)) ?? -1) >= 0, "\(position.stdoutText)")
+    }
+
+    /// A seek through MPRIS moves the player and is told on the bus as Seeked with the new position.
+    private static func seekedSignal(_ bus: SessionBus, socket: String) async throws {
+        let monitor = try ChildProcess("dbus-monitor", ["--address", bus.address, "type='signal',interface='org.mpris.MediaPlayer2.Player',member='Seeked'"])
+        // It is a monitor once the bus took its name back (NameLost): from then on it sees the signal.
+        #expect(try await Self.until(monitor, shows: "member=NameLost"), "dbus-monitor never became a monitor: \(monitor.stdoutTextSoFar)")
+        #expect(try await bus.playerctl(["position", "20"]).status == 0)
+        // Seeked carries the new position: 20 s in microseconds.
+        #expect(try await Self.until(monitor, shows: "int64 20000000"), "no Seeked(20000000) on the bus")
+        let moved = try await Self.ctl(socket, ["get", "time-pos"])
+        #expect((Double(moved.stdout.trimmingCharacters(in: .newlines)) ?? 0) >= 20, "\(moved)")
+        monitor.send(SIGTERM)
+        _ = await monitor.wait(timeout: .seconds(10))
+    }
+
+    /// Whether `process` writes `text` within its hang guard (10 s, looked at every 100 ms).
+    private static func until(_ process: ChildProcess, shows text: String) async throws -> Bool {
+        for _ in 0..<100 where !process.stdoutTextSoFar.contains(text) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return process.stdoutTextSoFar.contains(text)
+    }
+
+    /// Play-pause, next and volume through MPRIS.
+    private static func transport(_ bus: SessionBus) async throws {
+        #expect(try await bus.playerctl(["play-pause"]).status == 0)
+        let status = try await bus.playerctl(["status"], until: { $0 == "Paused\n" })
+        #expect(status.stdoutText == "Paused\n", "\(status.stdoutText)")
+        #expect(try await bus.playerctl(["play-pause"]).status == 0)
+        #expect(try await bus.playerctl(["next"]).status == 0)
+        let title = try await bus.playerctl(["metadata", "title"], until: { $0 == "b.wav\n" })
+        #expect(title.stdoutText == "b.wav\n", "\(title.stdoutText)")
+        let volume = try await bus.playerctl(["volume"])
+        #expect(volume.stdoutText.hasPrefix("1.0"), "\(volume.stdoutText)")
+    }
+
 }

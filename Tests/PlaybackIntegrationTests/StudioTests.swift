@@ -109,14 +109,7 @@ struct StudioTests {
             #expect(screen.contains("Season") || screen.contains("Nights"), "\(screen)")
             #expect(await capture.waitForAudio(timeout: .seconds(30)), "no audio reached the sink")
 
-            // Pause: the state says so and the sink stops receiving audio.
-            try tmux.keys("Space")
-            screen = try await tmux.waitFor("paused") { $0.contains("paused") }
-            try await Task.sleep(for: .milliseconds(500))
-            let audible = AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar), channels: 2).count
-            try await Task.sleep(for: .milliseconds(700))
-            let later = AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar), channels: 2).count
-            #expect(later == audible, "the sink kept receiving audio while paused")
+            try await Self.pauseHoldsTheSink(tmux, capture)
 
             // Resume and seek forward 30 s with →.
             try tmux.keys("Space")
@@ -131,19 +124,7 @@ struct StudioTests {
             try tmux.keys("[")
             screen = try await tmux.waitFor("normal speed") { !$0.contains("1.25×") && $0.contains("speed 1×") }
 
-            // Talk: the reply streams into the panel and its voice note plays on a second line.
-            try tmux.keys("t")
-            _ = try await tmux.waitFor("the composer") { $0.contains("Say to Alicia") }
-            try tmux.keys("-l", "hello there")
-            try tmux.keys("Enter")
-            do {
-                _ = try await tmux.waitFor("the voice note line", timeout: .seconds(60)) { _ in output().contains("🎙") }
-            } catch {
-                let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(60)
-                throw HarnessError("\(error)\nthe player's log, last lines:\n" + lines.joined(separator: "\n"))
-            }
-            #expect(output().contains("held: voice note"), "the episode did not show that it was held")
-            screen = try await tmux.waitFor("what was said, in the chat panel") { $0.contains("You: hello there") }
+            try await Self.talk(tmux, drawn: output, log: log)
 
             // Resize: the layout follows.
             try tmux.run(["resize-window", "-t", "studio", "-x", "60", "-y", "16"])
@@ -159,6 +140,35 @@ struct StudioTests {
             // A lone Esc is told from the start of a sequence by a pause after it.
             _ = try await tmux.waitFor("the help to close") { !$0.contains("jump to 0 – 90 %") }
         }
+    }
+
+    /// Space pauses: the state says so, and the sink receives no more audio over the next 0.7 s
+    /// (what is already on its way, half a second, is let through first).
+    private static func pauseHoldsTheSink(_ tmux: Tmux, _ capture: PipeSinkCapture) async throws {
+        try tmux.keys("Space")
+        _ = try await tmux.waitFor("paused") { $0.contains("paused") }
+        try await Task.sleep(for: .milliseconds(500))
+        let audible = AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar), channels: 2).count
+        try await Task.sleep(for: .milliseconds(700))
+        let later = AudioCompare.trimmingSilentFrames(AudioCompare.int16Samples(littleEndian: capture.bytesSoFar), channels: 2).count
+        #expect(later == audible, "the sink kept receiving audio while paused")
+    }
+
+    /// Talk: the reply streams into the panel and its voice note plays on a second line (`drawn`:
+    /// everything the Studio drew so far; `log`: the player's, told when the note never comes).
+    private static func talk(_ tmux: Tmux, drawn output: () -> String, log: String) async throws {
+        try tmux.keys("t")
+        _ = try await tmux.waitFor("the composer") { $0.contains("Say to Alicia") }
+        try tmux.keys("-l", "hello there")
+        try tmux.keys("Enter")
+        do {
+            _ = try await tmux.waitFor("the voice note line", timeout: .seconds(60)) { _ in output().contains("🎙") }
+        } catch {
+            let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(60)
+            throw HarnessError("\(error)\nthe player's log, last lines:\n" + lines.joined(separator: "\n"))
+        }
+        #expect(output().contains("held: voice note"), "the episode did not show that it was held")
+        _ = try await tmux.waitFor("what was said, in the chat panel") { $0.contains("You: hello there") }
     }
 
     @Test("the Playlists shelf: enter plays a playlist, a piece read aloud as one item; a warming piece is voiced meanwhile and plays after")
