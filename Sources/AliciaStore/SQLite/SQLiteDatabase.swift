@@ -20,6 +20,8 @@ import AliciaLocks
 package final class SQLiteDatabase {
     let handle: OpaquePointer
     package let path: String
+    /// How long a statement waits for another connection's lock (`sqlite3_busy_timeout`).
+    let busyTimeoutMilliseconds: Int32
     /// Statements by SQL text, prepared once (`withStatement`).
     private var cache: [String: SQLiteStatement] = [:]
     /// Transactions open: 1 inside `BEGIN`, more inside savepoints of it.
@@ -45,6 +47,7 @@ package final class SQLiteDatabase {
         }
         handle = opened
         self.path = path
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         // Connection settings only: neither writes to the file.
@@ -80,10 +83,23 @@ package final class SQLiteDatabase {
     /// `PRAGMA journal_mode = WAL`: readers and the writer no longer block each other, and a commit
     /// is one append to the log. Returns the mode now in force ("wal", or what the file system
     /// allowed instead).
+    ///
+    /// The switch reads the file and then wants it alone; while another connection holds its write
+    /// lock, SQLite answers SQLITE_BUSY at once rather than wait in the busy handler (waiting could
+    /// deadlock: it holds a read lock the other's commit waits on). So the switch is tried again,
+    /// every 10 ms, within the busy timeout: two processes opening a new library at the same moment
+    /// both get it.
     @discardableResult
     package func enableWriteAheadLog() throws(SQLiteError) -> String {
-        try withStatement("PRAGMA journal_mode = WAL") { statement throws(SQLiteError) in
-            try statement.step() ? statement.string(at: 0) : ""
+        let deadline = MonotonicClock.seconds() + Double(busyTimeoutMilliseconds) / 1000
+        while true {
+            do {
+                return try withStatement("PRAGMA journal_mode = WAL") { statement throws(SQLiteError) in
+                    try statement.step() ? statement.string(at: 0) : ""
+                }
+            } catch where error.code & 0xFF == SQLiteError.busy && MonotonicClock.seconds() < deadline {
+                usleep(10_000)
+            }
         }
     }
 
