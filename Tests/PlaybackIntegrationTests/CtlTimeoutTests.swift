@@ -10,14 +10,11 @@ struct CtlTimeoutTests {
     func aStoppedPlayerIsGivenUpOn() async throws {
         let directory = try TemporaryDirectory(prefix: "ctl-timeout")
         let long = try directory.write(WAVFixture(seconds: 60, sampleRate: 8_000, channels: 1, seed: 0x71).bytes, as: "long.wav")
-        let socket = directory.file("socket")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 8_000, channels: 1)
-        try await Playback.gated {
-            let player = try PlayerProcess.start(["play", long, "--ipc", socket, "--device", capture.sinkName])
-            try await ControlSocketTests.waitForSocket(socket, player: player)
-            player.send(SIGSTOP)
+        try await SocketPlayer.with([long], in: directory, rate: 8_000, channels: 1) { player in
+            let socket = player.socket
+            player.process.send(SIGSTOP)
             let stopped = try await PlayerProcess.run(["ctl", "--ipc", socket, "--timeout", "1", "status"], timeout: .seconds(30))
-            player.send(SIGCONT)
+            player.process.send(SIGCONT)
             #expect(stopped.status == 3, "\(stopped)")
             let lines = stopped.stderr.split(separator: "\n")
             #expect(lines.count == 1 && lines[0].contains("did not answer within 1.00 s"), "\(stopped.stderr)")
@@ -25,9 +22,8 @@ struct CtlTimeoutTests {
             #expect(answered.status == 0 && answered.stdout.contains("long"), "\(answered)")
             let quit = try await PlayerProcess.run(["ctl", "--ipc", socket, "quit"], timeout: .seconds(30))
             #expect(quit.status == 0, "\(quit)")
-            let result = try await PlayerProcess.result(of: player, timeout: .seconds(30))
+            let result = try await player.result()
             #expect(result.signal == nil, "\(result)")
         }
-        _ = await capture.finish(quietFor: .milliseconds(200))
     }
 }

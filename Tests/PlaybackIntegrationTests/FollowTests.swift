@@ -117,11 +117,8 @@ struct FollowTests {
         try TestEnvironment.requirePulseAudio()
         let directory = try TemporaryDirectory(prefix: "idle")
         let a = try directory.write(Self.long.bytes, as: "a.wav")
-        let socket = directory.file("socket")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        try await Playback.gated {
-            let player = try PlayerProcess.start(["play", a, "--ipc", socket, "--device", capture.sinkName])
-            try await ControlSocketTests.waitForSocket(socket, player: player)
+        try await SocketPlayer.with([a], in: directory) { player in
+            let socket = player.socket
             let format = FeedLines(try PlayerProcess.start(["ctl", "--ipc", socket, "follow", "--once", "--format", "[{state}] {title} {position}/{duration}"]))
             _ = try await format.wait("a playing line") { $0.hasPrefix("[playing] a.wav 0:") && $0.hasSuffix("/0:30") }
             let idle = try PlayerProcess.start(["ctl", "--ipc", socket, "idle"])
@@ -136,9 +133,8 @@ struct FollowTests {
             #expect(try await PlayerProcess.run(["ctl", "--ipc", socket, "quit"]).status == 0)
             let ended = try await PlayerProcess.result(of: format.child, timeout: .seconds(10))
             #expect(ended.status == 0 && ended.stdout.hasSuffix("\n\n"), "the final line of a format is empty: \(ended)")
-            _ = try await PlayerProcess.result(of: player, timeout: .seconds(20))
+            _ = try await player.result(timeout: .seconds(20))
         }
-        _ = await capture.finish(quietFor: .milliseconds(200))
     }
 
     /// The status-bar modules of the README, each one's command as the bar runs it (`sh -c`).

@@ -83,11 +83,8 @@ struct VocabularyTests {
         let directory = try TemporaryDirectory(prefix: "vocab")
         let a = try directory.write(Self.long.bytes, as: "a.wav")
         let b = try directory.write(Self.short.bytes, as: "b.wav")
-        let socket = directory.file("socket")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        try await Playback.gated {
-            let player = try PlayerProcess.start(["play", a, b, "--ipc", socket, "--device", capture.sinkName])
-            try await ControlSocketTests.waitForSocket(socket, player: player)
+        try await SocketPlayer.with([a, b], in: directory) { player in
+            let socket = player.socket
             for command in [#"{"command": ["set_property", "volume", 50], "request_id": 1}"#,
                             #"{"command": ["add", "volume", -10], "request_id": 2}"#,
                             #"{"command": ["set_property", "pause", true], "request_id": 3}"#,
@@ -119,10 +116,9 @@ struct VocabularyTests {
             // No reply to the text line (the player's last events may come before the connection closes).
             let quit = try await Self.socat("quit", socket)
             #expect(!quit.contains("request_id") && !quit.contains("error"), "\(quit)")
-            let result = try await PlayerProcess.result(of: player, timeout: .seconds(30))
+            let result = try await player.result()
             #expect(result.status == 0, "\(result)")
         }
-        _ = await capture.finish(quietFor: .milliseconds(200))
     }
 
     /// Guards issue 22: `ctl volume +5` set 5 %; mute was not in ctl; `ctl seek` took only seconds.
@@ -131,51 +127,31 @@ struct VocabularyTests {
         try TestEnvironment.requirePulseAudio()
         let directory = try TemporaryDirectory(prefix: "vocab")
         let a = try directory.write(Self.long.bytes, as: "a.wav")
-        let socket = directory.file("socket")
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        try await Playback.gated {
-            let player = try PlayerProcess.start(["play", a, "--ipc", socket, "--device", capture.sinkName, "--volume", "50"])
-            try await ControlSocketTests.waitForOpened(socket, player: player)
-            func ctl(_ words: String...) async throws -> String {
-                let result = try await ControlSocketTests.ctl(socket, words)
-                #expect(result.status == 0, "ctl \(words): \(result)")
-                return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            /// A property once it reads `expected` (the player takes a seek on its own thread): a
-            /// bounded wait for that event, its last reading when it never came.
-            func settled(_ property: String, _ expected: String) async throws -> String {
-                var last = ""
-                for _ in 0..<100 {
-                    last = try await ctl("get", property)
-                    if last == expected { break }
-                    try await Task.sleep(for: .milliseconds(50))
-                }
-                return last
-            }
-            _ = try await ctl("volume", "+5")
-            #expect(try await ctl("get", "volume") == "55")
-            _ = try await ctl("volume", "-10")
-            #expect(try await ctl("get", "volume") == "45")
-            _ = try await ctl("mute")
-            #expect(try await ctl("get", "mute") == "yes")
-            _ = try await ctl("mute", "off")
-            #expect(try await ctl("get", "mute") == "no")
-            _ = try await ctl("pause")
-            _ = try await ctl("seek", "0:20")
-            #expect(try await settled("time-pos", "20") == "20")
-            _ = try await ctl("seek", "50%")
-            #expect(try await settled("time-pos", "15") == "15")
-            _ = try await ctl("set", "time-pos", "0:25")
-            #expect(try await settled("time-pos", "25") == "25")
-            _ = try await ctl("cycle", "loop-playlist")
-            #expect(try await ctl("get", "loop-playlist") == "inf")
-            _ = try await ctl("cycle", "alicia-skip-silence")
-            #expect(try await ctl("get", "alicia-skip-silence") == "mild")
-            _ = try await ctl("quit")
-            let result = try await PlayerProcess.result(of: player, timeout: .seconds(30))
+        try await SocketPlayer.with([a, "--volume", "50"], in: directory, ready: .opened) { player in
+            _ = try await player.ctl("volume", "+5")
+            #expect(try await player.ctl("get", "volume") == "55")
+            _ = try await player.ctl("volume", "-10")
+            #expect(try await player.ctl("get", "volume") == "45")
+            _ = try await player.ctl("mute")
+            #expect(try await player.ctl("get", "mute") == "yes")
+            _ = try await player.ctl("mute", "off")
+            #expect(try await player.ctl("get", "mute") == "no")
+            // The player takes a seek on its own thread: each is waited for.
+            _ = try await player.ctl("pause")
+            _ = try await player.ctl("seek", "0:20")
+            #expect(try await player.until("time-pos") { $0 == 20 } == 20)
+            _ = try await player.ctl("seek", "50%")
+            #expect(try await player.until("time-pos") { $0 == 15 } == 15)
+            _ = try await player.ctl("set", "time-pos", "0:25")
+            #expect(try await player.until("time-pos") { $0 == 25 } == 25)
+            _ = try await player.ctl("cycle", "loop-playlist")
+            #expect(try await player.ctl("get", "loop-playlist") == "inf")
+            _ = try await player.ctl("cycle", "alicia-skip-silence")
+            #expect(try await player.ctl("get", "alicia-skip-silence") == "mild")
+            _ = try await player.ctl("quit")
+            let result = try await player.result()
             #expect(result.status == 0, "\(result)")
         }
-        _ = await capture.finish(quietFor: .milliseconds(200))
     }
 
     /// Guards issue 22: `p` / `previous` went back to the previous entry from its start, and wrote 0
@@ -186,44 +162,24 @@ struct VocabularyTests {
         let directory = try TemporaryDirectory(prefix: "vocab")
         let a = try directory.write(Self.long.bytes, as: "a.wav")
         let b = try directory.write(Self.long.bytes, as: "b.wav")
-        let socket = directory.file("socket")
         let state = try PlayerProcess.freshStateDirectory()
-        let capture = try await PipeSinkCapture(format: .s16le, rate: 48_000, channels: 2)
-        try await Playback.gated {
-            let player = try PlayerProcess.start(["play", a, b, "--ipc", socket, "--device", capture.sinkName],
-                                                 environment: ["XDG_STATE_HOME": state])
-            try await ControlSocketTests.waitForOpened(socket, player: player)
-            func ctl(_ words: String...) async throws -> String {
-                let result = try await ControlSocketTests.ctl(socket, words)
-                return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            /// A bounded wait for the player to get somewhere: the last reading when it never did.
-            func until(_ property: String, _ holds: (Double) -> Bool) async throws -> Double {
-                var last = -1.0
-                for _ in 0..<200 {
-                    last = Double(try await ctl("get", property)) ?? -1
-                    if holds(last) { break }
-                    try await Task.sleep(for: .milliseconds(50))
-                }
-                return last
-            }
+        try await SocketPlayer.with([a, b], in: directory, environment: ["XDG_STATE_HOME": state], ready: .opened) { player in
             // Paused before the seek, so a.wav is left exactly where the seek put it, and b.wav stays
             // within its first 3 s, however slow the machine (paused after it, a.wav went on playing
             // while a loaded machine started the `ctl` that paused it: left at 17.5 s).
-            _ = try await ctl("pause")
-            _ = try await ctl("seek", "0:10")
-            #expect(try await until("time-pos") { $0 >= 10 } >= 10)
-            _ = try await ctl("next")
-            #expect(try await until("playlist-playing-pos") { $0 == 1 } == 1)
-            _ = try await ctl("prev")
-            #expect(try await until("playlist-playing-pos") { $0 == 0 } == 0)
-            let resumed = try await until("time-pos") { $0 >= 10 }
+            _ = try await player.ctl("pause")
+            _ = try await player.ctl("seek", "0:10")
+            #expect(try await player.until("time-pos") { $0 >= 10 } >= 10)
+            _ = try await player.ctl("next")
+            #expect(try await player.until("playlist-playing-pos") { $0 == 1 } == 1)
+            _ = try await player.ctl("prev")
+            #expect(try await player.until("playlist-playing-pos") { $0 == 0 } == 0)
+            let resumed = try await player.until("time-pos") { $0 >= 10 }
             #expect(resumed >= 10 && resumed < 10.5, "previous went back to \(resumed) s of a.wav, where it was left (10 s) expected")
-            _ = try await ctl("quit")
-            let result = try await PlayerProcess.result(of: player, timeout: .seconds(30))
+            _ = try await player.ctl("quit")
+            let result = try await player.result()
             #expect(result.status == 0, "\(result)")
         }
-        _ = await capture.finish(quietFor: .milliseconds(200))
     }
 
 }
