@@ -2,13 +2,8 @@ import Testing
 import AliciaStore
 
 @Suite struct LibraryStoreEpisodesTests {
-    private func store() throws -> (ScratchDirectory, LibraryStore) {
-        let directory = try ScratchDirectory()
-        return (directory, try LibraryStore(path: directory.file("library.db")))
-    }
-
     @Test func aRefreshAddsNewEpisodesFlaggedNewAndWritesOverKnownOnesKeepingFirstSeenAndNew() throws {
-        let (scratch, store) = try store()
+        let (scratch, store) = try ScratchDirectory.withStore()
         defer { scratch.remove() }
         let show = try store.upsertShow(url: "https://a.example/feed", metadata: ShowMetadata(title: "A"))
         let first = try store.upsertEpisodes([
@@ -35,7 +30,7 @@ import AliciaStore
     }
 
     @Test func aSubscriptionsFirstRefreshCanAddEpisodesNotNew() throws {
-        let (scratch, store) = try store()
+        let (scratch, store) = try ScratchDirectory.withStore()
         defer { scratch.remove() }
         let show = try store.upsertShow(url: "https://a.example/feed")
         _ = try store.upsertEpisodes([EpisodeInfo(guid: "1", title: "Old")], showID: show, markNew: false)
@@ -43,7 +38,7 @@ import AliciaStore
     }
 
     @Test func theSameGuidInTwoShowsIsTwoEpisodes() throws {
-        let (scratch, store) = try store()
+        let (scratch, store) = try ScratchDirectory.withStore()
         defer { scratch.remove() }
         let a = try store.upsertShow(url: "https://a.example/feed")
         let b = try store.upsertShow(url: "https://b.example/feed")
@@ -54,7 +49,7 @@ import AliciaStore
     }
 
     @Test func listsAreNewestFirstWithUndatedLastAndCarryPositionPlayedAndDownload() throws {
-        let (scratch, store) = try store()
+        let (scratch, store) = try ScratchDirectory.withStore()
         defer { scratch.remove() }
         let show = try store.upsertShow(url: "https://a.example/feed", metadata: ShowMetadata(title: "Show A"))
         _ = try store.upsertEpisodes([
@@ -77,7 +72,7 @@ import AliciaStore
     }
 
     @Test func aPieceOfATitleFindsItsEpisodesWithWildcardsTakenLiterally() throws {
-        let (scratch, store) = try store()
+        let (scratch, store) = try ScratchDirectory.withStore()
         defer { scratch.remove() }
         let show = try store.upsertShow(url: "https://a.example/feed")
         _ = try store.upsertEpisodes([
@@ -94,7 +89,7 @@ import AliciaStore
     }
 
     @Test func markingNotNewClearsOneShowOrAll() throws {
-        let (scratch, store) = try store()
+        let (scratch, store) = try ScratchDirectory.withStore()
         defer { scratch.remove() }
         let a = try store.upsertShow(url: "https://a.example/feed")
         let b = try store.upsertShow(url: "https://b.example/feed")
@@ -107,7 +102,7 @@ import AliciaStore
     }
 
     @Test func removingAShowRemovesItsEpisodesAndKeepsThePositions() throws {
-        let (scratch, store) = try store()
+        let (scratch, store) = try ScratchDirectory.withStore()
         defer { scratch.remove() }
         let show = try store.upsertShow(url: "https://a.example/feed")
         _ = try store.upsertEpisodes([EpisodeInfo(guid: "1", title: "A1", positionKey: "K1")], showID: show)

@@ -5,13 +5,8 @@ import AliciaStore
 @Suite struct LibraryStoreOutboxTests {
     static let here = "http://127.0.0.1:8766"
 
-    private func store() throws -> (ScratchDirectory, LibraryStore) {
-        let directory = try ScratchDirectory()
-        return (directory, try LibraryStore(path: directory.file("library.db")))
-    }
-
     @Test func eventsComeBackInTheOrderWrittenAndOnceEach() throws {
-        let (directory, store) = try store()
+        let (directory, store) = try ScratchDirectory.withStore()
         defer { directory.remove() }
         try store.appendToOutbox([("a", "{\"n\":1}"), ("b", "{\"n\":2}")], backend: Self.here, at: 10)
         try store.appendToOutbox([("a", "{\"n\":1}"), ("c", "{\"n\":3}")], backend: Self.here, at: 20)
@@ -22,7 +17,7 @@ import AliciaStore
     }
 
     @Test func aSendThatDidNotTakeCountsAnAttemptAndTheHeadStays() throws {
-        let (directory, store) = try store()
+        let (directory, store) = try ScratchDirectory.withStore()
         defer { directory.remove() }
         try store.appendToOutbox([("a", "{}"), ("b", "{}")], backend: Self.here)
         let head = try #require(try store.outboxHead(backend: Self.here))
@@ -36,7 +31,7 @@ import AliciaStore
     }
 
     @Test func theOldestGoBeyondTheBoundOfOneBackend() throws {
-        let (directory, store) = try store()
+        let (directory, store) = try ScratchDirectory.withStore()
         defer { directory.remove() }
         try store.appendToOutbox([("x", "{}")], backend: "http://elsewhere:1", limit: 3)
         try store.appendToOutbox([("a", "{}"), ("b", "{}"), ("c", "{}")], backend: Self.here, limit: 3)

@@ -4,9 +4,8 @@ import AliciaStore
 /// The same rules as PositionStoreTests, over the database.
 @Suite struct LibraryStorePositionsTests {
     private func stores() throws -> (ScratchDirectory, LibraryStore, LibraryStore) {
-        let directory = try ScratchDirectory()
-        let path = directory.file("library.db")
-        return (directory, try LibraryStore(path: path), try LibraryStore(path: path))
+        let (directory, first) = try ScratchDirectory.withStore()
+        return (directory, first, try directory.store())
     }
 
     private func at(_ positionMS: Int64, _ updatedMS: Int64, duration: Int64? = 100_000) -> PositionRecord {

@@ -2,13 +2,8 @@ import Testing
 import AliciaStore
 
 @Suite struct LibraryStoreShowsTests {
-    private func store() throws -> (ScratchDirectory, LibraryStore) {
-        let directory = try ScratchDirectory()
-        return (directory, try LibraryStore(path: directory.file("library.db")))
-    }
-
     @Test func upsertingAShowByURLReturnsOneIdAndWritesMetadataOnlyWhenGiven() throws {
-        let (scratch, store) = try store()
+        let (scratch, store) = try ScratchDirectory.withStore()
         defer { scratch.remove() }
         let id = try store.upsertShow(url: "https://a.example/feed", at: 50)
         #expect(try store.upsertShow(url: "https://a.example/feed") == id)
@@ -21,7 +16,7 @@ import AliciaStore
     }
 
     @Test func showsAreListedByTitleWithTheirCounts() throws {
-        let (scratch, store) = try store()
+        let (scratch, store) = try ScratchDirectory.withStore()
         defer { scratch.remove() }
         let b = try store.upsertShow(url: "https://b.example/feed", metadata: ShowMetadata(title: "beta"))
         let a = try store.upsertShow(url: "https://a.example/feed", metadata: ShowMetadata(title: "Alpha"))
@@ -33,7 +28,7 @@ import AliciaStore
     }
 
     @Test func aRefreshKeepsValidatorsAndTheLastError() throws {
-        let (scratch, store) = try store()
+        let (scratch, store) = try ScratchDirectory.withStore()
         defer { scratch.remove() }
         let id = try store.upsertShow(url: "https://a.example/feed")
         try store.setValidators(showID: id, etag: "\"abc\"", lastModified: "Tue, 01 Jul 2025 10:00:00 GMT")
@@ -47,7 +42,7 @@ import AliciaStore
     }
 
     @Test func aMovedShowIsFoundByItsOldURLAndForgetsTheOldValidators() throws {
-        let (scratch, store) = try store()
+        let (scratch, store) = try ScratchDirectory.withStore()
         defer { scratch.remove() }
         let id = try store.upsertShow(url: "http://old.example/feed", metadata: ShowMetadata(title: "T", newFeedURL: "https://new.example/feed"))
         try store.setValidators(showID: id, etag: "e", lastModified: nil)
@@ -63,7 +58,7 @@ import AliciaStore
     }
 
     @Test func movingOntoAnotherShowsURLFailsAndChangesNothing() throws {
-        let (scratch, store) = try store()
+        let (scratch, store) = try ScratchDirectory.withStore()
         defer { scratch.remove() }
         let a = try store.upsertShow(url: "https://a.example/feed")
         _ = try store.upsertShow(url: "https://b.example/feed")
@@ -73,7 +68,7 @@ import AliciaStore
     }
 
     @Test func smallStateIsKeptByKeyAndRemovedByNil() throws {
-        let (directory, store) = try store()
+        let (directory, store) = try ScratchDirectory.withStore()
         defer { directory.remove() }
         try store.setValue("#EXTM3U\n", forKey: LibraryStore.continueListeningKey)
         try store.setValue("volume = 80\n", forKey: LibraryStore.listenerStateKey)
@@ -85,7 +80,7 @@ import AliciaStore
     }
 
     @Test func theDownloadIndexKeepsWhatTheCacheKnows() throws {
-        let (scratch, store) = try store()
+        let (scratch, store) = try ScratchDirectory.withStore()
         defer { scratch.remove() }
         try store.recordDownload(DownloadRecord(key: "S1E02", url: nil, path: "/c/S1E02.wav", bytes: 20, completedMS: 2000))
         try store.recordDownload(DownloadRecord(key: "S1E01", url: "/api/audio/1.wav", path: "/c/S1E01.wav", bytes: 10, completedMS: 1000,
