@@ -274,9 +274,6 @@ public final class NginxServer: Sendable {
                     ssl_certificate_key \(tls.key);
             """
         } ?? ""
-        let statusLocations = [401, 403, 404, 410, 500, 502, 503].map { code in
-            "        location ^~ /status/\(code) { return \(code); }"
-        }.joined(separator: "\n")
         return """
             \(geteuid() == 0 ? "user root;" : "")
             worker_processes 1;
@@ -309,29 +306,41 @@ public final class NginxServer: Sendable {
                     listen 127.0.0.1:\(port);
             \(secure)
                     server_name localhost;
-                    location = /alicia-ready { access_log off; default_type text/plain; return 200 "\(readyToken)"; }
-                    location = /alicia-status { access_log off; stub_status; }
-                    location /media/ { alias \(directory)/files/; }
-                    location /norange/ { alias \(directory)/files/; max_ranges 0; }
-                    location /slow/ { alias \(directory)/files/; limit_rate \(slowRate); }
-                    location /redirect/ { rewrite ^/redirect/(.*)$ /media/$1 redirect; }
-                    location /hop1/ { rewrite ^/hop1/(.*)$ /hop2/$1 redirect; }
-                    location /hop2/ {
-                        if (-f \(directory)/files/.expired) { rewrite ^/hop2/(.*)$ /cdn2/$1? redirect; }
-                        rewrite ^/hop2/(.*)$ /cdn/$1? redirect;
-                    }
-                    location /cdn/ {
-                        if (-f \(directory)/files/.expired) { return 410; }
-                        alias \(directory)/files/;
-                    }
-                    location /cdn2/ { alias \(directory)/files/; }
-                    location /moved/ { rewrite ^/moved/(.*)$ /media/$1 permanent; }
-                    location /busy/ { add_header Retry-After 120 always; return 503; }
-                    location /away/ { rewrite ^/away/(.*)$ http://localhost:\(port)/media/$1 redirect; }
-            \(statusLocations)
+            \(locations(directory: directory, port: port, slowRate: slowRate, readyToken: readyToken))
                 }
             }
 
+            """
+    }
+
+    /// The test server's locations: the files as they are, without Range, slow, behind redirects
+    /// of every kind, gone (410) once `.expired` is there, busy (503 with Retry-After), and bare
+    /// statuses under `/status/CODE`.
+    private static func locations(directory: String, port: Int, slowRate: String, readyToken: String) -> String {
+        let statusLocations = [401, 403, 404, 410, 500, 502, 503].map { code in
+            "location ^~ /status/\(code) { return \(code); }"
+        }.joined(separator: "\n")
+        return """
+            location = /alicia-ready { access_log off; default_type text/plain; return 200 "\(readyToken)"; }
+            location = /alicia-status { access_log off; stub_status; }
+            location /media/ { alias \(directory)/files/; }
+            location /norange/ { alias \(directory)/files/; max_ranges 0; }
+            location /slow/ { alias \(directory)/files/; limit_rate \(slowRate); }
+            location /redirect/ { rewrite ^/redirect/(.*)$ /media/$1 redirect; }
+            location /hop1/ { rewrite ^/hop1/(.*)$ /hop2/$1 redirect; }
+            location /hop2/ {
+                if (-f \(directory)/files/.expired) { rewrite ^/hop2/(.*)$ /cdn2/$1? redirect; }
+                rewrite ^/hop2/(.*)$ /cdn/$1? redirect;
+            }
+            location /cdn/ {
+                if (-f \(directory)/files/.expired) { return 410; }
+                alias \(directory)/files/;
+            }
+            location /cdn2/ { alias \(directory)/files/; }
+            location /moved/ { rewrite ^/moved/(.*)$ /media/$1 permanent; }
+            location /busy/ { add_header Retry-After 120 always; return 503; }
+            location /away/ { rewrite ^/away/(.*)$ http://localhost:\(port)/media/$1 redirect; }
+            \(statusLocations)
             """
     }
 }
