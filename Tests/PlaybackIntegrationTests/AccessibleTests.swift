@@ -87,7 +87,14 @@ struct AccessibleTests {
             let (tmux, socket) = (session.tmux, session.directory.file("socket"))
             func output() -> String { session.output() }
             try await tmux.waitFor("the first cue") { _ in output().contains("Hello and welcome.") }
+            // Keys: pause first (the session says so too), so that what the test asks next runs on a
+            // paused episode however slow the machine (beside two busy loads a `ctl` took so long
+            // that the 16 s episode had ended before the pause was pressed); then play on, faster,
+            // the status on demand, slower.
+            try tmux.keys("Space")
+            try await tmux.waitFor("the pause line") { _ in output().contains("Paused at ") }
             #expect(await session.capture.waitForAudio(timeout: .seconds(30)), "no audio reached the sink")
+            #expect(try await ControlSocketTests.ctl(socket, ["get", "pause"]).stdout == "yes\n")
             let transcript = try await ControlSocketTests.ctl(socket, ["transcript"])
             #expect(transcript.status == 0, "\(transcript)")
             #expect(transcript.stdout == """
@@ -97,11 +104,6 @@ struct AccessibleTests {
                 0:11  Goodbye for now.
 
                 """)
-
-            // Keys: pause (the session says so too), play on, faster, the status on demand, slower.
-            try tmux.keys("Space")
-            try await tmux.waitFor("the pause line") { _ in output().contains("Paused at ") }
-            #expect(try await ControlSocketTests.ctl(socket, ["get", "pause"]).stdout == "yes\n")
             try tmux.keys("Space")
             try await tmux.waitFor("playing again") { _ in Self.lines(output()).filter { $0.hasPrefix("Playing episode.wav, ") }.count >= 2 }
             try tmux.keys("]")
