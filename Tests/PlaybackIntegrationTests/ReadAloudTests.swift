@@ -113,15 +113,21 @@ struct ReadAloudTests {
         defer { backend.stop() }
         let capture = try await PipeSinkCapture(format: .s16le, rate: 24_000, channels: 1)
         let text = Self.text("ahead")
-        let result = try await Playback.run(["speak", text, "--device", capture.sinkName],
-                                            environment: BackendCommandTests.isolatedEnvironment(backend), timeout: .seconds(60))
+        // The player's log beside it: a whole-suite run beside two busy loads once heard two chunks
+        // of three, and the log is what can tell the voicing's side from the sound server's.
+        var environment = try BackendCommandTests.isolatedEnvironment(backend)
+        let log = try TemporaryDirectory(prefix: "readaloud").file("player.log")
+        environment["ALICIA_LOG"] = "debug"
+        environment["ALICIA_LOG_FILE"] = log
+        let result = try await Playback.run(["speak", text, "--device", capture.sinkName], environment: environment, timeout: .seconds(60))
         let captured = Self.trimmed(await capture.finishInt16())
+        let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(result.status == 0, "\(result)")
         // The first ask found one chunk: the item was a growing one (not all there at once).
         let speaks = backend.requests.filter { $0.path.hasPrefix("/api/speak") }.count
         #expect(speaks >= 2, "\(speaks) asks of /api/speak")
         let expected = Self.trimmed(try await Self.chunks(backend, text, 3))
-        #expect(captured.count == expected.count, "\(captured.count) samples played, \(expected.count) in the chunks")
+        #expect(captured.count == expected.count, "\(captured.count) samples played, \(expected.count) in the chunks; the player's log:\n\(logged)")
         #expect(AudioCompare.firstMismatch(expected: expected, actual: captured) == nil,
                 "not the chunks back to back: \(AudioCompare.describeDifference(expected: expected, actual: captured, channels: 1))")
     }
