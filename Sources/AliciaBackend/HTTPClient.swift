@@ -54,10 +54,9 @@ final class HTTPClient {
         easy.prepareJSON(url, post: jsonBody, accept: "text/event-stream, application/json")
         easy.setBearer(bearer)
         let answer = easy.performGathering(limit: Self.maximumBody, stream: onChunk)
-        let (body, failure) = (answer.body, answer.failure)
-        let status = easy.responseCode
+        let (body, status) = (answer.body, easy.responseCode)
         if answer.tooLarge { throw .badReply(endpoint: endpoint, detail: "larger than \(Self.maximumBody >> 20) MiB") }
-        guard let failure else { return HTTPResponse(status: status, body: body) }
+        guard let failure = answer.failure else { return HTTPResponse(status: status, body: body) }
         // A stream the caller ended itself is not a failure.
         if failure.code == CurlError.writeError && onChunk != nil && status < 300 && status > 0 {
             return HTTPResponse(status: status, body: body)

@@ -18,7 +18,7 @@ extension LibraryStore {
         let rows = try rows("SELECT key, position_ms, duration_ms, played, updated_ms FROM positions") {
             ($0.string(at: 0), Self.position($0, from: 1))
         }
-        return Dictionary(rows) { _, last in last }
+        return Dictionary(rows, uniquingKeysWith: { _, last in last })  // the key is the table's primary key
     }
 
     /// Saves `record` under `key` unless the database holds a save of it at least as recent.
