@@ -93,8 +93,11 @@ struct ControlSocketTests {
     }
 
     /// `alicia-player ctl --ipc SOCKET words…`.
+    /// `ctl` on `socket`, waiting for the player's reply as long as the run's hang guard: ctl's own
+    /// 5 s (a status bar's) is not what these tests ask about, and a player starved beside two busy
+    /// loads took longer (`CtlTimeoutTests` tests that timeout itself).
     static func ctl(_ socket: String, _ words: [String]) async throws -> PlayerResult {
-        try await PlayerProcess.run(["ctl", "--ipc", socket] + words, timeout: .seconds(30))
+        try await PlayerProcess.run(["ctl", "--ipc", socket, "--timeout", "25"] + words, timeout: .seconds(30))
     }
 
     // MARK: The protocol, from Python
